@@ -922,6 +922,34 @@ def dockerfile_repackaged_and_many_owners(n: int) -> Files:
     return files
 
 
+def make_calls_and_rules(n: int) -> Files:
+    """A Dockerfile whose ENV values double `n` times (each the one before twice), then
+    `n / 6` RUN lines of `n / 6` `make -C` commands of `n / 6` targets each, and their bind
+    mounts; and a Makefile of `4 n` rules, each a `go build`, the first's continued `n`
+    times (the links follow a make target into its recipe)."""
+    k = n // 6
+    env = "ENV A0=x\n" + "".join(f"ENV A{i}=${{A{i - 1}}}${{A{i - 1}}}\n" for i in range(1, n))
+    targets = " ".join(f"cmd/${{A{n - 1}}}/t{i} t{i}" for i in range(k))
+    mounts = " ".join("--mount=type=bind,target=." for _ in range(k))
+    run = f"RUN {mounts} " + " && ".join(f"make -C d{i} -f M {targets}" for i in range(k))
+    continued = " \\\n\t".join(f"-o bin/x{i}" for i in range(n))
+    rules = f"t0:\n\tgo build {continued} ./cmd/x1\n" + "".join(
+        f"t{i} t{i + 1}: t{i + 2}\n\tgo build -o bin/x1 ./cmd/x1\n" for i in range(4 * n)
+    )
+    return {
+        "Dockerfile": f"FROM golang:1 AS b\nWORKDIR /src\nCOPY . .\n{env}"
+        + f"{run}\n" * k
+        + 'FROM alpine:3\nCOPY --from=b /src/bin/x1 /x1\nENTRYPOINT ["/x1"]\n',
+        "Makefile": rules,
+        "cmd/x1/main.go": "package main\n\nfunc main() {}\n",
+        "build.sh": "docker build -t acme/x:1 .\n",
+        "k8s/x.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\nspec:\n"
+        "  selector:\n    matchLabels: {app: x}\n  template:\n    metadata:\n"
+        "      labels: {app: x}\n    spec:\n      containers:\n"
+        "        - name: x\n          image: acme/x:1\n",
+    }
+
+
 def dockerfiles_built_from_each_other(n: int, env: int) -> Files:
     """`n` Dockerfiles each FROM the image the one before builds (a chain of bases the
     links follow, MAX_BASE_DEPTH deep at most), the first FROM the last (a loop), each with
@@ -1283,6 +1311,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfile: 300 RUN lines of 300 cache mounts, 300 COPY --from; 300 modules' owners": (
         lambda: dockerfile_repackaged_and_many_owners(300)
+    ),
+    "Dockerfile: ENV values doubled 300 times, 50 RUN lines of 50 makes; 1200 Makefile rules": (
+        lambda: make_calls_and_rules(300)
     ),
     "Dockerfiles: 50 bases built from each other in a loop, each 100 ENV lines of 100 names": (
         lambda: dockerfiles_built_from_each_other(50, 100)

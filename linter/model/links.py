@@ -104,10 +104,12 @@ from k8slb.reading.build_files import (
     Dockerfile,
     GoBuild,
     ImageBuild,
+    MakeCall,
     NodePackage,
     Said,
     ShellScript,
     arg_folder,
+    context_paths,
     image_repository,
     image_tag,
     with_args,
@@ -825,6 +827,7 @@ def inputs_digest(
             sorted(map(repr, builds.tags)),
             sorted(builds.grpc_java.items()),
             sorted(map(repr, builds.go_builds)),
+            sorted(builds.make_rules.items()),
             sorted((pins or {}).items()),
         )
     )
@@ -2657,6 +2660,9 @@ class _Finder:
         entry's imports (a Node program's package), the Go program its command names or its
         image builds (that build added to `used`), or the code its Dockerfile copies, else
         the folder's own."""
+        if dockerfile is not None and source is None:
+            # its `go build`s of a package a build argument names, as this build gives it
+            dockerfile = self._argument_builds(dockerfile, chosen.args)
         go = self._go_main(argv, dockerfile, folder) if source is None and dockerfile else None
         if source is not None and LANGUAGES[self.modules[source].language].project_files:
             # a Node program: the modules of its package (the nearest package.json's folder)
@@ -2815,7 +2821,8 @@ class _Finder:
         scanned folder of its package; None when none is known or it holds no Go."""
         if (run := self._go_run(argv, dockerfile, folder)) is not None:
             return run
-        builds = dockerfile.go_builds
+        # with the `go build`s of the recipes its `make` commands run (folders of the tree)
+        builds = (*dockerfile.go_builds, *self._make_builds(dockerfile, folder))
         script = shell_script_of(argv)  # `ENTRYPOINT build/trip`, `["sh", "-c", "/x $A"]`
         if script is not None:
             argv = script.split()[:1] or argv
@@ -2856,8 +2863,8 @@ class _Finder:
         patterns = [b for b in builds if b.package.endswith("/...")]
         chosen = [b for b in builds if ran and _binary(b) == ran]
         chosen += [b for b in patterns if ran and package_of(b) in self.go.files]
-        if not chosen and len(builds) == 1 and not patterns:
-            chosen = list(builds)
+        if not chosen and len({b.package for b in builds}) == 1 and not patterns:
+            chosen = list(builds)  # (`if ...; then go build -trimpath ./x; else go build ./x`)
         by_package: dict[str, GoBuild] = {}  # two scripts that build the same package agree
         for build in chosen:
             by_package.setdefault(package_of(build), build)
@@ -2865,6 +2872,92 @@ class _Finder:
             return None
         ((package, build),) = by_package.items()
         return (build, package) if package in self.go.files else None
+
+    @staticmethod
+    def _argument_builds(dockerfile: Dockerfile, args: Sequence[tuple[str, str]]) -> Dockerfile:
+        """The Dockerfile with its `go build`s of a package a build argument names (`go
+        build ./${CMD_PATH}`) as the build's arguments `args` (over the ARGs' defaults)
+        name it, among its others; one whose value is not known is left out."""
+        filled = []
+        for build in dockerfile.arg_go_builds:
+            package = with_args(dockerfile, build.package, args)
+            if package is None or not _literal_path(package):
+                continue
+            output = with_args(dockerfile, build.output, args) if build.output else None
+            filled.append(replace(build, package=posixpath.normpath(package), output=output))
+        if not filled:
+            return dockerfile
+        return replace(dockerfile, go_builds=(*dockerfile.go_builds, *filled))
+
+    def _make_builds(self, dockerfile: Dockerfile, folder: str) -> tuple[GoBuild, ...]:
+        """The `go build`s the `make` commands of the Dockerfile's RUN lines run, one level
+        deep, their packages as folders of the tree: for each target, the recipe of the
+        Makefile they run (found in the build context `folder`, or one above it, through
+        the stage's copies), else, for a target that is a path (`make cmd/api/api`, a
+        pattern rule's), the program whose folder or file it is. Build arguments left in
+        a target are not known here: that target builds nothing read."""
+        found: list[GoBuild] = []
+        for call in dockerfile.make_calls:
+            base, rules = self._makefile(call, folder)
+            targets = call.targets or tuple(rules)[:1]  # none: the Makefile's first
+            for target in targets:
+                if "$" in target:
+                    continue
+                if rules.get(target):
+                    found += self._recipe_builds(call, base, rules[target], target)
+                elif "/" in target and (path := self._program_path(call, base, folder, target)):
+                    said = replace(call.said, text=f"{call.said.text} (make {target})")
+                    found.append(GoBuild(path, target, said))
+        return tuple(found)
+
+    def _makefile(
+        self, call: MakeCall, folder: str
+    ) -> tuple[str | None, Mapping[str, tuple[GoBuild, ...]]]:
+        """The folder of the tree the build context is, as the Makefile a `make` runs is
+        found from `folder` or one above it, with that Makefile's rules; (None, {}) when
+        the tree holds none the stage copied there."""
+        names = [call.makefile] if call.makefile else ["GNUmakefile", "makefile", "Makefile"]
+        for name in names:
+            if "$" in call.folder or "$" in name:
+                break
+            in_image = posixpath.normpath(posixpath.join(call.folder, name))
+            for source in context_paths(in_image, call.copies)[:1]:
+                for base in _climbed(folder):
+                    rules = self.builds.make_rules.get(os.path.normpath(os.path.join(base, source)))
+                    if rules is not None:
+                        return base, rules
+        return None, {}
+
+    def _recipe_builds(
+        self, call: MakeCall, base: str | None, builds: tuple[GoBuild, ...], target: str
+    ) -> list[GoBuild]:
+        """A target's recipe's builds, their packages (relative to the folder make runs
+        in) as folders of the tree, through the stage's copies from the context `base`."""
+        found = []
+        for build in builds:
+            below, dots, _ = build.package.partition("/...")
+            in_image = posixpath.normpath(posixpath.join(call.folder, below))
+            for source in context_paths(in_image, call.copies, package=True):
+                package = os.path.normpath(os.path.join(base or ".", source)) + dots
+                run_by = f"{call.said.path}:{call.said.line}"
+                text = f"{build.said.text} (make {target}, run by {run_by})"
+                found.append(GoBuild(package, build.output, replace(build.said, text=text)))
+        return found
+
+    def _program_path(
+        self, call: MakeCall, base: str | None, folder: str, target: str
+    ) -> str | None:
+        """The folder of the Go `main` package a make target names as a path (its folder,
+        or a file of it: the binary a pattern rule writes there), in the tree through the
+        stage's copies from the context `base` (or `folder`, or one above it)."""
+        in_image = posixpath.normpath(posixpath.join(call.folder, target))
+        for source in context_paths(in_image, call.copies)[:1]:
+            for at in [base] if base is not None else _climbed(folder):
+                path = os.path.normpath(os.path.join(at, source))
+                for package in (path, os.path.dirname(path) or "."):
+                    if self.go.is_main(package):
+                        return package
+        return None
 
     def _crate_run(self, argv: Sequence[object], dockerfile: Dockerfile) -> tuple[str, Said] | None:
         """The Rust crate whose binary an image copies and runs (`COPY dist/linux/orders
@@ -2951,6 +3044,23 @@ def _named(build: GoBuild, ran: str) -> GoBuild | None:
     use = regex.compile(r"\$(?:\{%s\}|%s\b)" % ((regex.escape(build.variable),) * 2))
     output = use.sub(lambda _: ran, build.output or "")
     return GoBuild(use.sub(lambda _: ran, build.package), output or None, build.said)
+
+
+def _climbed(folder: str) -> Iterator[str]:
+    """A folder and each one above it, to the top (`.`, or the root of an absolute one)."""
+    while True:
+        yield folder
+        parent = os.path.dirname(folder) or "."
+        if folder in ("", ".") or parent == folder:
+            return
+        folder = parent
+
+
+def _literal_path(path: str) -> bool:
+    """Whether a path a build argument filled in is a folder of the context: literal, and
+    not leaving it (`../x`, `/abs`)."""
+    normal = posixpath.normpath(path)
+    return "$" not in path and not normal.startswith(("../", "/")) and normal != ".."
 
 
 def _runs_base_program(argv: Sequence[object], dockerfile: Dockerfile) -> bool:

@@ -251,6 +251,22 @@ class GoBuild:
 
 
 @record
+class MakeCall:
+    """A `make [-C DIR] [-f FILE] [NAME=VALUE...] [TARGET...]` of a Dockerfile's RUN line,
+    read with the ENV values its stage set before it: the folder it runs in, in the image,
+    the Makefile `-f` names there (None: make's own names), its targets (none: the
+    Makefile's first), and the stage's copies from the context as it runs (with the RUN
+    line's bind mounts of the context). A build argument's `${NAME}` is left in the folder
+    and the targets, filled in for each build (with_args)."""
+
+    folder: str
+    makefile: str | None
+    targets: tuple[str, ...]
+    copies: tuple[Copy, ...]
+    said: Said
+
+
+@record
 class Dockerfile:
     """The last stage of a Dockerfile: what it copies from the context and what it runs,
     and the Go programs any of its stages builds."""
@@ -297,6 +313,12 @@ class Dockerfile:
     # the Dockerfile of the repository that builds the image `base` names, as the links
     # find it (model/links.py), with its own such base: what the image inherits from it
     inherited: Dockerfile | None = None
+    # the `go build`s of any stage whose package a build argument names (`./${CMD_PATH}`,
+    # the ARG with no value here): each build's arguments fill it in (with_args)
+    arg_go_builds: tuple[GoBuild, ...] = ()
+    # the `make` commands of any stage's RUN lines, whose Makefile's recipe may build one
+    # program (model/links.py follows them)
+    make_calls: tuple[MakeCall, ...] = ()
 
     @property
     def folder(self) -> str:
@@ -376,6 +398,8 @@ class BuildFacts:
     jvm_modules: set[str] = field(default_factory=set)
     # Rust's crates (a Cargo.toml's `[package]`): the name cargo gives its binary, by folder
     crates: dict[str, Said] = field(default_factory=dict)
+    # each Makefile's explicit targets with the `go build`s of their recipes, by its path
+    make_rules: dict[str, dict[str, tuple[GoBuild, ...]]] = field(default_factory=dict)
 
 
 def names_builds(path: str) -> bool:
@@ -415,6 +439,8 @@ class BuildFile:
     grpc_java: GrpcJavaBuild | None = None  # a Java build's grpc-java version and properties
     go_builds: tuple[GoBuild, ...] = ()  # `go build`s run on the host (Tiltfile, Makefile, script)
     crate: Said | None = None  # a Cargo.toml's package name, and where it says it
+    # a Makefile's explicit targets, each with the `go build`s of its recipe (make_rules)
+    make_rules: tuple[tuple[str, tuple[GoBuild, ...]], ...] = ()
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
@@ -450,6 +476,7 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
             tags=tuple(tags),
             script=script,
             go_builds=host_go_builds(path, text, shell=script is not None),
+            make_rules=make_rules(path, text) if script is None else (),
         )
     if name in _GORELEASER:  # its images, and its Go builds as the host's
         from k8slb.reading.goreleaser import goreleaser_facts
@@ -721,6 +748,8 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
             facts.jvm_modules.add(os.path.dirname(os.path.normpath(file.path)) or ".")
         if file.crate is not None:
             facts.crates[os.path.dirname(os.path.normpath(file.path)) or "."] = file.crate
+        if file.make_rules:
+            facts.make_rules[os.path.normpath(file.path)] = dict(file.make_rules)
     return facts
 
 
@@ -2123,7 +2152,6 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
     entrypoint: tuple[str, ...] | None = None
     cmd: tuple[str, ...] | None = None
     entrypoint_said = cmd_said = None
-    go_builds: list[GoBuild] = []
     base: str | None = None
     declared: dict[str, str | None] = {}  # the ARGs, with their literal defaults
     arg_folders: list[tuple[str, Said]] = []
@@ -2134,7 +2162,9 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
     built: list[Copy] = []  # the stage's copies from earlier stages, as context paths
     built_arg_folders: list[tuple[str, Said]] = []
     resolved = 0  # the sources of `COPY --from` read: each is looked up in the stage's copies
+    runs = _Runs(path)  # what the RUN lines build, with their stage's ENV values
     for line, instruction, arguments in _instructions(text):
+        runs.read(line, instruction, arguments, named_stage, (workdir, copies, declared))
         if instruction == "FROM":  # a new stage: only the last one runs
             earlier += copies
             if base is not None and named_stage:
@@ -2174,9 +2204,6 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
         elif instruction == "CMD":
             cmd = _argv(arguments)
             cmd_said = Said(path, line, f"CMD {arguments}")
-        elif instruction == "RUN":
-            said = Said(path, line, f"RUN {arguments}")
-            go_builds += _go_builds(arguments, workdir, copies, said)
     return Dockerfile(
         path,
         workdir,
@@ -2185,7 +2212,7 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
         cmd,
         entrypoint_said,
         cmd_said,
-        tuple(go_builds),
+        tuple(runs.go_builds),
         base,
         tuple(arg_folders),
         tuple((name, value) for name, value in declared.items() if value is not None),
@@ -2196,7 +2223,217 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
         tuple(built_arg_folders),
         any(instruction in ("COPY", "ADD") for _, instruction, _ in _instructions(text)),
         _copies_context(text),
+        arg_go_builds=tuple(runs.arg_go_builds),
+        make_calls=tuple(runs.make_calls),
     )
+
+
+# What a Dockerfile's RUN lines are read with: MAX_ENV names of its ENV lines at most, and
+# MAX_MAKE_CALLS `make` commands, each with the stage's last MAX_MAKE_COPIES copies
+MAX_ENV = 256
+MAX_MAKE_CALLS = 16
+MAX_MAKE_COPIES = 256
+
+
+@dataclass
+class _Runs:
+    """What a Dockerfile's RUN lines build, read with the values its stage's ENV lines set
+    before them (`ENV PKG=gateway/lb`, then `make cmd/${PKG}`): a stage FROM a named one
+    starts with that one's, any other with none."""
+
+    path: str
+    env: dict[str, str] = field(default_factory=dict)
+    stage_env: dict[str, dict[str, str]] = field(default_factory=dict)
+    go_builds: list[GoBuild] = field(default_factory=list)
+    arg_go_builds: list[GoBuild] = field(default_factory=list)
+    make_calls: list[MakeCall] = field(default_factory=list)
+
+    def read(
+        self,
+        line: int,
+        instruction: str,
+        arguments: str,
+        stage: str,
+        where: tuple[str, list[Copy], Mapping[str, str | None]],
+    ) -> None:
+        """Keep a FROM's and an ENV's values (`stage`: the name of the stage before), and
+        read a RUN line where the stage is (its WORKDIR, its copies, the ARGs declared)."""
+        if instruction == "RUN":
+            self.run(line, arguments, *where)
+        elif instruction == "FROM":
+            if stage:
+                self.stage_env[stage] = self.env
+            base, _ = _stage_named(arguments)
+            self.env = dict(self.stage_env.get((base or "").lower(), {}))
+        elif instruction == "ENV":
+            for name, value in _env_pairs(arguments):
+                value = _expanded(value, variables=self.env, make=False)
+                if "$" in value or len(value) > _MAX_VALUE:
+                    self.env.pop(name, None)  # a build argument's, or another's unknown here
+                elif name in self.env or len(self.env) < MAX_ENV:
+                    self.env[name] = value
+
+    def run(
+        self,
+        line: int,
+        arguments: str,
+        workdir: str,
+        copies: list[Copy],
+        declared: Mapping[str, str | None],
+    ) -> None:
+        """Read a RUN line's `go build`s and `make`s, its ENV values put in."""
+        said = Said(self.path, line, f"RUN {arguments}")
+        script = _expanded(arguments, variables=self.env, make=False)
+        mounted = copies + _context_mounts(script, workdir)
+        for build in _go_builds(script, workdir, mounted, said, declared=declared):
+            (self.arg_go_builds if "$" in build.package else self.go_builds).append(build)
+        for call in _make_calls(script, workdir, mounted, said):
+            if len(self.make_calls) < MAX_MAKE_CALLS:
+                self.make_calls.append(call)
+
+
+def _env_pairs(arguments: str) -> list[tuple[str, str]]:
+    """The names and values an ENV line sets: `ENV A=1 B="2 3"` (each), `ENV A 1 2` (one)."""
+    try:
+        words = shell_words(arguments)
+    except ValueError:
+        return []
+    if words and "=" not in words[0]:
+        return [(words[0], " ".join(words[1:]))]
+    return [
+        (name, value)
+        for word in words
+        for name, equals, value in [word.partition("=")]
+        if equals and _NAME_WORD.fullmatch(name)
+    ]
+
+
+_NAME_WORD = regex.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# a RUN line's `--mount=type=bind,...` (BuildKit's default type), before its command
+_MOUNT = regex.compile(r"^\s*--mount=(\S+)")
+
+
+def _context_mounts(script: str, workdir: str) -> list[Copy]:
+    """The build context's folders a RUN line's bind mounts put in the image (`--mount=
+    type=bind,target=.`: the context's root at the WORKDIR); none from a stage or an
+    image (`from=`), none of a cache, a secret or a tmpfs."""
+    mounts: list[Copy] = []
+    rest = script
+    for _ in range(16):  # a RUN line has a few flags
+        flag = _MOUNT.match(rest)
+        if flag is None:
+            break
+        rest = rest[flag.end() :]
+        options = dict(option.partition("=")[::2] for option in flag[1].strip("\"'").split(","))
+        if options.get("type", "bind") != "bind" or "from" in options:
+            continue
+        target = options.get("target") or options.get("dst") or options.get("destination")
+        source = options.get("source") or options.get("src") or "."
+        if target and "$" not in target + source:
+            mounts.append(Copy(posixpath.normpath(source), _in_image(workdir, target)))
+    return mounts
+
+
+# make's options that take a value as the next word (`-C dir`) or joined (`-Cdir`)
+_MAKE_VALUE_FLAGS = frozenset({"-C", "-f", "-I", "-o", "-W", "-l"})
+_MAKE_LONG_FLAGS = {"--directory": "-C", "--file": "-f", "--makefile": "-f"}
+MAX_MAKE_TARGETS = 16
+
+
+def _make_calls(script: str, workdir: str, copies: list[Copy], said: Said) -> list[MakeCall]:
+    """The `make` commands of a RUN line, in the folder its `cd`s and `-C`s lead to."""
+    found = []
+    for here, command in _commands_where(script, workdir):
+        if not command or posixpath.basename(command[0]) not in ("make", "gmake"):
+            continue
+        folder, makefile = here, None
+        targets: list[str] = []
+        words = iter(command[1:])
+        for word in words:
+            flag, equals, value = word.partition("=")
+            if flag in _MAKE_LONG_FLAGS and equals:
+                flag, word = _MAKE_LONG_FLAGS[flag], _MAKE_LONG_FLAGS[flag] + value
+            if word[:2] in _MAKE_VALUE_FLAGS:
+                value = word[2:] or next(words, "")
+                if word[:2] == "-C":
+                    folder = _in_image(folder, value)
+                elif word[:2] == "-f":
+                    makefile = value
+            elif word.startswith("-") or "=" in word:
+                continue  # a switch (`-j`, `--no-print-directory`) or `NAME=value`
+            elif len(targets) < MAX_MAKE_TARGETS and not word.isdigit():  # (`-j 4`)
+                targets.append(word)
+        kept = tuple(copies[-MAX_MAKE_COPIES:])
+        found.append(MakeCall(folder, makefile, tuple(targets), kept, said))
+    return found
+
+
+# A Makefile's rules: MAX_MAKE_RULES explicit targets, MAX_RULE_BUILDS builds of each
+MAX_MAKE_RULES = 512
+MAX_RULE_BUILDS = 16
+# a recipe's `go build` (after `CGO_ENABLED=0`, `$(GO_ENV)`, `@`), to the line's end
+_RECIPE_GO_BUILD = regex.compile(r"\bgo\s+(?:build|install)\b")
+# a target-specific variable (`build: VERSION := 1`), no recipe's target line
+_TARGET_VARIABLE = regex.compile(r"^\s*(?:export\s+|override\s+)?[A-Za-z_][\w.-]*\s*[:+?!]?=")
+
+
+def make_rules(path: str, text: str) -> tuple[tuple[str, tuple[GoBuild, ...]], ...]:
+    """A Makefile's explicit targets, in its order, each with the `go build`s its recipe
+    runs (their packages relative to the Makefile's folder, where make runs a recipe):
+    literal words only; none past MAX_SCRIPT, nor a pattern's (`%.o: %.c`) or a special
+    target's (`.PHONY`)."""
+    if len(text) > MAX_SCRIPT or ":" not in text:
+        return ()
+    rules: dict[str, list[GoBuild]] = {}
+    current: list[str] = []
+    for number, recipe, line in _make_lines(text):
+        if not recipe:
+            current = _rule_targets(line)
+            for target in current:
+                if len(rules) < MAX_MAKE_RULES or target in rules:
+                    rules.setdefault(target, [])
+            continue
+        start = _RECIPE_GO_BUILD.search(line)
+        if start is None or not current:
+            continue
+        said = Said(path, number, line[:200])
+        made = _go_builds(line[start.start() :], "/make", [Copy(".", "/make")], said)
+        for target in current:
+            if target in rules:
+                rules[target] = (rules[target] + made)[:MAX_RULE_BUILDS]
+    return tuple((target, tuple(builds)) for target, builds in rules.items())
+
+
+def _make_lines(text: str) -> Iterator[tuple[int, bool, str]]:
+    """A Makefile's logical lines (continuations joined), each with its first line's
+    number and whether it is a recipe's (begun by a tab); comments and blanks left out."""
+    pending: list[str] = []
+    first, recipe = 0, False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not pending:
+            first, recipe = number, raw.startswith("\t")
+        stripped = raw.strip()
+        if stripped.endswith("\\"):
+            pending.append(stripped[:-1])
+            continue
+        pending.append(stripped)
+        joined = " ".join(part.strip() for part in pending).strip()
+        pending = []
+        if joined and not joined.startswith("#"):
+            yield first, recipe, joined.lstrip("@-+ ") if recipe else joined
+
+
+def _rule_targets(line: str) -> list[str]:
+    """The targets a rule's line names (`build-api build: deps`), none of a variable's
+    line, a pattern's, a special target's or one named by a variable."""
+    before, colon, after = line.partition(":")
+    if not colon or "=" in before or after.startswith("=") or _TARGET_VARIABLE.match(after):
+        return []
+    return [
+        target
+        for target in before.split()
+        if "%" not in target and "$" not in target and not target.startswith(".")
+    ]
 
 
 def _last_from(path: str, text: str) -> Said | None:
@@ -2439,37 +2676,61 @@ _GO_VALUE_FLAGS = frozenset(
 _LONE_VARIABLE = regex.compile(r"\$(?:\{(\w+)\}|(\w+))")
 
 
-def _go_builds(
-    script: str, workdir: str, copies: list[Copy], said: Said, templates: bool = False
-) -> list[GoBuild]:
-    """The `go build`/`go install` commands of a RUN line, run where its `cd`s lead from
-    the stage's WORKDIR (`cd server && go build`), their packages mapped back from the
-    image to the build context through the stage's COPY lines. With `templates` (a host's
-    script), a build whose binary is named by a variable alone keeps the package that
-    variable names too (`go build -o bin/$1 service/$1/main.go`)."""
+# the shell's words before a command of a compound one (`then go build ...; fi`)
+_SHELL_KEYWORDS = frozenset({"then", "else", "do", "{", "!"})
+
+
+def _commands_where(script: str, workdir: str) -> Iterator[tuple[str, list[str]]]:
+    """The commands of a RUN line (its words split at `&&`, `||`, `;` and `|`, less the
+    `NAME=value` words before each), each with the folder it runs in: where its `cd`s
+    lead from the stage's WORKDIR (none past a `cd` to a folder not literal)."""
     argv = _argv(_RUN_FLAGS.sub("", script))  # `RUN --mount=... go build`: the command
     try:
         words = shell_words(argv[2]) if argv[:2] == ("/bin/sh", "-c") else list(argv)
     except ValueError:
-        return []
-    found = []
+        return
     commands: list[list[str]] = [[]]
     for word in words:
         if word in ("&&", "||", ";", "|"):
             commands.append([])
-        else:
+        elif word.endswith(";"):  # `]; then go build ...`
             commands[-1].append(word.rstrip(";"))
+            commands.append([])
+        else:
+            commands[-1].append(word)
     here: str | None = workdir  # where the next command runs: None after a `cd` not literal
     for command in commands:
-        while command and _VARIABLE.fullmatch(command[0]):  # `CGO_ENABLED=0 go build`
+        # `CGO_ENABLED=0 go build`, `if [ ... ]; then go build`
+        while command and (_VARIABLE.fullmatch(command[0]) or command[0] in _SHELL_KEYWORDS):
             command = command[1:]
         if command[:1] == ["cd"] and here is not None:  # `cd server && go build -o main .`
             target = _literal(command[1]) if len(command) > 1 else None
             here = _in_image(here, target) if target is not None else None
             continue
+        if here is None:
+            return
+        yield here, command
+
+
+def _go_builds(
+    script: str,
+    workdir: str,
+    copies: list[Copy],
+    said: Said,
+    templates: bool = False,
+    declared: Mapping[str, str | None] | None = None,
+) -> list[GoBuild]:
+    """The `go build`/`go install` commands of a RUN line, run where its `cd`s lead from
+    the stage's WORKDIR (`cd server && go build`), their packages mapped back from the
+    image to the build context through the stage's COPY lines. With `templates` (a host's
+    script), a build whose binary is named by a variable alone keeps the package that
+    variable names too (`go build -o bin/$1 service/$1/main.go`); with `declared` (a
+    Dockerfile's ARGs), one whose package the build arguments choose (`./${CMD_PATH}`)."""
+    found = []
+    for here, command in _commands_where(script, workdir):
         if len(command) < 2 or posixpath.basename(command[0]) not in _GO_COMMANDS:
             continue
-        if command[1] not in ("build", "install") or here is None:
+        if command[1] not in ("build", "install"):
             continue
         output, packages, rest, within = None, [], iter(command[2:]), here
         for word in rest:
@@ -2483,11 +2744,14 @@ def _go_builds(
                 packages.append(word)
         named = _LONE_VARIABLE.fullmatch(posixpath.basename(output or "")) if templates else None
         variable = (named.group(1) or named.group(2)) if named else None
-        # a package named by a variable is known only as the binary's template
+        # a package named by a variable is known only as the binary's template, or as
+        # the build arguments (`declared`, a Dockerfile's ARGs) that choose it
         packages = [
             p
             for p in packages
-            if "$" not in p or (variable and {variable} == _variables_used(p) and "/..." not in p)
+            if "$" not in p
+            or (variable and {variable} == _variables_used(p) and "/..." not in p)
+            or (declared is not None and _chooses(p, declared) and "/..." not in p)
         ]
         for package in packages or ["."]:
             # `./cmd/...`: every main package below, each binary named for its folder
@@ -2526,6 +2790,16 @@ def _package_in_context(in_image: str, copies: list[Copy]) -> str | None:
     if len(roots) == 1:
         return roots.pop()
     return _in_context(in_image, copies)
+
+
+def context_paths(in_image: str, copies: Iterable[Copy], *, package: bool = False) -> list[str]:
+    """Where in the build context a path of the image comes from through `copies` (a
+    MakeCall's), the last COPY covering it first; with `package`, the one folder a Go
+    package built there comes from (_package_in_context), if any."""
+    if package:
+        found = _package_in_context(in_image, list(copies))
+        return [found] if found is not None else []
+    return _all_in_context(in_image, list(copies))
 
 
 def _covers(copy: Copy, in_image: str) -> bool:
