@@ -212,8 +212,10 @@ def test_the_event_builder_reads_every_fixture_and_corpus_file_as_the_composer_d
 
 
 # libyaml and the pure-Python reader differ on control characters (NEL is a line break to
-# one of them), which is not what this property is about.
-_TEXT = st.characters(exclude_categories=("Cc", "Cs", "Zl", "Zp"))
+# one of them) and on a byte-order mark inside a line (a column to libyaml, none to
+# ruamel's reader, so what follows it on the line is one column apart), which is not what
+# this property is about.
+_TEXT = st.characters(exclude_categories=("Cc", "Cs", "Zl", "Zp"), exclude_characters="\ufeff")
 _SCALARS = st.none() | st.booleans() | st.integers() | st.floats() | st.text(_TEXT, max_size=8)
 _VALUES = st.recursive(
     _SCALARS,
