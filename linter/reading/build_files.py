@@ -1489,7 +1489,13 @@ def _docker_build_args(words: list[str]) -> tuple[list[str], str | None, str | N
     after `build`, up to the end of the command)."""
     tags: list[str] = []
     dockerfile = context = None
+    depth = 0  # of `$(...)` opened in the words: a `)` past them closes a subshell
     for end, word in enumerate(words):  # `docker build -t x .; docker push x`: up to `;`
+        closing = _subshell_end(word, depth)
+        if closing is not None:  # `(cd web && docker build -t x .)`: up to the subshell's end
+            words = [*words[:end], word[:closing]] if closing else words[:end]
+            break
+        depth += word.count("(") - word.count(")")
         if word.endswith(";") and word != ";":
             words = [*words[:end], word[:-1]]
             break
@@ -1513,6 +1519,18 @@ def _docker_build_args(words: list[str]) -> tuple[list[str], str | None, str | N
             context = word
         index += 1
     return tags, context, dockerfile
+
+
+def _subshell_end(word: str, depth: int) -> int | None:
+    """Where in a word a `)` closes more than the `$(` opened before it (`depth` of them,
+    in the words before) do: the end of the subshell the command runs in; None: nowhere."""
+    if ")" not in word:
+        return None
+    for index, character in enumerate(word):
+        depth += (character == "(") - (character == ")")
+        if depth < 0:
+            return index
+    return None
 
 
 def _build_arg_values(words: list[str]) -> tuple[tuple[str, str], ...]:
@@ -1565,7 +1583,8 @@ def script_facts(
 ) -> tuple[list[ImageBuild], list[ImageTag]]:
     """`docker build -t|--tag[=] NAME[:TAG] [-f FILE] CONTEXT` (`podman build`, `docker
     buildx build`) and `docker tag SOURCE TARGET` in a Makefile or a shell script, run in
-    the file's folder (or the one a `cd DIR &&` before it on the line names, or a script's
+    the file's folder (or the one a `cd DIR &&`, `cd DIR;` or `pushd DIR &&` before it on
+    the line names, in a subshell too: `(cd web && docker build .)`, or a script's
     `cd DIR` lines before it; `$(dirname "$0")` is the script's folder; after a `cd` to a
     folder not known, no build). A variable is read where the same file sets it (`IMAGE
     ?= acme/shop`: Make's anywhere in the file, as Make reads them all before it runs a
@@ -1997,7 +2016,8 @@ def _cd(folder: str, words: list[str]) -> str | None:
     None when a `cd` goes to a folder that is not literal."""
     cwd = folder
     for index, word in enumerate(words[:-1]):
-        if word == "cd":
+        # `cd`, `pushd`, and either opening a subshell (`(cd infra && docker build .)`)
+        if word.removeprefix("(") in ("cd", "pushd"):
             target = words[index + 1].removesuffix(";")  # `cd infra; docker build ...`
             if _literal(target) is None:
                 return None
