@@ -2130,7 +2130,7 @@ def _argv(arguments: str) -> tuple[str, ...]:
 def parse_dockerfile(path: str, text: str) -> Dockerfile:
     """What a Dockerfile's last stage copies and runs, with its FROM line and the names
     its ENV lines set."""
-    read = _parse_stages(path, text)
+    read = _run_stage_first(_parse_stages(path, text), text)
     return replace(read, from_said=_last_from(path, text), env_names=_env_names(text))
 
 
@@ -2151,6 +2151,7 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
     built: list[Copy] = []  # the stage's copies from earlier stages, as context paths
     built_arg_folders: list[tuple[str, Said]] = []
     resolved = 0  # the sources of `COPY --from` read: each is looked up in the stage's copies
+    sourced: list[Copy] = []  # the stage's copies, its ARGs' defaults put in (_defaulted)
     for line, instruction, arguments in _instructions(text):
         if instruction == "FROM":  # a new stage: only the last one runs
             earlier += copies
@@ -2158,11 +2159,9 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
                 state = (workdir, copies, entrypoint, cmd, entrypoint_said, cmd_said, base)
                 stages[named_stage] = state
             base, named_stage = _stage_named(arguments)
-            # `FROM base AS final` starts from base's WORKDIR, COPY, CMD and image
-            fresh = ("/", (), None, None, None, None, base)
-            inherited = stages.get(base.lower(), fresh) if base else fresh
+            inherited = _stage_start(base, stages)
             workdir, copied, entrypoint, cmd, entrypoint_said, cmd_said, base = inherited
-            copies, built = list(copied), []
+            copies, built, sourced = list(copied), [], list(copied)
         elif instruction == "ARG":
             _declare(arguments, declared)
         elif instruction == "WORKDIR":
@@ -2182,6 +2181,7 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
             built_arg_folders += _built_arg_folders(stage_built, declared, said)
         elif instruction in ("COPY", "ADD"):
             copies += _copies(arguments, workdir)
+            sourced += _copies(_defaulted(arguments, declared), workdir)
             said = Said(path, line, f"{instruction} {arguments}")
             arg_folders += _arg_sources(arguments, declared, said)
         elif instruction == "ENTRYPOINT":
@@ -2193,7 +2193,7 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
             cmd_said = Said(path, line, f"CMD {arguments}")
         elif instruction == "RUN":
             said = Said(path, line, f"RUN {arguments}")
-            go_builds += _go_builds(arguments, workdir, copies, said)
+            go_builds += _go_builds(arguments, workdir, sourced, said)
     return Dockerfile(
         path,
         workdir,
@@ -2213,6 +2213,42 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
         tuple(built_arg_folders),
         any(instruction in ("COPY", "ADD") for _, instruction, _ in _instructions(text)),
     )
+
+
+def _stage_start(base: str | None, stages: Mapping[str, tuple[Any, ...]]) -> tuple[Any, ...]:
+    """A stage's state as it begins: `FROM base AS final` starts from the base stage's
+    WORKDIR, COPY, CMD and image; one FROM an image, afresh."""
+    fresh = ("/", (), None, None, None, None, base)
+    return stages.get(base.lower(), fresh) if base else fresh
+
+
+def _run_stage_first(read: Dockerfile, text: str) -> Dockerfile:
+    """The Dockerfile with the folders build arguments choose in the stage that built
+    what its last stage runs (`COPY --from=api-build /src/api /api` under `ENTRYPOINT
+    ["/api"]`) first: of stages that build from different folders (a web bundle's, a
+    server's), the one the container runs."""
+    if len(read.arg_folders) < 2:
+        return read
+    starts: list[tuple[int, str]] = []  # each stage's FROM line, its name
+    taken: list[tuple[str, str]] = []  # what the last stage copies `--from`: (stage, file)
+    workdir = "/"
+    for line, instruction, arguments in _instructions(text):
+        if instruction == "FROM":
+            starts.append((line, _stage_named(arguments)[1]))
+            taken, workdir = [], "/"
+        elif instruction == "WORKDIR":
+            workdir = _in_image(workdir, arguments.strip("\"'"))
+        elif instruction == "COPY" and "--from" in arguments and len(taken) < MAX_BUILT_COPIES:
+            taken += _taken_from_stage(arguments, workdir)
+    ran = _stage_run(read.entrypoint or read.cmd, read.workdir, taken)
+    if not ran:
+        return read
+
+    def stage_of(said: Said) -> str:
+        return next((name for at, name in reversed(starts) if at <= said.line), "")
+
+    first = sorted(read.arg_folders, key=lambda chosen: stage_of(chosen[1]) != ran)
+    return replace(read, arg_folders=tuple(first))
 
 
 def _last_from(path: str, text: str) -> Said | None:
@@ -2247,6 +2283,7 @@ OUTPUT_FOLDERS = frozenset({"dist", "build", "out"})
 # What a Dockerfile copies `--from` its stages is read for its first sources only: each is
 # found among the stage's COPY lines, and a real Dockerfile has a handful.
 MAX_BUILT_COPIES = 64
+MAX_LINE_DEFAULTED = 4096  # the longest COPY line whose ARGs' defaults are put in
 
 
 def _declare(arguments: str, declared: dict[str, str | None]) -> None:
@@ -2254,6 +2291,19 @@ def _declare(arguments: str, declared: dict[str, str | None]) -> None:
     name, equals, default = arguments.partition("=")
     literal = _literal(default.strip("\"'")) if equals else None
     declared[name.strip()] = literal or declared.get(name.strip())
+
+
+def _defaulted(arguments: str, declared: Mapping[str, str | None]) -> str:
+    """A COPY's or ADD's arguments with each `${NAME}` and `$NAME` of an ARG that has a
+    literal default put in (one with none, or of the platform's, left as it is): where a
+    stage's `go build` comes from (`COPY ${SERVER_DIR}/cmd/ cmd/`, `ARG SERVER_DIR=./api`)."""
+
+    def value(match: regex.Match[str]) -> str:
+        name = match.group(1) or match.group(2)
+        known = declared.get(name) if name not in _PLATFORM_ARGS else None
+        return posixpath.normpath(known) if known else match.group(0)
+
+    return _SHELL_VARIABLE.sub(value, arguments[:MAX_LINE_DEFAULTED])
 
 
 def _arg_sources(
@@ -2310,6 +2360,35 @@ def _from_stage(arguments: str, workdir: str, stages: Mapping[str, tuple[Any, ..
         for named in sources
         for source in _all_in_context(posixpath.normpath(posixpath.join("/", named)), folders)[:1]
     ]
+
+
+def _taken_from_stage(arguments: str, workdir: str) -> list[tuple[str, str]]:
+    """What a `COPY --from=STAGE SOURCE... DEST` puts in the image: the stage's name and
+    each file's path in the image (DEST itself for one source not into a folder)."""
+    words = _copy_words(arguments)
+    stage = next((w.partition("=")[2].lower() for w in words if w.startswith("--from=")), "")
+    words = [w for w in words if not w.startswith("--")]
+    if not stage or len(words) < 2:
+        return []
+    *sources, dest = words[: MAX_BUILT_COPIES + 1]
+    into = dest.endswith("/") or len(sources) > 1 or dest in (".", "./")
+    dest = _in_image(workdir, dest)
+    return [
+        (stage, posixpath.join(dest, posixpath.basename(source.rstrip("/"))) if into else dest)
+        for source in sources
+    ]
+
+
+def _stage_run(
+    argv: tuple[str, ...] | None, workdir: str, taken: list[tuple[str, str]]
+) -> str | None:
+    """The stage the program the last stage runs was copied from, by its path (a
+    relative one from the WORKDIR); None when it was not copied from a stage."""
+    if not argv or not argv[0] or "$" in argv[0]:
+        return None
+    program = _in_image(workdir, argv[0])
+    stages = {stage for stage, placed in taken if placed == program}
+    return stages.pop() if len(stages) == 1 else None
 
 
 def _file_name(name: str) -> bool:
