@@ -2303,7 +2303,9 @@ def _defaulted(arguments: str, declared: Mapping[str, str | None]) -> str:
         known = declared.get(name) if name not in _PLATFORM_ARGS else None
         return posixpath.normpath(known) if known else match.group(0)
 
-    return _SHELL_VARIABLE.sub(value, arguments[:MAX_LINE_DEFAULTED])
+    if "$" not in arguments or len(arguments) > MAX_LINE_DEFAULTED:
+        return arguments
+    return _SHELL_VARIABLE.sub(value, arguments)
 
 
 def _arg_sources(
