@@ -107,3 +107,41 @@ def test_an_image_of_several_binaries_runs_the_one_its_entry_point_names(
     # one that runs none of the binaries by name: no code, not the whole repository
     files["images/tools/Dockerfile"] = 'FROM alpine:3.20\nCOPY . /opt/\nCMD ["/opt/run.sh"]\n'
     assert only(links(tmp_path, files))["code"] is None
+
+
+SCHEMA_DOCKERFILE = """\
+FROM flyway/flyway:10-alpine
+COPY ./schema/sql /flyway/sql
+COPY ./schema/apply.sh /usr/local/bin/
+ENTRYPOINT ["apply.sh"]
+"""
+
+
+def test_an_image_that_copies_none_of_its_builds_binaries_runs_none_of_their_code(
+    tmp_path: Path,
+) -> None:
+    """A `dockers[]` entry whose `ids` name a build only because GoReleaser wants one, its
+    Dockerfile copying SQL and a script of its `extra_files`: not the build's program."""
+    release = RELEASE.replace(
+        "    dockerfile: images/tools/Dockerfile\n",
+        "    dockerfile: images/tools/Dockerfile\n"
+        "  - id: schema-image\n"
+        '    image_templates: ["ledgerco/ledger-schema:{{ .Tag }}"]\n'
+        "    ids: [settler]\n"
+        "    extra_files: [schema/sql, schema/apply.sh]\n"
+        "    dockerfile: schema/Dockerfile.release\n",
+    )
+    files = {
+        "deploy/schema.yaml": workload(name="schema", image="ledgerco/ledger-schema:v1"),
+        ".goreleaser.yml": release,
+        "images/gateway/Dockerfile": BINARY_DOCKERFILE.format(binary="gateway"),
+        "images/tools/Dockerfile": BINARY_DOCKERFILE.format(binary="settler"),
+        "schema/Dockerfile.release": SCHEMA_DOCKERFILE,
+        "schema/sql/001_init.up.sql": "CREATE TABLE entries (id bigint);\n",
+        "schema/apply.sh": "#!/bin/sh\nexec flyway migrate\n",
+        **GO_CODE,
+    }
+    assert only(links(tmp_path, files))["code"] is None
+    # the same entry whose Dockerfile copies the build's binary runs its package
+    files["schema/Dockerfile.release"] = BINARY_DOCKERFILE.format(binary="settler")
+    assert only(links(tmp_path, files))["code"] == os.path.join("cmd", "settler")

@@ -950,6 +950,36 @@ def make_calls_and_rules(n: int) -> Files:
     }
 
 
+def stages_chosen_by_defaults_and_subshell_builds(n: int) -> Files:
+    """A Dockerfile of `n` stages, each copying from folders `n` ARGs' defaults choose on
+    one line, the last copying `n` programs `--from` them and running one; a script of `n`
+    subshell builds (`(cd dN && docker build ...)`), each with `n` nested `$(` in a word."""
+    args = "".join(f"ARG D{i}=./s{i}\n" for i in range(n))
+    every = " ".join(f"${{D{i}}}/cmd" for i in range(n))
+    stages = "".join(
+        f"FROM golang:1.23 AS s{i}\nARG D{i}\nWORKDIR /src\nCOPY {every} ./\n"
+        f"RUN go build -o bin{i} ./cmd\n"
+        for i in range(n)
+    )
+    final = "".join(f"COPY --from=s{i} /src/bin{i} ./\n" for i in range(n))
+    dockerfile = f'{args}{stages}FROM scratch\n{final}ENTRYPOINT ["/bin{n - 1}"]\n'
+    nested = "$(" * n + ")" * n
+    script = "".join(
+        f"(cd d{i} && docker build -t acme/i{i} --label x={nested} . && echo) )\n" for i in range(n)
+    )
+    return {
+        "Dockerfile": dockerfile,
+        "build.sh": script + "docker build -t acme/web:1 .\n",
+        "k8s/web.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+            "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n"
+            "      labels: {app: web}\n    spec:\n      containers:\n"
+            "        - name: web\n          image: acme/web:1\n"
+        ),
+        "go.mod": "module example.com/web\n\ngo 1.23\n",
+    }
+
+
 def dockerfiles_built_from_each_other(n: int, env: int) -> Files:
     """`n` Dockerfiles each FROM the image the one before builds (a chain of bases the
     links follow, MAX_BASE_DEPTH deep at most), the first FROM the last (a loop), each with
@@ -1314,6 +1344,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfile: ENV values doubled 300 times, 50 RUN lines of 50 makes; 1200 Makefile rules": (
         lambda: make_calls_and_rules(300)
+    ),
+    "Dockerfile: 300 stages copying 300 ARG-chosen folders a line; 300 subshell builds": (
+        lambda: stages_chosen_by_defaults_and_subshell_builds(300)
     ),
     "Dockerfiles: 50 bases built from each other in a loop, each 100 ENV lines of 100 names": (
         lambda: dockerfiles_built_from_each_other(50, 100)

@@ -320,6 +320,8 @@ def _less_registry(repository: str) -> str | None:
     return path
 
 
+# A COPY source that may take any file of its context: the context whole, a glob, a variable
+_RELEASE_WIDE = regex.compile(r"^\.?/?$|[*?\[$]")
 # The builds run from a folder their file does not say: a script's (run from the top, or
 # from its own folder), a Jenkins pipeline's (from the workspace, the checkout's top)
 _CLIMBING = frozenset({"script", "jenkins"})
@@ -2375,6 +2377,36 @@ class _Finder:
             or self._go_pattern_unnamed(dockerfile, folder)
             or self._copies_no_code(dockerfile, folder)
             or self._released_unnamed(chosen, folder)
+            or self._released_elsewhere(chosen, folder, dockerfile)
+        )
+
+    def _released_elsewhere(
+        self, chosen: Evidence, folder: str, dockerfile: Dockerfile | None
+    ) -> str | None:
+        """Why a GoReleaser image whose Dockerfile copies none of its builds' binaries (a
+        `FROM migrate/migrate` image that copies only the SQL and a script of its
+        `extra_files`) links no code: the builds its `ids` name only ride along in its
+        context. None when any COPY may take a binary (the context whole, a glob, a
+        variable), or a stage builds Go."""
+        if chosen.kind != "goreleaser" or dockerfile is None or dockerfile.go_builds:
+            return None
+        binaries = {
+            build.output
+            for build in self.builds.go_builds
+            if build.said.path == chosen.said.path and build.package == folder and build.output
+        }
+        sources = [copy.source for copy in (*dockerfile.copies, *dockerfile.stage_copies)]
+        if not binaries or not sources or not dockerfile.copies_any:
+            return None
+        if any(
+            _RELEASE_WIDE.search(source) or os.path.basename(os.path.normpath(source)) in binaries
+            for source in sources
+        ):
+            return None
+        return (
+            f"{dockerfile.path}: the image copies none of the binaries its GoReleaser entry "
+            f"({chosen.said.path}:{chosen.said.line}) is given ({', '.join(sorted(binaries))}): "
+            "it runs none of their code"
         )
 
     def _released_unnamed(self, chosen: Evidence, folder: str) -> str | None:

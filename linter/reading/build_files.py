@@ -1521,7 +1521,13 @@ def _docker_build_args(words: list[str]) -> tuple[list[str], str | None, str | N
     after `build`, up to the end of the command)."""
     tags: list[str] = []
     dockerfile = context = None
+    depth = 0  # of `$(...)` opened in the words: a `)` past them closes a subshell
     for end, word in enumerate(words):  # `docker build -t x .; docker push x`: up to `;`
+        closing = _subshell_end(word, depth)
+        if closing is not None:  # `(cd web && docker build -t x .)`: up to the subshell's end
+            words = [*words[:end], word[:closing]] if closing else words[:end]
+            break
+        depth += word.count("(") - word.count(")")
         if word.endswith(";") and word != ";":
             words = [*words[:end], word[:-1]]
             break
@@ -1545,6 +1551,18 @@ def _docker_build_args(words: list[str]) -> tuple[list[str], str | None, str | N
             context = word
         index += 1
     return tags, context, dockerfile
+
+
+def _subshell_end(word: str, depth: int) -> int | None:
+    """Where in a word a `)` closes more than the `$(` opened before it (`depth` of them,
+    in the words before) do: the end of the subshell the command runs in; None: nowhere."""
+    if ")" not in word:
+        return None
+    for index, character in enumerate(word):
+        depth += (character == "(") - (character == ")")
+        if depth < 0:
+            return index
+    return None
 
 
 def _build_arg_values(words: list[str]) -> tuple[tuple[str, str], ...]:
@@ -1597,7 +1615,8 @@ def script_facts(
 ) -> tuple[list[ImageBuild], list[ImageTag]]:
     """`docker build -t|--tag[=] NAME[:TAG] [-f FILE] CONTEXT` (`podman build`, `docker
     buildx build`) and `docker tag SOURCE TARGET` in a Makefile or a shell script, run in
-    the file's folder (or the one a `cd DIR &&` before it on the line names, or a script's
+    the file's folder (or the one a `cd DIR &&`, `cd DIR;` or `pushd DIR &&` before it on
+    the line names, in a subshell too: `(cd web && docker build .)`, or a script's
     `cd DIR` lines before it; `$(dirname "$0")` is the script's folder; after a `cd` to a
     folder not known, no build). A variable is read where the same file sets it (`IMAGE
     ?= acme/shop`: Make's anywhere in the file, as Make reads them all before it runs a
@@ -2029,7 +2048,8 @@ def _cd(folder: str, words: list[str]) -> str | None:
     None when a `cd` goes to a folder that is not literal."""
     cwd = folder
     for index, word in enumerate(words[:-1]):
-        if word == "cd":
+        # `cd`, `pushd`, and either opening a subshell (`(cd infra && docker build .)`)
+        if word.removeprefix("(") in ("cd", "pushd"):
             target = words[index + 1].removesuffix(";")  # `cd infra; docker build ...`
             if _literal(target) is None:
                 return None
@@ -2142,7 +2162,7 @@ def _argv(arguments: str) -> tuple[str, ...]:
 def parse_dockerfile(path: str, text: str) -> Dockerfile:
     """What a Dockerfile's last stage copies and runs, with its FROM line and the names
     its ENV lines set."""
-    read = _parse_stages(path, text)
+    read = _run_stage_first(_parse_stages(path, text), text)
     return replace(read, from_said=_last_from(path, text), env_names=_env_names(text))
 
 
@@ -2163,19 +2183,18 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
     built_arg_folders: list[tuple[str, Said]] = []
     resolved = 0  # the sources of `COPY --from` read: each is looked up in the stage's copies
     runs = _Runs(path)  # what the RUN lines build, with their stage's ENV values
+    sourced: list[Copy] = []  # the stage's copies, its ARGs' defaults put in (_defaulted)
     for line, instruction, arguments in _instructions(text):
-        runs.read(line, instruction, arguments, named_stage, (workdir, copies, declared))
+        runs.read(line, instruction, arguments, named_stage, (workdir, sourced, declared))
         if instruction == "FROM":  # a new stage: only the last one runs
             earlier += copies
             if base is not None and named_stage:
                 state = (workdir, copies, entrypoint, cmd, entrypoint_said, cmd_said, base)
                 stages[named_stage] = state
             base, named_stage = _stage_named(arguments)
-            # `FROM base AS final` starts from base's WORKDIR, COPY, CMD and image
-            fresh = ("/", (), None, None, None, None, base)
-            inherited = stages.get(base.lower(), fresh) if base else fresh
+            inherited = _stage_start(base, stages)
             workdir, copied, entrypoint, cmd, entrypoint_said, cmd_said, base = inherited
-            copies, built = list(copied), []
+            copies, built, sourced = list(copied), [], list(copied)
         elif instruction == "ARG":
             _declare(arguments, declared)
         elif instruction == "WORKDIR":
@@ -2195,6 +2214,7 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
             built_arg_folders += _built_arg_folders(stage_built, declared, said)
         elif instruction in ("COPY", "ADD"):
             copies += _copies(arguments, workdir)
+            sourced += _copies(_defaulted(arguments, declared), workdir)
             said = Said(path, line, f"{instruction} {arguments}")
             arg_folders += _arg_sources(arguments, declared, said)
         elif instruction == "ENTRYPOINT":
@@ -2436,6 +2456,42 @@ def _rule_targets(line: str) -> list[str]:
     ]
 
 
+def _stage_start(base: str | None, stages: Mapping[str, tuple[Any, ...]]) -> tuple[Any, ...]:
+    """A stage's state as it begins: `FROM base AS final` starts from the base stage's
+    WORKDIR, COPY, CMD and image; one FROM an image, afresh."""
+    fresh = ("/", (), None, None, None, None, base)
+    return stages.get(base.lower(), fresh) if base else fresh
+
+
+def _run_stage_first(read: Dockerfile, text: str) -> Dockerfile:
+    """The Dockerfile with the folders build arguments choose in the stage that built
+    what its last stage runs (`COPY --from=api-build /src/api /api` under `ENTRYPOINT
+    ["/api"]`) first: of stages that build from different folders (a web bundle's, a
+    server's), the one the container runs."""
+    if len(read.arg_folders) < 2:
+        return read
+    starts: list[tuple[int, str]] = []  # each stage's FROM line, its name
+    taken: list[tuple[str, str]] = []  # what the last stage copies `--from`: (stage, file)
+    workdir = "/"
+    for line, instruction, arguments in _instructions(text):
+        if instruction == "FROM":
+            starts.append((line, _stage_named(arguments)[1]))
+            taken, workdir = [], "/"
+        elif instruction == "WORKDIR":
+            workdir = _in_image(workdir, arguments.strip("\"'"))
+        elif instruction == "COPY" and "--from" in arguments and len(taken) < MAX_BUILT_COPIES:
+            taken += _taken_from_stage(arguments, workdir)
+    ran = _stage_run(read.entrypoint or read.cmd, read.workdir, taken)
+    if not ran:
+        return read
+
+    def stage_of(said: Said) -> str:
+        return next((name for at, name in reversed(starts) if at <= said.line), "")
+
+    first = sorted(read.arg_folders, key=lambda chosen: stage_of(chosen[1]) != ran)
+    return replace(read, arg_folders=tuple(first))
+
+
 def _last_from(path: str, text: str) -> Said | None:
     """The FROM line that begins the last stage, the one whose image runs."""
     found = None
@@ -2468,6 +2524,7 @@ OUTPUT_FOLDERS = frozenset({"dist", "build", "out"})
 # What a Dockerfile copies `--from` its stages is read for its first sources only: each is
 # found among the stage's COPY lines, and a real Dockerfile has a handful.
 MAX_BUILT_COPIES = 64
+MAX_LINE_DEFAULTED = 4096  # the longest COPY line whose ARGs' defaults are put in
 
 
 def _declare(arguments: str, declared: dict[str, str | None]) -> None:
@@ -2475,6 +2532,21 @@ def _declare(arguments: str, declared: dict[str, str | None]) -> None:
     name, equals, default = arguments.partition("=")
     literal = _literal(default.strip("\"'")) if equals else None
     declared[name.strip()] = literal or declared.get(name.strip())
+
+
+def _defaulted(arguments: str, declared: Mapping[str, str | None]) -> str:
+    """A COPY's or ADD's arguments with each `${NAME}` and `$NAME` of an ARG that has a
+    literal default put in (one with none, or of the platform's, left as it is): where a
+    stage's `go build` comes from (`COPY ${SERVER_DIR}/cmd/ cmd/`, `ARG SERVER_DIR=./api`)."""
+
+    def value(match: regex.Match[str]) -> str:
+        name = match.group(1) or match.group(2)
+        known = declared.get(name) if name not in _PLATFORM_ARGS else None
+        return posixpath.normpath(known) if known else match.group(0)
+
+    if "$" not in arguments or len(arguments) > MAX_LINE_DEFAULTED:
+        return arguments
+    return _SHELL_VARIABLE.sub(value, arguments)
 
 
 def _arg_sources(
@@ -2531,6 +2603,35 @@ def _from_stage(arguments: str, workdir: str, stages: Mapping[str, tuple[Any, ..
         for named in sources
         for source in _all_in_context(posixpath.normpath(posixpath.join("/", named)), folders)[:1]
     ]
+
+
+def _taken_from_stage(arguments: str, workdir: str) -> list[tuple[str, str]]:
+    """What a `COPY --from=STAGE SOURCE... DEST` puts in the image: the stage's name and
+    each file's path in the image (DEST itself for one source not into a folder)."""
+    words = _copy_words(arguments)
+    stage = next((w.partition("=")[2].lower() for w in words if w.startswith("--from=")), "")
+    words = [w for w in words if not w.startswith("--")]
+    if not stage or len(words) < 2:
+        return []
+    *sources, dest = words[: MAX_BUILT_COPIES + 1]
+    into = dest.endswith("/") or len(sources) > 1 or dest in (".", "./")
+    dest = _in_image(workdir, dest)
+    return [
+        (stage, posixpath.join(dest, posixpath.basename(source.rstrip("/"))) if into else dest)
+        for source in sources
+    ]
+
+
+def _stage_run(
+    argv: tuple[str, ...] | None, workdir: str, taken: list[tuple[str, str]]
+) -> str | None:
+    """The stage the program the last stage runs was copied from, by its path (a
+    relative one from the WORKDIR); None when it was not copied from a stage."""
+    if not argv or not argv[0] or "$" in argv[0]:
+        return None
+    program = _in_image(workdir, argv[0])
+    stages = {stage for stage, placed in taken if placed == program}
+    return stages.pop() if len(stages) == 1 else None
 
 
 def _file_name(name: str) -> bool:

@@ -11,8 +11,10 @@ build's `main` package. So each image is read as built from the folder of that p
 (with its Dockerfile as the one it names), when its `ids` name one build, or the file
 has one build; with several, from the file's folder, where links.py takes the build of
 the binary the image runs, and links nothing when it runs none of them (the Dockerfile's
-folder holds no code). Each build is also a `go build` on the host (its package and binary), for
-what a Dockerfile that copies a binary runs.
+folder holds no code), nor when its Dockerfile copies none of the binaries of the
+builds its `ids` name (an image of `extra_files` alone, migrations and a script, which
+names a build only because GoReleaser wants one). Each build is also a `go build` on the
+host (its package and binary), for what a Dockerfile that copies a binary runs.
 
 Templates: an image's `{{ .ProjectName }}` is the project's name, `{{ .Env.NAME }}` the
 file's `env:` entry `NAME=value` when literal; a template left at the start of the image
