@@ -166,6 +166,11 @@ def what_it_checks(
                 missing=f"no route for {key[1]} is found in the code container "
                 f"{container.name!r} runs"
             )
+        if not found.route.read:
+            return Handled(
+                missing=f"the handler of {key[1]} ({found.where}), {found.route.handler}, is "
+                "defined in another file, which k8slb does not follow from a route"
+            )
         if found.route.trivial:
             return Handled(idle=found.where)
         return Handled(further=f"its handler at {found.where} does more than answer a constant")
@@ -371,7 +376,8 @@ class SharedProbe(Rule):
 
     Where that link is missing, the finding is `info` and says which: k8slb has not read
     the handler's code (no code in the tree is linked to the container: the common case
-    of a chart), no route of the linked code declares the path, k8slb cannot tell which
+    of a chart), no route of the linked code declares the path or its handler is defined in
+    another file than the route (not followed), k8slb cannot tell which
     health service answers the gRPC probe, or the command names no other host (a local
     `pg_isready`, a script). If such a handler checks a dependency, the warning's advice
     holds; if it checks only the process, sharing it is fair. Other cases are not

@@ -514,6 +514,28 @@ def test_a_shared_go_handler_that_pings_the_database_keeps_the_warning(tmp_path:
     assert finding.severity is Severity.WARNING
 
 
+def test_a_shared_go_handler_defined_in_another_file_is_not_read_and_stays_info(
+    tmp_path: Path,
+) -> None:
+    """The route names a method of a value of another file (`api.Health`): what it checks
+    is not read, so the finding says so at info, never that it does more than a constant."""
+    code = GO_OK.replace(
+        'http.HandleFunc("/healthz", healthz)', 'http.HandleFunc("/healthz", api.Health)'
+    )
+    code = code.replace("func healthz(", "func unused(").replace(
+        "func main", "var api = newAPI()\n\nfunc main"
+    )
+    files = {
+        "api.go": "package main\n\ntype API struct{}\n\nfunc newAPI() *API { return &API{} }\n"
+    }
+    finding = klb301_with_code(
+        tmp_path, code, SHARED_HTTP, SHARED_HTTP, name="main.go", built=(*GO_BUILT, *files.items())
+    )
+    assert finding.severity is Severity.INFO
+    assert "api.Health, is defined in another file" in finding.text
+    assert "does more than answer a constant" not in finding.text
+
+
 NODE_BUILT = (
     ("skaffold.yaml", BUILT_HERE[0][1]),
     ("Dockerfile", 'FROM node:22-slim\nWORKDIR /app\nCOPY . .\nCMD ["node", "server.js"]\n'),

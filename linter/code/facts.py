@@ -583,6 +583,9 @@ class Route:
     handler: str  # as the code names it: `health`, `views.health`
     loc: Loc
     trivial: bool  # the handler answers a constant and checks nothing
+    # the handler's definition was read (one in another file or package is not followed:
+    # what it checks is unknown, never taken for more than a constant)
+    read: bool = True
 
 
 @record

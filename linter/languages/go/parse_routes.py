@@ -61,7 +61,8 @@ def collect_routes(
             continue
         name, target = _handler(_unwrapped(args[-1]), functions)
         if name:
-            found.append(Route(path, name, loc(call), target is not None and _trivial(target)))
+            trivial = target is not None and _trivial(target)
+            found.append(Route(path, name, loc(call), trivial, read=target is not None))
     return found
 
 

@@ -56,7 +56,8 @@ def collect_routes(
             name, target = node_text(handler), functions.get(node_text(handler))
         else:
             continue
-        found.append(Route(path, name, loc(call), target is not None and _trivial(target)))
+        trivial = target is not None and _trivial(target)
+        found.append(Route(path, name, loc(call), trivial, read=target is not None))
     return found
 
 

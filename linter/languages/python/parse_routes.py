@@ -197,7 +197,8 @@ def _registration(
     if not path.startswith("/"):
         return None
     target = functions.get(handler.id) if isinstance(handler, ast.Name) else None
-    return Route(path, dotted(handler), loc(call), target is not None and _trivial(target))
+    trivial = target is not None and _trivial(target)
+    return Route(path, dotted(handler), loc(call), trivial, read=target is not None)
 
 
 def _trivial(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
