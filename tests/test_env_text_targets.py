@@ -136,15 +136,7 @@ def test_a_server_address_of_two_environment_values_gives_its_port(tmp_path: Pat
         "          env:\n            - name: BIND_HOST\n              value: 0.0.0.0\n"
         "            - name: BIND_PORT\n              value: '50051'\n          ports:",
     ).replace("- name: grpc", "- name: tcp")
-    files = {
-        "backend/server.js": server,
-        "backend/package.json": "{}",
-        "backend/Dockerfile": "FROM node:20\nWORKDIR /app\nCOPY . /app\n"
-        'CMD ["node", "server.js"]\n',
-        "skaffold.yaml": "build:\n  artifacts:\n    - image: registry.example/backend\n"
-        "      context: backend\n",
-        "deploy/k8s.yaml": service + backend,
-    }
+    files = node_backend("server.js", server, service + backend)
     (finding,) = lint_files(tmp_path, files, ["KLB101"]).findings
     assert "its code serves gRPC on 50051" in finding.text
 
@@ -174,15 +166,7 @@ def test_a_destructured_default_made_of_another_variable_gives_the_servers_port(
     service = GRPC_SERVICE.replace("name: grpc", f'name: "{port}"').replace("50051", str(port))
     backend = BACKEND.replace("          ports:", f"          env:\n{env}          ports:")
     backend = backend.replace("- name: grpc", "- name: tcp").replace("50051", str(port))
-    files = {
-        "backend/server.ts": server,
-        "backend/package.json": "{}",
-        "backend/Dockerfile": "FROM node:20\nWORKDIR /app\nCOPY . /app\n"
-        'CMD ["node", "server.js"]\n',
-        "skaffold.yaml": "build:\n  artifacts:\n    - image: registry.example/backend\n"
-        "      context: backend\n",
-        "deploy/k8s.yaml": service + backend,
-    }
+    files = node_backend("server.ts", server, service + backend)
     (finding,) = lint_files(tmp_path, files, ["KLB101"]).findings
     assert f"its code serves gRPC on {port}" in finding.text
 
@@ -293,3 +277,17 @@ def test_a_local_channel_whose_stub_an_attribute_keeps_is_long_lived() -> None:
     )
     (once,) = analyse("worker.py", used.encode()).channels
     assert not once.long_lived
+
+
+def node_backend(name: str, server: str, manifests: str) -> dict[str, str]:
+    """A Node.js backend (its server module `name`) that skaffold builds from backend/ and
+    deploy/k8s.yaml runs."""
+    return {
+        f"backend/{name}": server,
+        "backend/package.json": "{}",
+        "backend/Dockerfile": "FROM node:20\nWORKDIR /app\nCOPY . /app\n"
+        'CMD ["node", "server.js"]\n',
+        "skaffold.yaml": "build:\n  artifacts:\n    - image: registry.example/backend\n"
+        "      context: backend\n",
+        "deploy/k8s.yaml": manifests,
+    }
