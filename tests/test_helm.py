@@ -808,7 +808,10 @@ def test_a_chart_that_fills_the_memory_is_stopped_at_the_limit_and_k8slb_stays_s
         "rendering needs more than 256 MiB of memory: stopped"
     ) in out
     assert "K8SLB_HELM_MEMORY (MiB) raises the limit" in out
-    assert re.search(r"c-repeats/Chart.yaml:1:1: KLB003 .*(256 MiB of memory|32 MiB of manif)", out)
+    # which limit stops it first depends on the machine's load (its memory, its output, or
+    # the render's time when two test workers share the cores): any limit, said at its chart
+    stopped = r"256 MiB of memory|32 MiB of manif|took over \d+ s|s for rendering charts ran out"
+    assert re.search(rf"c-repeats/Chart.yaml:1:1: KLB003 .*({stopped})", out), out
     assert "goroutine" not in out + done.stderr, "Go's dying words are kept from the user"
     peak_kib = int(out.rsplit("peak ", 1)[1])
     assert peak_kib < 300 * 1024
