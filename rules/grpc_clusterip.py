@@ -296,8 +296,13 @@ class GrpcClusterIp(Rule):
     a port named `grpc`, `grpc-*`, `*-grpc`, `h2c`, `http2` or `http2-*`, where the finding
     says HTTP/2 for an `http2` or `h2c` one, which any HTTP/2 protocol may use; a targeted
     container port with such a name; a gRPC server in the targeted container's code
-    listening on that port; a gRPC health probe of the targeted port (a `grpc:` probe, or
-    `grpc_health_probe -addr` naming it, through `sh -c` and the container's `env` too);
+    listening on that port, or, where that server's port is read from a configuration file,
+    a YAML file the container mounts from a ConfigMap that sets the port's number at a key
+    of an RPC server's place (`rpc.ports: [10200]`, `grpc.port: 9000`; not beside a host
+    the process dials, nor a port named for scrapes, nor where the code serves plain HTTP
+    on that number or shows a gRPC port of its own); a gRPC health probe of the targeted
+    port (a `grpc:` probe, or `grpc_health_probe -addr` naming it, through `sh -c` and the
+    container's `env` too);
     a long-lived gRPC channel in the scanned code that dials the port, the evidence
     `grpc-client-clusterip` (KLB102) reports that channel on, so that the two never
     disagree; a server flag or a literal `env` value that puts gRPC on the targeted port, whatever

@@ -47,7 +47,9 @@ class GrpcServerNoMaxAge(Rule):
     package links in that only test files import: a fake server for tests).
 
     In Go: `grpc.NewServer(...)` whose `grpc.KeepaliveParams(keepalive.ServerParameters{...})`
-    sets no `MaxConnectionAge` (the same rule, on the same facts). Options a helper function
+    sets no `MaxConnectionAge` (the same rule, on the same facts); the parameters may be a
+    variable assigned several literals (`kasp := ...`, then `kasp = ...`), each read: the age
+    counts as set when any of them sets it. Options a helper function
     returns (`grpc.NewServer(newServerOptions(params)...)`, `opts := util.ServerOptions()`
     and `append`s to it) are read, in the same file or in another file or package of the
     tree; a helper no scanned file declares, or an option k8slb cannot follow, keeps it

@@ -752,6 +752,45 @@ def drain_names_without_values(n: int) -> Files:
     return {"k8s/app.yaml": SERVICE + config}
 
 
+def rpc_ports_in_a_mounted_file(n: int) -> Files:
+    """A linked Go program whose gRPC server listens where its configuration says, behind
+    200 Service ports, mounting a YAML file of `n` RPC ports, each beside a peer's host and
+    each set twice (model/http2.py): the file is read once, its ports looked up by number."""
+    code = (
+        'package main\n\nimport (\n\t"net"\n\n\t"google.golang.org/grpc"\n)\n\n'
+        'func main() {\n\tlis, _ := net.Listen("tcp", address())\n'
+        "\tserver := grpc.NewServer()\n\tserver.Serve(lis)\n}\n"
+    )
+    dockerfile = 'FROM golang:1.22\nCOPY . .\nRUN go build -o /rpc ./rpc\nENTRYPOINT ["/rpc"]\n'
+    entries = "".join(
+        f"    s{i}:\n      rpc:\n        host: peer{i}\n        port: {1000 + i % 200}\n"
+        f"      grpc: {{port: {1000 + i % 200}, listenPort: '{1000 + i % 200}'}}\n"
+        for i in range(n)
+    )
+    ports = ", ".join(f"{{name: http-{i}, port: {1000 + i}}}" for i in range(200))
+    manifests = (
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata:\n"
+        f"  rpc.yaml: |\n{entries}---\n"
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: rpc}\nspec:\n  replicas: 3\n"
+        "  selector: {matchLabels: {app: rpc}}\n  template:\n    metadata: {labels: {app: rpc}}\n"
+        "    spec:\n      containers:\n      - {name: rpc, image: acme/rpc,"
+        " volumeMounts: [{name: c, mountPath: /etc/rpc}]}\n"
+        "      volumes: [{name: c, configMap: {name: cfg}}]\n---\napiVersion: v1\n"
+        "kind: Service\nmetadata: {name: rpc}\nspec:\n  selector: {app: rpc}\n"
+        f"  ports: [{ports}]\n"
+    )
+    return {
+        "go.mod": "module example.com/rpc\n\ngo 1.22\n",
+        "rpc/main.go": code,
+        "rpc/Dockerfile": dockerfile,
+        "skaffold.yaml": (
+            "apiVersion: skaffold/v4beta6\nkind: Config\nbuild:\n  artifacts:\n"
+            "    - {image: acme/rpc, context: ., docker: {dockerfile: rpc/Dockerfile}}\n"
+        ),
+        "k8s/rpc.yaml": manifests,
+    }
+
+
 def peer_ports_in_env(n: int) -> Files:
     """A container behind a Service with `n` gRPC port settings of peers, each beside the
     setting that names the peer's host (model/http2.py): the hosts are gathered once."""
@@ -1419,6 +1458,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "a container's env of 10000 peers' gRPC ports and hosts, behind 200 Service ports": (
         lambda: peer_ports_in_env(10_000)
+    ),
+    "a mounted YAML file of 20000 RPC ports beside peers' hosts, behind 200 Service ports": (
+        lambda: rpc_ports_in_a_mounted_file(20_000)
     ),
     "NestJS: 5000 gRPC clients in one module, options nested 3000 deep": (
         lambda: nest_clients_and_nested_options(5000, 3000)

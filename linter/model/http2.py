@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import functools
 import os
+import weakref
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import replace
 
-from k8slb.code.facts import Loc
+from k8slb.code.facts import Listen, Loc
 from k8slb.core import regex
 from k8slb.core.record import record
+from k8slb.languages.java.parse_spring import Written, read_settings
+from k8slb.model.addresses_spring import mounted_keys
 from k8slb.model.index import (
     Index,
     Target,
@@ -30,6 +33,7 @@ from k8slb.model.index import (
 )
 from k8slb.model.links import CodeLinks, Served, port_of
 from k8slb.model.objects import PodTemplate, service_ports, target_port
+from k8slb.model.traffic import scrape_name
 from k8slb.model.well_known import grpc_ports, internal_grpc
 from k8slb.reading.build_files import image_repository
 from k8slb.reading.objects import K8sObject
@@ -280,6 +284,8 @@ def grpc_evidence(
     for port in service_ports(service):
         mine = [t for t in targets if t.service_port is port]
         evidence = _port_evidence(service, port, mine, code, env_ports)
+        if evidence is None and code is not None and mine:
+            evidence = _unplaced_evidence(index, port, mine, code)
         if evidence is not None:
             found.append(evidence)
     # stable: port order next; evidence only inferred comes after any that is shown
@@ -365,6 +371,130 @@ def _port_evidence(
         reason = f"port {GRPC_PORT}, gRPC's conventional port"
         return replace(on_service(reason, "port", 5), inferred=True)
     return None
+
+
+def _unplaced_evidence(
+    index: Index, port: YMap, targets: list[Target], code: CodeLinks
+) -> Evidence | None:
+    """Evidence from a gRPC server whose port k8slb cannot read in the code (an address
+    built from a configuration file the program loads), in every container the port
+    targets (`_configured_grpc`)."""
+    found = [_configured_grpc(index, target, code) for target in targets]
+    first = found[0] if found else None
+    if first is None or any(f is None for f in found):
+        return None
+    listen, reason = first
+    return Evidence(port, reason, listen.loc.path, (listen.loc.line, listen.loc.column), 3)
+
+
+# The words of a configuration key that says where the process's own RPC server listens
+# (`rpc.ports[0]`, `grpc.port`, `server.grpc.listen`): an RPC word and a place word.
+_RPC_WORDS = frozenset({"grpc", "rpc"})
+_CONFIG_PLACES = frozenset({*_PLACE_WORDS, "ports"})
+
+
+def _configured_grpc(index: Index, target: Target, code: CodeLinks) -> tuple[Listen, str] | None:
+    """The listener of the gRPC server that serves the targeted port, and why, when the
+    code reads its port from a configuration file: the code linked to the container (by
+    evidence) starts gRPC servers whose every port k8slb cannot read, serves no gRPC through
+    an HTTP server and listens for plain HTTP on no port that is that one; and a YAML file
+    the container mounts from a ConfigMap sets that number at a key of an RPC server's
+    place (`rpc.ports`, `grpc.port`), not beside a host it would dial. None otherwise: a
+    port of scrapes by its name, code that shows its gRPC port or none, no such key."""
+    workload, container, number = target.workload, target.container, target.number
+    link = code.of(workload, container.name)
+    if link is None or link.guessed or number is None:
+        return None
+    if scrape_name(target.service_port.get("name")):
+        return None
+    unread: list[Listen] = []
+    for facts in code.code(link):
+        if facts.http_served:
+            return None
+        servers = {server.name for server in facts.servers if server.name}
+        for listen in facts.listens:
+            if listen.server not in servers:
+                continue
+            if port_of(listen.address, workload, container) is not None:
+                return None  # a gRPC port k8slb reads: the code's own evidence says which
+            unread.append(listen)
+        if any(port_of(x.address, workload, container) == number for x in facts.http_listens):
+            return None
+    if not unread:
+        return None
+    said = _configured_port(index, target)
+    if said is None:
+        return None
+    listen = unread[0]
+    reason = (
+        f"its code serves gRPC on a port it reads from its configuration "
+        f"({os.path.basename(listen.loc.path)}:{listen.loc.line}), and {said}"
+    )
+    return listen, reason
+
+
+def _configured_port(index: Index, target: Target) -> str | None:
+    """Where a YAML file the container mounts sets the targeted port's number at a key of
+    an RPC server's place, in words; None when none does."""
+    workload, container, number = target.workload, target.container, target.number
+    if number is None:
+        return None
+    for config_name, data_key, path in mounted_keys(index, workload, container):
+        if not data_key.lower().endswith((".yaml", ".yml")):
+            continue
+        config = index.config_map(workload, config_name)
+        data = config.body.get("data") if config is not None else None
+        text = data.get(data_key) if isinstance(data, YMap) else None
+        if config is None or not isinstance(text, str) or str(number) not in text:
+            continue
+        said = _config_ports(index, config, data_key, text).get(number)
+        if said is not None:
+            return f"{said} in ConfigMap {config_name}'s {data_key}, mounted at {path}"
+    return None
+
+
+# Each mounted YAML file's ports of an RPC server's place, by number (the first key that
+# sets it, as `key: value`), read once a run (by the Index, which the run keeps): every
+# port of every container asks again.
+_READ: weakref.WeakKeyDictionary[Index, dict[tuple[int, str], dict[int, str]]]
+_READ = weakref.WeakKeyDictionary()
+
+
+def _config_ports(index: Index, config: K8sObject, data_key: str, text: str) -> dict[int, str]:
+    known = _READ.setdefault(index, {})
+    found = known.get((id(config), data_key))
+    if found is None:
+        settings = read_settings(data_key, text)[0]
+        dialing = _dialing_parents(settings)
+        found = known[(id(config), data_key)] = {}
+        for key, value, _ in settings:
+            number = _setting_port(value)
+            if number is None or number in found or not _rpc_place(key):
+                continue
+            if key.rpartition(".")[0] not in dialing:
+                found[number] = f"{key}: {value}"
+    return found
+
+
+def _rpc_place(key: str) -> bool:
+    """Whether a configuration key says where an RPC server listens: an RPC word and a
+    place word among its last two parts' words, and no word of another protocol or a peer."""
+    parts = [part.partition("[")[0] for part in key.split(".")][-2:]
+    words = {word for part in parts for word in _word_list(part)}
+    return bool(words & _RPC_WORDS and words & _CONFIG_PLACES and not words & _OTHER_WORDS)
+
+
+def _dialing_parents(settings: list[Written]) -> set[str]:
+    """The keys whose settings name a host to dial (`backend.grpc` of `backend.grpc.host:
+    orders`): a port set beside one is a peer's, not where the process listens."""
+    found: set[str] = set()
+    for key, value, _ in settings:
+        parent, _, last = key.rpartition(".")
+        if not isinstance(value, str) or not _HOST_WORDS.intersection(_word_list(last)):
+            continue
+        if value.strip().lower() not in _OWN_HOSTS and _setting_port(value) is None:
+            found.add(parent)
+    return found
 
 
 def _plain_http(targets: list[Target], code: CodeLinks | None) -> bool:

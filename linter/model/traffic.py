@@ -143,6 +143,13 @@ def scrape_port(port: YMap, scraped: frozenset[str] | set[str]) -> bool:
     return (bool(words) and words <= SCRAPE_WORDS) or str(name or "") in scraped
 
 
+def scrape_name(name: object) -> bool:
+    """Whether a port's name says it is only scraped or profiled, its number (a name's
+    `-12200`, as `prometheus-12200`) left out as `port` is: `metrics`, `prometheus-9100`."""
+    words = {word for word in _words(name) - PORT_FILLER if not word.isdigit()}
+    return bool(words) and words <= SCRAPE_WORDS
+
+
 def publishes_not_ready(service: K8sObject) -> bool:
     """Whether the Service keeps pods that are not ready, terminating ones included, among
     its endpoints (`publishNotReadyAddresses`): they leave it only once they are gone."""

@@ -2246,16 +2246,19 @@ class _Collector:
             if name != f"{GRPC}.KeepaliveParams":
                 continue
             inner = self._called(arg).arguments
-            literal = _literal_of(inner[0], scope) if inner else None
-            if literal is None:
+            held = _literals_of(inner[0], scope) if inner else None
+            if held is None:
                 complete = False
                 continue
-            literals.append(self.loc(literal))
-            for element in _keyed_elements(literal):
-                key, value = _keyed(element)
-                option = SERVER_PARAMETERS.get(_text(key))
-                if option is not None:
-                    entries.append(Option(option, self.value(value, scope), self.loc(element)))
+            # a variable assigned several literals: each one's fields (a key none sets is
+            # unset whichever is in effect; where only some set it, it counts as set)
+            literals += [self.loc(literal) for literal in held]
+            for literal in held:
+                for element in _keyed_elements(literal):
+                    key, value = _keyed(element)
+                    option = SERVER_PARAMETERS.get(_text(key))
+                    if option is not None:
+                        entries.append(Option(option, self.value(value, scope), self.loc(element)))
         return Options(complete, tuple(entries)), literals
 
     def _server(self, call: Node, scope: _Scope, factory: str) -> Server:
@@ -3030,6 +3033,20 @@ def _literal_of(node: Node, scope: _Scope) -> Node | None:
         else:
             return node if node.type == "composite_literal" else None
     return None
+
+
+def _literals_of(node: Node, scope: _Scope) -> list[Node] | None:
+    """The composite literals an expression is or names: one (`_literal_of`), or each
+    value of a variable assigned again (`kasp = keepalive.ServerParameters{...}`), when
+    every one of them is a literal, and no more than MAX_CHOICES; None otherwise."""
+    literal = _literal_of(node, scope)
+    if literal is not None:
+        return [literal]
+    found = scope.lookup(_text(node)) if node.type == "identifier" else None
+    if found is None or not found[1] or len(found[1]) > MAX_CHOICES:
+        return None  # (past the budget of a value's choices: unknown)
+    held = [_literal_of(value, scope) for value in found[1]]
+    return [literal for literal in held if literal is not None] if all(held) else None
 
 
 _FUNCTION_NODES = ("function_declaration", "method_declaration", "func_literal")
