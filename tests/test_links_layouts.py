@@ -60,6 +60,37 @@ def test_of_two_build_folders_the_name_ends_with_the_one_under_its_start_is_the_
     assert row["evidence"][0].startswith("image name guess: ")
 
 
+def test_a_build_folder_kept_by_kind_is_guessed_by_its_last_names_not_its_last_word(
+    tmp_path: Path,
+) -> None:
+    """Dockerfiles kept by kind, `images/worker/<name>/` beside `images/billing/worker/`:
+    `shop-mail-worker` is `images/worker/mail/` (its last two names hold both words), not
+    the other service's `billing/worker/` its last word alone names; `shop-worker`, the
+    whole name, is `images/worker/shop/`; `shop-sms-worker`, kept nowhere, is no link."""
+    files = {
+        "deploy/mail.yaml": workload(name="mail", image="registry.example/shop-mail-worker:2")
+        + "---\n"
+        + workload(name="main", image="registry.example/shop-worker:2")
+        + "---\n"
+        + workload(name="sms", image="registry.example/shop-sms-worker:2"),
+        "images/worker/mail/Dockerfile": DOCKERFILE,
+        **service_app("images/worker/mail"),
+        "images/worker/shop/Dockerfile": DOCKERFILE,
+        **service_app("images/worker/shop"),
+        "images/billing/worker/Dockerfile": DOCKERFILE,
+        **service_app("images/billing/worker"),
+    }
+    rows = links(tmp_path, files)
+    assert [row["code"] for row in rows] == [
+        os.path.join("images", "worker", "mail", "server.py"),
+        os.path.join("images", "worker", "shop", "server.py"),
+        None,
+    ]
+    assert rows[0]["evidence"][-1].endswith(
+        "(a guess: images/worker/mail is the one build folder its name ends with)"
+    )
+
+
 def test_of_two_folders_named_as_the_image_the_one_its_path_names_links(tmp_path: Path) -> None:
     """A workshop's copy of the services beside the originals: the image pushed under
     `acme-workshop/` runs the workshop's copy; the other, whose path names neither, the
