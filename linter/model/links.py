@@ -19,7 +19,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree);
 4. a Dockerfile kept apart from the code, named by the image's last path segment
    (`docker/cart/Dockerfile`, `cart.Dockerfile`), that copies a source folder: its
-   context is the folder above it from which that copy is found;
+   context is the folder above it from which that copy is found; one beside code that
+   copies only files and runs a start script it copies runs that script alone;
 5. the image's last path segment naming a source folder (`.../recommendationservice:v1`
    and `src/recommendationservice/`), unless it holds several services' builds or only
    Go libraries (generated stubs), or the module a go.mod beside a Dockerfile declares
@@ -102,6 +103,7 @@ from k8slb.model.index import Index
 from k8slb.model.objects import Container, PodTemplate, flag_value, pod_template, pos_of
 from k8slb.model.runtimes import base_image
 from k8slb.reading.build_files import (
+    SHELL_SCRIPT_SUFFIX,
     BuildFacts,
     Dockerfile,
     GoBuild,
@@ -338,6 +340,7 @@ _KO_NAME = regex.compile(r"(.+)-([0-9a-f]{32})")
 _SEPARATORS = dict.fromkeys(map(ord, "-_."))  # deleted
 _WORDS = regex.compile(r"[-_.]")  # what separates the words of an image's name
 _MAX_END_NAMES = 3  # the most folder names (and words) an image's name's end is matched to
+_MAX_START_WORDS = 64  # the words of an entry point searched for its start script
 
 
 def _normal(name: str) -> str:
@@ -1446,6 +1449,42 @@ class _Finder:
             and (words == wanted[-len(words) :] or wanted == words[-len(wanted) :])
         )
 
+    def _start_script(self, dockerfile: Dockerfile) -> str | None:
+        """The shell script of the repository an image runs as its entry point when the
+        Dockerfile copies no folder of code, only files (a proxy's configuration and its
+        start script, `COPY gateway/proxy/start.sh /` with `CMD /start.sh`; the program a
+        published image's): found from the Dockerfile's folder or the nearest above it
+        that holds it. None for an image that copies a folder or runs no script."""
+        runs = dockerfile.runs
+        words = [*(runs.entrypoint or ()), *(runs.cmd or ())][:_MAX_START_WORDS]
+        started = [w for w in words if w.endswith(SHELL_SCRIPT_SUFFIX) and "$" not in w]
+        if not started:
+            return None
+        in_image = posixpath.join(dockerfile.workdir, started[0])
+        sources = dockerfile.sources_of(in_image)[:1]
+        if sources and posixpath.basename(posixpath.dirname(sources[0])) == posixpath.basename(
+            sources[0]
+        ):  # `COPY proxy/start.sh /`: the file itself, not a folder so named
+            sources.insert(0, posixpath.dirname(sources[0]))
+        copies = (*dockerfile.copies, *dockerfile.stage_copies)
+        folder = dockerfile.folder
+        while sources:
+            base = folder or "."
+            held = (_joined_folder(base, source) for source in sources)
+            script = next((path for path in held if path in self.builds.scripts), None)
+            if script is not None:
+                code = self.by_folder
+                if any(
+                    c.source in (".", "./") or _joined_folder(base, c.source) in code
+                    for c in copies
+                ):
+                    return None  # it copies code too: the program's folder, not the script
+                return script
+            if folder in ("", ".", os.sep):
+                return None
+            folder = os.path.dirname(folder)
+        return None
+
     def _apart_named(self, segment: str) -> list[Dockerfile]:
         """The Dockerfiles kept where no code is (`docker/<name>/Dockerfile`,
         `<name>.Dockerfile`, `Dockerfile.<name>`) under the image's name."""
@@ -1810,6 +1849,12 @@ class _Finder:
         beside = self._beside_named(segment)
         if len(beside) == 1:  # `benthos-collector.Dockerfile` at the top: built from there
             dockerfile = beside[0]
+            script = self._start_script(dockerfile)
+            if script is not None:  # a published program's image with its start script
+                text = f"named {segment}, runs {script}, copying no folder of code"
+                said_here = Said(dockerfile.path, 1, text)
+                found.append(Evidence("dockerfile name", said_here, script, dockerfile.path))
+                return found
             text = f"named {segment}, built from {dockerfile.folder}"
             said_here = Said(dockerfile.path, 1, text)
             found.append(Evidence("dockerfile name", said_here, dockerfile.folder, dockerfile.path))
