@@ -305,6 +305,47 @@ def test_after_a_cd_to_a_folder_not_known_a_script_builds_nothing_known(tmp_path
     assert only(links(tmp_path, files))["code"] is None
 
 
+PUSH_SCRIPT = """\
+#!/bin/bash -e
+tag="registry.example/ledger-ci/replica-db:next"
+while getopts "ht:" opt; do
+  case $opt in
+    h) echo "usage: $0 [-t tag]"; exit 0 ;;
+    t)
+      tag=$OPTARG
+      ;;
+  esac
+done
+docker build -t ${tag} .
+docker push ${tag}
+"""
+
+
+def test_a_script_s_image_an_option_may_replace_is_built_under_its_default(
+    tmp_path: Path,
+) -> None:
+    """`tag=...` then `tag=$OPTARG` in a `getopts` case: run without `-t`, the script
+    builds its default, which the replica's manifest runs; and the store's image, whose
+    namespace a variable gives (`registry.example/${PROJECT}/store`), is the deploy's own
+    whatever that script pushes to: its folder so named links."""
+    files = {
+        "deploy/replica.yaml": workload(
+            name="replica", image="registry.example/ledger-ci/replica-db:next"
+        )
+        + "---\n"
+        + workload(name="store", image="registry.example/${PROJECT}/store:1"),
+        "deploy/replica/image/push.sh": PUSH_SCRIPT,
+        "deploy/replica/image/Dockerfile": DOCKERFILE,
+        **service_app("deploy/replica/image"),
+        "store/Dockerfile": DOCKERFILE,
+        **service_app("store"),
+    }
+    (replica, store) = links(tmp_path, files)
+    assert replica["code"] == os.path.join("deploy", "replica", "image", "server.py")
+    assert any(e.startswith("script: deploy/replica/image/push.sh:") for e in replica["evidence"])
+    assert store["code"] == os.path.join("store", "server.py")
+
+
 def test_an_image_a_script_tags_is_built_as_the_image_it_tags(tmp_path: Path) -> None:
     """`docker tag SOURCE TARGET`: a container that runs TARGET runs what SOURCE is built
     from, here by another script's build, else by SOURCE's name."""

@@ -2018,8 +2018,10 @@ class _Finder:
         where every build is `acme/...`), whatever folder is named as it is. Compose, Tilt
         and documented builds name local images, not where the repository publishes."""
         namespace = image_repository(image).rpartition("/")[0]
-        if not namespace:
-            return False  # a bare name: a local build's as well
+        if not namespace or "$" in namespace:
+            # a bare name: a local build's as well; a namespace a variable gives
+            # (`gcr.io/${PROJECT}/db`): the deploy's own, whatever a build pushes to
+            return False
         if self._namespaces is None:
             self._namespaces = {
                 image_repository(build.image).rpartition("/")[0]
