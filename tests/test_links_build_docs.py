@@ -934,6 +934,41 @@ def test_a_dockerfile_named_for_the_image_beside_code_builds_it_from_its_folder(
     assert "dockerfile name: collect.Dockerfile:1: named collect, built from ." in row["evidence"]
 
 
+PROXY_DOCKERFILE = """\
+FROM envoyproxy/envoy:v1.30.0 AS proxy
+FROM debian:12-slim
+COPY --from=proxy /usr/local/bin/envoy /usr/local/bin/envoy
+COPY edge/conf/proxy.yaml /etc/proxy.yaml
+COPY edge/proxy/run-proxy.sh /
+CMD /run-proxy.sh
+"""
+
+
+def test_a_dockerfile_named_for_the_image_that_copies_only_a_start_script_links_the_script(
+    tmp_path: Path,
+) -> None:
+    """`edge/Dockerfile.proxy`, built from the folder above (`make` runs `docker build -f
+    Dockerfile.proxy ..`), takes a published proxy's binary, copies its configuration and
+    a start script and runs the script: the container runs that script, none of the Go
+    module `edge/` holds (another image's program)."""
+    files = {
+        "edge/k8s/proxy.yaml": workload(name="proxy", image="proxy:latest"),
+        "edge/Dockerfile.proxy": PROXY_DOCKERFILE,
+        "edge/conf/proxy.yaml": "admin:\n  address: 0.0.0.0\n",
+        "edge/proxy/run-proxy.sh": "#!/bin/sh\nexec envoy -c /etc/proxy.yaml\n",
+        "edge/Dockerfile.relay": "FROM golang:1.22\nCOPY edge /src\nWORKDIR /src\n"
+        + 'RUN go build -o /relay ./cmd/relay\nCMD ["/relay"]\n',
+        "edge/go.mod": "module example.com/edge\n\ngo 1.22\n",
+        "edge/cmd/relay/main.go": "package main\n\nfunc main() {}\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("edge", "proxy", "run-proxy.sh")
+    assert row["evidence"] == [
+        "dockerfile name: edge/Dockerfile.proxy:1: named proxy, runs "
+        f"{os.path.join('edge', 'proxy', 'run-proxy.sh')}, copying no folder of code"
+    ]
+
+
 # -- a CI step's build named through variables -----------------------------------------------
 
 WORKFLOW = """\

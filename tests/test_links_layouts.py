@@ -60,6 +60,37 @@ def test_of_two_build_folders_the_name_ends_with_the_one_under_its_start_is_the_
     assert row["evidence"][0].startswith("image name guess: ")
 
 
+def test_a_build_folder_kept_by_kind_is_guessed_by_its_last_names_not_its_last_word(
+    tmp_path: Path,
+) -> None:
+    """Dockerfiles kept by kind, `images/worker/<name>/` beside `images/billing/worker/`:
+    `shop-mail-worker` is `images/worker/mail/` (its last two names hold both words), not
+    the other service's `billing/worker/` its last word alone names; `shop-worker`, the
+    whole name, is `images/worker/shop/`; `shop-sms-worker`, kept nowhere, is no link."""
+    files = {
+        "deploy/mail.yaml": workload(name="mail", image="registry.example/shop-mail-worker:2")
+        + "---\n"
+        + workload(name="main", image="registry.example/shop-worker:2")
+        + "---\n"
+        + workload(name="sms", image="registry.example/shop-sms-worker:2"),
+        "images/worker/mail/Dockerfile": DOCKERFILE,
+        **service_app("images/worker/mail"),
+        "images/worker/shop/Dockerfile": DOCKERFILE,
+        **service_app("images/worker/shop"),
+        "images/billing/worker/Dockerfile": DOCKERFILE,
+        **service_app("images/billing/worker"),
+    }
+    rows = links(tmp_path, files)
+    assert [row["code"] for row in rows] == [
+        os.path.join("images", "worker", "mail", "server.py"),
+        os.path.join("images", "worker", "shop", "server.py"),
+        None,
+    ]
+    assert rows[0]["evidence"][-1].endswith(
+        "(a guess: images/worker/mail is the one build folder its name ends with)"
+    )
+
+
 def test_of_two_folders_named_as_the_image_the_one_its_path_names_links(tmp_path: Path) -> None:
     """A workshop's copy of the services beside the originals: the image pushed under
     `acme-workshop/` runs the workshop's copy; the other, whose path names neither, the
@@ -272,6 +303,47 @@ def test_after_a_cd_to_a_folder_not_known_a_script_builds_nothing_known(tmp_path
         **service_app("hack/inv"),  # where the build would be without the cd
     }
     assert only(links(tmp_path, files))["code"] is None
+
+
+PUSH_SCRIPT = """\
+#!/bin/bash -e
+tag="registry.example/ledger-ci/replica-db:next"
+while getopts "ht:" opt; do
+  case $opt in
+    h) echo "usage: $0 [-t tag]"; exit 0 ;;
+    t)
+      tag=$OPTARG
+      ;;
+  esac
+done
+docker build -t ${tag} .
+docker push ${tag}
+"""
+
+
+def test_a_script_s_image_an_option_may_replace_is_built_under_its_default(
+    tmp_path: Path,
+) -> None:
+    """`tag=...` then `tag=$OPTARG` in a `getopts` case: run without `-t`, the script
+    builds its default, which the replica's manifest runs; and the store's image, whose
+    namespace a variable gives (`registry.example/${PROJECT}/store`), is the deploy's own
+    whatever that script pushes to: its folder so named links."""
+    files = {
+        "deploy/replica.yaml": workload(
+            name="replica", image="registry.example/ledger-ci/replica-db:next"
+        )
+        + "---\n"
+        + workload(name="store", image="registry.example/${PROJECT}/store:1"),
+        "deploy/replica/image/push.sh": PUSH_SCRIPT,
+        "deploy/replica/image/Dockerfile": DOCKERFILE,
+        **service_app("deploy/replica/image"),
+        "store/Dockerfile": DOCKERFILE,
+        **service_app("store"),
+    }
+    (replica, store) = links(tmp_path, files)
+    assert replica["code"] == os.path.join("deploy", "replica", "image", "server.py")
+    assert any(e.startswith("script: deploy/replica/image/push.sh:") for e in replica["evidence"])
+    assert store["code"] == os.path.join("store", "server.py")
 
 
 def test_an_image_a_script_tags_is_built_as_the_image_it_tags(tmp_path: Path) -> None:

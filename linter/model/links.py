@@ -19,7 +19,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree);
 4. a Dockerfile kept apart from the code, named by the image's last path segment
    (`docker/cart/Dockerfile`, `cart.Dockerfile`), that copies a source folder: its
-   context is the folder above it from which that copy is found;
+   context is the folder above it from which that copy is found; one beside code that
+   copies only files and runs a start script it copies runs that script alone;
 5. the image's last path segment naming a source folder (`.../recommendationservice:v1`
    and `src/recommendationservice/`), unless it holds several services' builds or only
    Go libraries (generated stubs), or the module a go.mod beside a Dockerfile declares
@@ -38,7 +39,9 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    gives, or the service building the folder named as the container);
 7. the weakest, a guess that says so (`image name guess`), of the one folder an image is
    built from so named: the longest end of the image's name after a project's prefix
-   (`shop-cart` and `src/cart/`), else a folder whose name ends with the image's (`cart`
+   (`shop-cart` and `src/cart/`; its words as a folder's last two or three names,
+   `shop-mail-worker` and `images/worker/mail/`; none when its last word alone is left
+   and names a folder of several builds), else a folder whose name ends with the image's (`cart`
    and `services/com.acme.cart/`), else one named as it is but for a role suffix
    (`chat-service` and `services/chat/`), else Go's command so named (`shop-checkout` and
    `cmd/checkout/`, a `package main`); or a manifest beside a Dockerfile in a folder of
@@ -100,6 +103,7 @@ from k8slb.model.index import Index
 from k8slb.model.objects import Container, PodTemplate, flag_value, pod_template, pos_of
 from k8slb.model.runtimes import base_image
 from k8slb.reading.build_files import (
+    SHELL_SCRIPT_SUFFIX,
     BuildFacts,
     Dockerfile,
     GoBuild,
@@ -335,6 +339,8 @@ _KO_SCHEME = "ko://"
 _KO_NAME = regex.compile(r"(.+)-([0-9a-f]{32})")
 _SEPARATORS = dict.fromkeys(map(ord, "-_."))  # deleted
 _WORDS = regex.compile(r"[-_.]")  # what separates the words of an image's name
+_MAX_END_NAMES = 3  # the most folder names (and words) an image's name's end is matched to
+_MAX_START_WORDS = 64  # the words of an entry point searched for its start script
 
 
 def _normal(name: str) -> str:
@@ -898,6 +904,9 @@ class _Finder:
         self._beside: dict[str, list[Dockerfile]] | None = None  # `cart.Dockerfile` by code
         self._programs: dict[str, list[str]] | None = None
         self._built: tuple[dict[str, set[str]], dict[str, int]] | None = None
+        # the same folders by the words of their last two or three names (_path_ends)
+        self._built_ends: dict[frozenset[str], set[str]] | None = None
+        self._kind_names: frozenset[str] | None = None  # _kinds
         self._above: dict[str, Dockerfile] | None = None
         # the folders of code with a Dockerfile, by their parent (made when first asked)
         self._children_built: dict[str, list[str]] | None = None
@@ -1291,22 +1300,62 @@ class _Finder:
     def _named_at_the_end(self, segment: str, near: str) -> list[str] | None:
         """The folders an image is built from (a Dockerfile's, a build's context; code or
         not: a proxy's configuration is that image's) that the image's name ends with, after
-        the project's prefix (`shop-frontend` or `acme_shop.frontend` for `frontend/`): the
-        longest such end that names any decides, a shorter one never; the nearest to the
-        manifest. None when no end names one."""
+        the project's prefix (`shop-frontend` or `acme_shop.frontend` for `frontend/`), or
+        whose last two or three folder names hold an end's words (`shop-edge-gateway`, the
+        whole name too, for `docker/gateway/edge/`, before `docker/gateway/`): the longest
+        such end that names any decides, a shorter one never; the nearest to the manifest.
+        None when no end names one; none (no other guess either) when the last word alone
+        is left and names a folder holding several builds (`shop-sms-worker` and
+        `worker/mail/`, `worker/shop/`: which of them is unsaid)."""
         named = self._build_folders()[0]
         parts = _WORDS.split(segment)
-        for start in range(1, len(parts)):
-            built = sorted(
-                f
-                for f in named.get(_normal("".join(parts[start:])), ())
-                if not self._rebuilds(f, segment)
-            )
+        for start in range(len(parts)):
+            # a folder whose last names hold the end's words (`shop-edge-gateway` and
+            # `docker/gateway/edge/`) says more than one named by the end's last word alone
+            ends = self._path_ends(parts[start:])
+            built = sorted(f for f in ends if not self._rebuilds(f, segment))
+            if not built and start:
+                end = _normal("".join(parts[start:]))
+                if start == len(parts) - 1 and end in self._kinds():
+                    return []  # `shop-sms-worker`: which of the `worker/` family is unsaid
+                built = sorted(f for f in named.get(end, ()) if not self._rebuilds(f, segment))
             if built:
                 # of as near, the one under a folder the rest of the name names
                 # (`thoughts_backend_db` and `thoughts_backend/docker/db`)
                 return _most_words(_nearest(built, near), _words("_".join(parts[:start])))
         return None
+
+    def _kinds(self) -> frozenset[str]:
+        """The names of folders holding two or more folders an image is built from
+        (`images/worker/mail/`, `images/worker/shop/`: `worker`): a kind of program, which
+        one of them an image's last word alone does not say."""
+        if self._kind_names is None:
+            below = self._build_folders()[1]
+            self._kind_names = frozenset(
+                _normal(os.path.basename(folder))
+                for folder, count in below.items()
+                if count >= 2 and folder not in ("", ".")
+            )
+        return self._kind_names
+
+    def _path_ends(self, words: list[str]) -> set[str]:
+        """The folders an image is built from whose last two or three folder names, and no
+        more, hold exactly the words given, in any order (`edge`, `gateway` for
+        `docker/gateway/edge/`): a family of builds kept by kind (`gateway/`, `operator/`)
+        under one folder each. Empty for a single word (a folder's own name says that)."""
+        wanted = frozenset(_normal(word) for word in words if word)
+        if len(wanted) < 2 or len(wanted) > _MAX_END_NAMES:
+            return set()
+        if self._built_ends is None:
+            self._built_ends = defaultdict(set)
+            for folders in self._build_folders()[0].values():
+                for folder in folders:
+                    names = [p for p in folder.split(os.sep) if p not in ("", ".")]
+                    for count in range(2, min(len(names), _MAX_END_NAMES) + 1):
+                        ends = [w for name in names[-count:] for w in _words(name)]
+                        if len(ends) <= _MAX_END_NAMES:
+                            self._built_ends[frozenset(map(_normal, ends))].add(folder)
+        return self._built_ends.get(wanted, set())
 
     def _service_beside(self, workload: K8sObject, segment: str) -> str | None:
         """The service folder whose own manifests hold the workload (`cart/charts/cart/...`,
@@ -1399,6 +1448,42 @@ class _Finder:
             if words != wanted
             and (words == wanted[-len(words) :] or wanted == words[-len(wanted) :])
         )
+
+    def _start_script(self, dockerfile: Dockerfile) -> str | None:
+        """The shell script of the repository an image runs as its entry point when the
+        Dockerfile copies no folder of code, only files (a proxy's configuration and its
+        start script, `COPY gateway/proxy/start.sh /` with `CMD /start.sh`; the program a
+        published image's): found from the Dockerfile's folder or the nearest above it
+        that holds it. None for an image that copies a folder or runs no script."""
+        runs = dockerfile.runs
+        words = [*(runs.entrypoint or ()), *(runs.cmd or ())][:_MAX_START_WORDS]
+        started = [w for w in words if w.endswith(SHELL_SCRIPT_SUFFIX) and "$" not in w]
+        if not started:
+            return None
+        in_image = posixpath.join(dockerfile.workdir, started[0])
+        sources = dockerfile.sources_of(in_image)[:1]
+        if sources and posixpath.basename(posixpath.dirname(sources[0])) == posixpath.basename(
+            sources[0]
+        ):  # `COPY proxy/start.sh /`: the file itself, not a folder so named
+            sources.insert(0, posixpath.dirname(sources[0]))
+        copies = (*dockerfile.copies, *dockerfile.stage_copies)
+        folder = dockerfile.folder
+        while sources:
+            base = folder or "."
+            held = (_joined_folder(base, source) for source in sources)
+            script = next((path for path in held if path in self.builds.scripts), None)
+            if script is not None:
+                code = self.by_folder
+                if any(
+                    c.source in (".", "./") or _joined_folder(base, c.source) in code
+                    for c in copies
+                ):
+                    return None  # it copies code too: the program's folder, not the script
+                return script
+            if folder in ("", ".", os.sep):
+                return None
+            folder = os.path.dirname(folder)
+        return None
 
     def _apart_named(self, segment: str) -> list[Dockerfile]:
         """The Dockerfiles kept where no code is (`docker/<name>/Dockerfile`,
@@ -1764,6 +1849,12 @@ class _Finder:
         beside = self._beside_named(segment)
         if len(beside) == 1:  # `benthos-collector.Dockerfile` at the top: built from there
             dockerfile = beside[0]
+            script = self._start_script(dockerfile)
+            if script is not None:  # a published program's image with its start script
+                text = f"named {segment}, runs {script}, copying no folder of code"
+                said_here = Said(dockerfile.path, 1, text)
+                found.append(Evidence("dockerfile name", said_here, script, dockerfile.path))
+                return found
             text = f"named {segment}, built from {dockerfile.folder}"
             said_here = Said(dockerfile.path, 1, text)
             found.append(Evidence("dockerfile name", said_here, dockerfile.folder, dockerfile.path))
@@ -1927,8 +2018,10 @@ class _Finder:
         where every build is `acme/...`), whatever folder is named as it is. Compose, Tilt
         and documented builds name local images, not where the repository publishes."""
         namespace = image_repository(image).rpartition("/")[0]
-        if not namespace:
-            return False  # a bare name: a local build's as well
+        if not namespace or "$" in namespace:
+            # a bare name: a local build's as well; a namespace a variable gives
+            # (`gcr.io/${PROJECT}/db`): the deploy's own, whatever a build pushes to
+            return False
         if self._namespaces is None:
             self._namespaces = {
                 image_repository(build.image).rpartition("/")[0]

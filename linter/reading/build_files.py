@@ -2005,6 +2005,11 @@ def _tag(rest: str, expand: Callable[[str], str], said: Said) -> list[ImageTag]:
     return [ImageTag(source, target, said)] if source and target and source != target else []
 
 
+# What `getopts` gives an option's case: a script's variable set to it keeps its default,
+# what the script does run without the option (`tag=acme/db:1` ... `t) tag=$OPTARG ;;`).
+_OPTION_VALUES = frozenset({"$OPTARG", "${OPTARG}"})
+
+
 def _assign(line: str, variables: dict[str, str | None], *, make: bool) -> None:
     """Read a line that sets a variable: its value with the variables known so far in it."""
     assigned = (_MAKE_ASSIGNMENT if make else _SHELL_ASSIGNMENT).match(line)
@@ -2013,9 +2018,10 @@ def _assign(line: str, variables: dict[str, str | None], *, make: bool) -> None:
     name, how = assigned.group(1), assigned.group(2) if make else "="
     if how == "?=" and name in variables:
         return
-    value = _expanded(
-        assigned.group(3 if make else 2).strip().strip("\"'"), variables=variables, make=make
-    )
+    given = assigned.group(3 if make else 2).strip().strip("\"'")
+    if not make and given in _OPTION_VALUES and variables.get(name):
+        return  # `tag=$OPTARG` under `getopts`: a run without the option keeps the default
+    value = _expanded(given, variables=variables, make=make)
     # a value still holding a variable unknown here keeps it (its last segment may be
     # literal); one appended to is unknown
     variables[name] = value if how != "+=" and len(value) <= _MAX_VALUE else None
