@@ -1236,6 +1236,26 @@ def kotlin_servers_deep_and_wide(n: int) -> Files:
     }
 
 
+def chart_installer_commands(n: int) -> Files:
+    """A chart that fails with its defaults (reading/chart_installers.py) and what its
+    installer's commands are searched in: `n` scripts (past the files read), a Makefile
+    of `n` helm lines, one of `n` values files and `n` sets, `n` `cd` lines, and folders
+    `n` deep."""
+    chart = {
+        "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+        "c/templates/cm.yaml": (
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: {{ required \"x\" .Values.x }}}\n"
+        ),
+        "v.yaml": "x: y\n",
+    }
+    scripts = {f"s/{i}.sh": "helm upgrade r ../c -f ../v.yaml\n" for i in range(n)}
+    lines = "".join(f"\thelm template r{i} c -f v.yaml --set a=b\n" for i in range(n))
+    wide = "\thelm upgrade w c " + "-f v.yaml " * n + "--set a=b " * n + "\n"
+    moves = "cd c\n" * n + "helm install m . -f v.yaml\n"
+    deep = {"/".join(["d"] * 100) + "/x.sh": "helm install d ../c -f ../v.yaml\n"}
+    return {**chart, **scripts, **deep, "Makefile": f"all:\n{lines}{wide}", "m.sh": moves}
+
+
 def tiltfile_helm_calls(n: int) -> Files:
     """A Tiltfile (inputs/tiltfile.py) of some 900 kB (under the 1 MiB it is rendered
     to): `n` helm() calls of a chart deployed one by one, `n` names each given a call and
@@ -1359,6 +1379,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "a workflow matrix of 256 runs, 300 keys of a 300-value mapping, 300 includes": (
         lambda: workflow_matrix_of_mappings(300)
+    ),
+    "a chart's installers: 2000 scripts, 2000 helm lines, 2000 values files, 2000 cd lines": (
+        lambda: chart_installer_commands(2000)
     ),
     "Tiltfile: 6000 helm() calls, 6000 names deployed in a list, 6000 values files, 150 deep": (
         lambda: tiltfile_helm_calls(6000)
