@@ -450,6 +450,18 @@ def go_branches_after_a_signal(n: int, chained: bool) -> Files:
     return {"main.go": code}
 
 
+def go_chi_routes_nested(n: int) -> Files:
+    """`n` chi `Route` calls nested in each other, each with a `Get` in it: a route's
+    prefix is looked for in its ancestors, at most MAX_MOUNT_DEPTH of them (parse_routes)."""
+    opened = '\tr.Route("/a", func(r chi.Router) {\n\t\tr.Get("/h", ok)\n' * n
+    code = (
+        'package main\n\nimport (\n\t"net/http"\n\n\t"github.com/go-chi/chi/v5"\n)\n\n'
+        "func ok(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(200) }\n\n"
+        "func routes(r chi.Router) {\n" + opened + "\t})\n" * n + "}\n"
+    )
+    return {"main.go": code}
+
+
 def go_receives_of_a_signal(n: int) -> Files:
     """`n` receives of SIGTERM in one function, a wait after the last: the walk for a
     pause after each receive (parse_shutdown.signal_pauses) must not walk the rest each time."""
@@ -1391,6 +1403,7 @@ ISSUE: dict[str, Callable[[], Files]] = {
         lambda: go_branches_after_a_signal(5000, True)
     ),
     "Go: 3000 receives of SIGTERM in one function": lambda: go_receives_of_a_signal(3000),
+    "Go: 3000 chi Route calls nested, a Get in each": lambda: go_chi_routes_nested(3000),
     "Go: 5000 stops after 5000 receives of SIGINT alone": lambda: go_stops_after_ctrl_c(5000),
     "Go: 5000 servers of one name registered and served, under a library's SIGTERM context": (
         lambda: go_servers_made_again_and_registered(5000)
