@@ -1387,7 +1387,9 @@ func (s *server) routes(r chi.Router) {
 		r.Get("/", s.list)
 		r.Route("/health/", func(health chi.Router) {
 			health.Get("/", s.ready)
-			health.Head("/live", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(200) })
+			health.Head("/live", func(w http.ResponseWriter, _ *http.Request) {
+				w.WriteHeader(200)
+			})
 		})
 	})
 	r.Route(routes.Metrics, func(r chi.Router) {
