@@ -57,9 +57,7 @@ MAX_FILE_BYTES = 256 * 1024
 MAX_COMMANDS = 200
 MAX_VALUES = 16
 MAX_SETS = 64
-_SKIPPED = frozenset(
-    {"node_modules", "vendor", "dist", "build", "target", "__pycache__", "charts", "templates"}
-)
+_SKIPPED = frozenset({"node_modules", "vendor", "dist", "build", "target", "__pycache__"})
 _WORKFLOWS = (".github", "workflows")
 _SUBCOMMANDS = frozenset({"install", "upgrade", "template"})
 # Helm's flags of those commands that take a value (the others are switches).
