@@ -407,7 +407,9 @@ class SharedProbe(Rule):
       does nothing else: Flask, FastAPI, Starlette, aiohttp and Django routes (`return
       "OK"`, a constant JSON, `Response("ok")`; not a call of another function, nor a
       read of state such as `state.ready`); Go's net/http `HandleFunc` and gin, echo and
-      chi routes (`w.WriteHeader(http.StatusOK)`, `w.Write([]byte("ok"))`,
+      chi routes (a chi route's path joined to the literal prefixes of the `Route("/api",
+      func(r chi.Router) {...})` calls it is in; under a prefix that is not literal, the
+      route is not read) (`w.WriteHeader(http.StatusOK)`, `w.Write([]byte("ok"))`,
       `c.JSON(200, gin.H{...})`); Express routes (`res.status(200).send("OK")`, a status
       named as constants are: `res.status(HTTP_STATUS.OK)`). For a
       `grpc` probe, the health service of the code's server on that port can never say

@@ -1369,3 +1369,44 @@ def test_a_per_call_client_sends_to_the_request_made_last_before_its_do() -> Non
         (10, EnvRef("AGENDA_URL", None, suffix="/items")),
         (13, EnvRef("NOTIFY_URL", None, suffix="/notes")),
     ]
+
+
+CHI_ROUTER = """\
+type server struct{ db *sql.DB }
+
+func (s *server) ready(w http.ResponseWriter, r *http.Request) {
+	if err := s.db.PingContext(r.Context()); err != nil {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+}
+
+func (s *server) routes(r chi.Router) {
+	r.Route("/billing", func(r chi.Router) {
+		r.Get("/", s.list)
+		r.Route("/health/", func(health chi.Router) {
+			health.Get("/", s.ready)
+			health.Head("/live", func(w http.ResponseWriter, _ *http.Request) {
+				w.WriteHeader(200)
+			})
+		})
+	})
+	r.Route(routes.Metrics, func(r chi.Router) {
+		r.Get("/", s.metrics)
+	})
+	r.Get("/version", s.version)
+}
+"""
+
+
+def test_a_chi_route_is_under_the_prefixes_of_the_route_calls_around_it() -> None:
+    found = facts(CHI_ROUTER, '"database/sql"\n\t"net/http"\n\t"github.com/go-chi/chi/v5"')
+    paths = {route.path: (route.handler, route.trivial) for route in found.routes}
+    assert paths == {
+        "/billing": ("s.list", False),
+        "/billing/health": ("s.ready", False),
+        "/billing/health/live": ("func literal at line 24", True),
+        # (`routes.Metrics`, another package's constant: its `Get("/")` is not at "/")
+        "/version": ("s.version", False),
+    }

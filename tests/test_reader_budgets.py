@@ -450,6 +450,18 @@ def go_branches_after_a_signal(n: int, chained: bool) -> Files:
     return {"main.go": code}
 
 
+def go_chi_routes_nested(n: int) -> Files:
+    """`n` chi `Route` calls nested in each other, each with a `Get` in it: a route's
+    prefix is looked for in its ancestors, at most MAX_MOUNT_DEPTH of them (parse_routes)."""
+    opened = '\tr.Route("/a", func(r chi.Router) {\n\t\tr.Get("/h", ok)\n' * n
+    code = (
+        'package main\n\nimport (\n\t"net/http"\n\n\t"github.com/go-chi/chi/v5"\n)\n\n'
+        "func ok(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(200) }\n\n"
+        "func routes(r chi.Router) {\n" + opened + "\t})\n" * n + "}\n"
+    )
+    return {"main.go": code}
+
+
 def go_receives_of_a_signal(n: int) -> Files:
     """`n` receives of SIGTERM in one function, a wait after the last: the walk for a
     pause after each receive (parse_shutdown.signal_pauses) must not walk the rest each time."""
@@ -1275,6 +1287,26 @@ def kotlin_servers_deep_and_wide(n: int) -> Files:
     }
 
 
+def chart_installer_commands(n: int) -> Files:
+    """A chart that fails with its defaults (reading/chart_installers.py) and what its
+    installer's commands are searched in: `n` scripts (past the files read), a Makefile
+    of `n` helm lines, one of `n` values files and `n` sets, `n` `cd` lines, and folders
+    `n` deep."""
+    chart = {
+        "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+        "c/templates/cm.yaml": (
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: {{ required \"x\" .Values.x }}}\n"
+        ),
+        "v.yaml": "x: y\n",
+    }
+    scripts = {f"s/{i}.sh": "helm upgrade r ../c -f ../v.yaml\n" for i in range(n)}
+    lines = "".join(f"\thelm template r{i} c -f v.yaml --set a=b\n" for i in range(n))
+    wide = "\thelm upgrade w c " + "-f v.yaml " * n + "--set a=b " * n + "\n"
+    moves = "cd c\n" * n + "helm install m . -f v.yaml\n"
+    deep = {"/".join(["d"] * 100) + "/x.sh": "helm install d ../c -f ../v.yaml\n"}
+    return {**chart, **scripts, **deep, "Makefile": f"all:\n{lines}{wide}", "m.sh": moves}
+
+
 def tiltfile_helm_calls(n: int) -> Files:
     """A Tiltfile (inputs/tiltfile.py) of some 900 kB (under the 1 MiB it is rendered
     to): `n` helm() calls of a chart deployed one by one, `n` names each given a call and
@@ -1399,6 +1431,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "a workflow matrix of 256 runs, 300 keys of a 300-value mapping, 300 includes": (
         lambda: workflow_matrix_of_mappings(300)
     ),
+    "a chart's installers: 2000 scripts, 2000 helm lines, 2000 values files, 2000 cd lines": (
+        lambda: chart_installer_commands(2000)
+    ),
     "Tiltfile: 6000 helm() calls, 6000 names deployed in a list, 6000 values files, 150 deep": (
         lambda: tiltfile_helm_calls(6000)
     ),
@@ -1407,6 +1442,7 @@ ISSUE: dict[str, Callable[[], Files]] = {
         lambda: go_branches_after_a_signal(5000, True)
     ),
     "Go: 3000 receives of SIGTERM in one function": lambda: go_receives_of_a_signal(3000),
+    "Go: 3000 chi Route calls nested, a Get in each": lambda: go_chi_routes_nested(3000),
     "Go: 5000 stops after 5000 receives of SIGINT alone": lambda: go_stops_after_ctrl_c(5000),
     "Go: 5000 servers of one name registered and served, under a library's SIGTERM context": (
         lambda: go_servers_made_again_and_registered(5000)

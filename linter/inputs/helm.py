@@ -16,6 +16,7 @@ from k8slb.reading.chart_findings import (
     rendered_templates,
     valueless_problem,
 )
+from k8slb.reading.chart_installers import with_installers
 from k8slb.reading.charts import (
     Rendering,
     chart_file,
@@ -63,7 +64,11 @@ class HelmCharts(Reader):
     def render(
         self, sources: Sequence[tuple[str, bytes]], settings: ReadSettings
     ) -> list[list[Rendering]]:
-        return render_charts([(path, settings.helm, data) for path, data in sources])
+        """Each chart with its value sets; one Helm cannot render with its defaults, with
+        the values the repository's own `helm install` passes, if it has one
+        (reading/chart_installers.py)."""
+        rendered = render_charts([(path, settings.helm, data) for path, data in sources])
+        return with_installers(sources, rendered, settings.helm)
 
     def templates(self, rendering: Rendering, path: str) -> Mapping[str, RenderedTemplate]:
         return rendered_templates(rendering)
@@ -77,7 +82,8 @@ class HelmCharts(Reader):
     def placed(
         self, manifests: ManifestFile, rendering: Rendering, settings: ReadSettings
     ) -> ManifestFile:
-        return in_namespace(manifests, settings.helm.namespace)
+        # (the run's, or the namespace its installer's command names)
+        return in_namespace(manifests, rendering.options.namespace)
 
     def reported_files(self, path: str) -> list[str]:
         return [chart_file(path)]

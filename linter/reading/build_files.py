@@ -2992,3 +2992,13 @@ def _copies(arguments: str, workdir: str) -> list[Copy]:
         for source in sources
         if "://" not in source and "$" not in source
     ]
+
+
+# What other readers of scripts and workflows share (reading/chart_installers.py: the helm
+# commands that install a chart): a script's logical lines, a workflow's documents, its run
+# steps, the folder a step runs in and the line of a key.
+logical_lines = _logical_lines
+yaml_documents = _documents
+run_steps = _run_steps
+step_folder = _working_directory
+step_line = _line

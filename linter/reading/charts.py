@@ -88,6 +88,9 @@ class Rendering:
     # Stopped by a limit of the run (time, memory, the run's budget): another run may
     # render it, so it is not kept in the cache.
     stopped: bool = False
+    # Rendered with files the chart's cache key does not cover (the values its installer's
+    # command passes: chart_installers.py): rendered again every run, not kept.
+    uncached: bool = False
     # The dependencies packed from a folder of their own (linked_dependencies): the
     # members' prefix (`charts/common/`) -> that folder, as shown.
     linked: dict[str, str] = field(default_factory=dict)

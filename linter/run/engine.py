@@ -296,7 +296,7 @@ def _render(
     fresh = reader.render([(s.path, data[s.path]) for s in missing], settings)
     for source, renderings in zip(missing, fresh, strict=True):
         known[source.path] = renderings
-        if any(rendering.stopped for rendering in renderings):
+        if any(rendering.stopped or rendering.uncached for rendering in renderings):
             read.stopped = True
         elif kept is not None:
             kept.store(keys[source.path], data[source.path], renderings)

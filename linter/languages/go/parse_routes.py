@@ -4,7 +4,11 @@ probe on a container reaches in the code it runs (links.py), as the Python reade
 `HandleFunc(path, handler)` and `Handle(path, http.HandlerFunc(handler))` of net/http's
 muxes (the default one too), and the `GET`/`Get`/`HEAD`/`Head`/`Any` of routers that take
 the same two words (gin, echo, chi; the handler is the last argument, after any
-middleware), with a literal path (Go 1.22's `"GET /healthz"` too). The handler is a
+middleware), with a literal path (Go 1.22's `"GET /healthz"` too); one inside chi's
+`Route("/api", func(r chi.Router) {...})` is under that prefix (`/api/health` for its
+`Get("/health")`, `/api` for its `Get("/")`), and one under a prefix that is not a literal
+path (a constant of another package) is not read: its path is not the one written. The
+handler is a
 function of the file, a method of it (`s.healthz`), or a function literal. One that only
 answers constants through its first parameter (`w.WriteHeader(http.StatusOK)`,
 `w.Write([]byte("ok"))`, `fmt.Fprint(w, "ok")`, gin's `c.JSON(200, gin.H{...})`,
@@ -51,7 +55,11 @@ def collect_routes(
         if node.type in _FUNCTIONS and (named := node.child_by_field_name("name")) is not None:
             functions[node_text(named)] = node
     found: list[Route] = []
-    for call, method in calls:
+    calls = list(calls)
+    registered = [(call, method) for call, method in calls if method in _REGISTRATIONS]
+    mounts = _mounts(calls)
+    prefixes = _prefixes(registered, mounts) if mounts else {}
+    for call, method in registered:
         if method not in _REGISTRATIONS:
             continue
         args = call_arguments(call)
@@ -59,11 +67,70 @@ def collect_routes(
         path = path.split()[-1] if path and path.split() else None  # "GET /healthz"
         if path is None or not path.startswith("/"):
             continue
+        mounted = prefixes.get(call.id, "")
+        if mounted is None:
+            continue  # under a prefix not known here: its path is not the one written
+        path = _joined(mounted, path)
         name, target = _handler(_unwrapped(args[-1]), functions)
         if name:
             trivial = target is not None and _trivial(target)
             found.append(Route(path, name, loc(call), trivial, read=target is not None))
     return found
+
+
+# How deep `Route` calls may nest, and how long their joined prefix may be: past either, a
+# route's prefix is not known.
+MAX_MOUNT_DEPTH = 64
+MAX_PREFIX = 1024
+
+
+def _mounts(calls: list[tuple[Node, str]]) -> list[tuple[int, int, str | None]]:
+    """chi's `Route("/api", func(r chi.Router) {...})` calls: each function literal's
+    bytes and the prefix it mounts under (None: not a literal path)."""
+    found = []
+    for call, method in calls:
+        args = call_arguments(call) if method == "Route" else []
+        if len(args) == 2 and args[1].type == "func_literal":
+            prefix = _string(args[0])
+            known = prefix if prefix is not None and prefix.startswith("/") else None
+            found.append((args[1].start_byte, args[1].end_byte, known))
+    return found
+
+
+def _prefixes(
+    calls: list[tuple[Node, str]], mounts: list[tuple[int, int, str | None]]
+) -> dict[int, str | None]:
+    """Each registration's prefix (by its call's id): the `Route` literals it is inside
+    joined, outermost first ("" for none; None when one is not known). One sweep in source
+    order with the open literals on a stack (no walk up the tree: a node's parent is found
+    from the root)."""
+    events = sorted(
+        [(start, 0, end, prefix, 0) for start, end, prefix in mounts]
+        + [(call.start_byte, 1, call.end_byte, None, call.id) for call, _ in calls],
+        key=lambda event: (event[0], event[1]),
+    )
+    stack: list[tuple[int, str | None]] = []  # open literals: their end, the joined prefix
+    found: dict[int, str | None] = {}
+    for start, kind, end, prefix, key in events:
+        while stack and stack[-1][0] <= start:
+            stack.pop()
+        outer = stack[-1][1] if stack else ""
+        if kind == 1:
+            found[key] = outer
+            continue
+        joined = None
+        if outer is not None and prefix is not None and len(stack) < MAX_MOUNT_DEPTH:
+            joined = outer + prefix.rstrip("/")
+        stack.append((end, joined if joined is None or len(joined) <= MAX_PREFIX else None))
+    return found
+
+
+def _joined(prefix: str, path: str) -> str:
+    """A route's path under its prefix: chi's `Route("/api/health")` with `Get("/")`
+    answers `/api/health` (and `/api/health/`)."""
+    if not prefix:
+        return path
+    return prefix if path == "/" else prefix + path
 
 
 def _unwrapped(handler: Node) -> Node:

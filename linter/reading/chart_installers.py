@@ -1,0 +1,533 @@
+"""The values a chart's installer passes: a chart that Helm cannot render with its
+defaults (a `required` value, a nil map its templates read) is rendered the way the
+repository itself installs it, by a `helm install|upgrade|template ... -f FILE --set K=V`
+command written in a shell script (`*.sh`), a Makefile's recipe or a GitHub Actions
+workflow's `run` step. A README is not read: its commands are examples, not what runs.
+
+A command is read only where every word that matters is literal: its chart must be the
+chart's own folder (resolved from where the command runs: a Makefile's folder, a
+workflow's top or its step's `working-directory`, a script's folder or, failing that, the
+repository's top; each after the `cd DIR` lines and `cd DIR &&` before it), and its
+values files must be files of the repository (a `/tmp/...` the CI job writes, a URL, a
+`$VAR` or `-`, stdin, refuses the command). `--set` and `--set-string` are read when
+literal and when Helm would read them back as written (a `$TAG` refuses the command);
+`--set-file`, `--set-json` and `--post-renderer` refuse it (what they read or run is not
+here). A word that is only a variable (`${HELM_OPTIONS}`) after the chart is said to be
+unread, the command kept: it adds to what the files give. Of several commands, the first
+in this order is used: `install`/`upgrade` before `template`, a script or a Makefile
+before a workflow, then by path and line; the others are counted, not merged.
+
+Bounded: at most MAX_FOLDERS folders walked under the repository's top, MAX_FILES files
+read (each up to MAX_FILE_BYTES), MAX_COMMANDS `helm` commands parsed, MAX_VALUES values
+files and MAX_SETS `--set` entries a command."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+
+from k8slb.core import regex
+from k8slb.core.findings import Severity
+from k8slb.core.record import record
+from k8slb.core.shell_words import shell_words
+from k8slb.reading.bounded import read_bounded
+from k8slb.reading.build_files import (
+    MAKEFILES,
+    SHELL_SCRIPT_SUFFIX,
+    logical_lines,
+    run_steps,
+    step_folder,
+    step_line,
+    yaml_documents,
+)
+from k8slb.reading.charts import (
+    UNRENDERED,
+    HelmOptions,
+    Rendering,
+    is_chart_folder,
+    render_charts,
+    set_value_problem,
+)
+from k8slb.reading.repository import inside, repository_of
+
+MAX_FOLDERS = 4000
+MAX_FILES = 600
+MAX_FILE_BYTES = 256 * 1024
+MAX_COMMANDS = 200
+MAX_VALUES = 16
+MAX_SETS = 64
+_SKIPPED = frozenset({"node_modules", "vendor", "dist", "build", "target", "__pycache__"})
+_WORKFLOWS = (".github", "workflows")
+_SUBCOMMANDS = frozenset({"install", "upgrade", "template"})
+# Helm's flags of those commands that take a value (the others are switches).
+_VALUED = frozenset(
+    {
+        "-f",
+        "--values",
+        "--set",
+        "--set-string",
+        "--set-file",
+        "--set-json",
+        "--set-literal",
+        "-n",
+        "--namespace",
+        "--version",
+        "--repo",
+        "--timeout",
+        "--kube-version",
+        "--post-renderer",
+        "--post-renderer-args",
+        "--description",
+        "-o",
+        "--output",
+        "--kube-context",
+        "--kubeconfig",
+        "-a",
+        "--api-versions",
+        "-s",
+        "--show-only",
+        "--output-dir",
+        "--history-max",
+        "--max-history",
+        "--username",
+        "--password",
+        "--ca-file",
+        "--cert-file",
+        "--key-file",
+        "--keyring",
+        "--registry-config",
+        "--repository-config",
+        "--repository-cache",
+        "-l",
+        "--labels",
+        "--name-template",
+        "--burst-limit",
+        "--qps",
+        "--kube-apiserver",
+        "--kube-as-user",
+        "--kube-as-group",
+        "--kube-ca-file",
+        "--kube-token",
+        "--kube-tls-server-name",
+    }
+)
+_REFUSED = frozenset({"--set-file", "--set-json", "--post-renderer", "--post-renderer-args"})
+_ENDS = frozenset({"|", "||", "&&", ";", "&", ")"})
+_VARIABLE_WORD = regex.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
+_HELM_WORD = regex.compile(r"\bhelm\s+(?:upgrade|install|template)\b")
+# Values Helm's `--set` would read as another type than `--set-string` gives.
+_RETYPED = regex.compile(r"(?i)^(?:true|false|null|-?\d+)$")
+
+
+@record
+class Installer:
+    """A command that installs a chart with values, where it is written."""
+
+    path: str  # the file, as shown
+    line: int
+    command: str  # install, upgrade or template
+    chart: str  # the chart's folder (real path)
+    release: str | None
+    namespace: str | None
+    values: tuple[str, ...]  # values files, as shown, in Helm's order
+    sets: tuple[str, ...]  # `--set` assignments
+    unread: tuple[str, ...]  # words only a variable (`${HELM_OPTIONS}`): not known here
+    kind: str  # script, makefile or workflow
+
+    def describe(self) -> str:
+        files = ", ".join(self.values) or "no values file"
+        sets = f" and --set {', '.join(self.sets)}" if self.sets else ""
+        unread = f" ({' '.join(self.unread)} not known here)" if self.unread else ""
+        return (
+            f"the values `helm {self.command}` at {self.path}:{self.line} passes: "
+            f"{files}{sets}{unread}"
+        )
+
+    def order(self) -> tuple[int, int, str, int]:
+        return (self.command == "template", self.kind == "workflow", self.path, self.line)
+
+
+def installers(charts: Sequence[str], top: str) -> dict[str, list[Installer]]:
+    """For each chart folder (as shown, under the repository's `top`, absolute), the
+    commands of the repository that install it with values, best first."""
+    wanted = {os.path.realpath(chart): chart for chart in charts}
+    found: dict[str, list[Installer]] = {chart: [] for chart in charts}
+    budget = [MAX_COMMANDS]
+    for path, kind in _files(top):
+        text = _read(path)
+        if text is None or _HELM_WORD.search(text) is None:
+            continue
+        for each in _commands(path, kind, text, top, budget):
+            if each.chart in wanted:
+                found[wanted[each.chart]].append(each)
+        if budget[0] <= 0:
+            break
+    return {chart: sorted(listed, key=Installer.order) for chart, listed in found.items()}
+
+
+def _files(top: str) -> Iterator[tuple[str, str]]:
+    """The scripts, Makefiles and workflows under `top` (breadth first, by name), each
+    with its kind, within the budgets."""
+    folders, seen, files = [top], 0, 0
+    while folders and seen < MAX_FOLDERS:
+        current = folders.pop(0)
+        seen += 1
+        try:
+            with os.scandir(current) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError:
+            continue
+        workflows = os.path.relpath(current, top).split(os.sep)[-2:] == list(_WORKFLOWS)
+        for entry in entries:
+            name = entry.name
+            if entry.is_dir(follow_symlinks=False):
+                hidden = name.startswith(".") and not (current == top and name == _WORKFLOWS[0])
+                github = current == os.path.join(top, _WORKFLOWS[0])
+                if hidden or name in _SKIPPED or (github and name != _WORKFLOWS[1]):
+                    continue
+                folders.append(entry.path)
+                continue
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            kind = _kind(name, workflows)
+            if kind is None:
+                continue
+            files += 1
+            if files > MAX_FILES:
+                return
+            yield entry.path, kind
+
+
+def _kind(name: str, workflows: bool) -> str | None:
+    if workflows:
+        return "workflow" if name.endswith((".yml", ".yaml")) else None
+    if name in MAKEFILES:
+        return "makefile"
+    return "script" if name.endswith(SHELL_SCRIPT_SUFFIX) else None
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            data = read_bounded(handle, MAX_FILE_BYTES)
+    except OSError:
+        return None
+    return data.decode("utf-8", "replace") if data is not None else None
+
+
+def _commands(path: str, kind: str, text: str, top: str, budget: list[int]) -> Iterator[Installer]:
+    """The file's helm commands that name a chart folder of the repository."""
+    shown = os.path.relpath(path, os.getcwd()) if inside(path, os.getcwd()) else path
+    if kind == "workflow":
+        sessions = list(_workflow_sessions(path, text, top))
+    else:
+        here = os.path.dirname(path)
+        starts = [here] if kind == "makefile" else list(dict.fromkeys([here, top]))
+        sessions = [(1, text, starts, kind == "makefile")]
+    for first, script, starts, each_line in sessions:
+        for start in starts:
+            made = list(_session(shown, kind, first, script, start, top, each_line, budget))
+            if made:  # a script's commands read from the first folder they fit
+                yield from made
+                break
+
+
+def _workflow_sessions(
+    path: str, text: str, top_of_repository: str
+) -> Iterator[tuple[int, str, list[str], bool]]:
+    """Each run step's script, its first line in the file, and the folder it runs in."""
+    parts = os.path.normpath(path).split(os.sep)
+    top = os.sep.join(parts[:-3]) or os.sep
+    if not inside(top, top_of_repository):
+        return
+    for document in yaml_documents(path, text):
+        for job, step, script in run_steps(document):
+            folder = os.path.normpath(os.path.join(top, step_folder(job, step)))
+            first = step_line(step, "run") + (1 if "\n" in script.rstrip("\n") else 0)
+            yield first, script, [folder], False
+
+
+def _session(
+    shown: str,
+    kind: str,
+    first: int,
+    script: str,
+    start: str,
+    top: str,
+    each_line: bool,
+    budget: list[int],
+) -> Iterator[Installer]:
+    """The helm commands of one shell session (a script, a step; a Makefile's recipe
+    lines each a shell of their own: `each_line`) that start in `start`."""
+    here: str | None = start
+    for number, line in logical_lines(script, comments=True):
+        text = line.lstrip("@-+ \t") if each_line else line
+        folder = start if each_line else here
+        if not each_line and text.startswith(("cd ", "pushd ")):
+            here = _changed(here, text)
+            continue
+        if "helm" not in text or _HELM_WORD.search(text) is None or budget[0] <= 0:
+            continue
+        budget[0] -= 1
+        if folder is None:
+            continue
+        made = _command(shown, kind, first + number - 1, text, folder, top)
+        if made is not None:
+            yield made
+
+
+def _changed(here: str | None, line: str) -> str | None:
+    """The folder after a `cd DIR` line (`cd "$(dirname "$0")"` keeps the script's);
+    None when it is not known."""
+    if here is None:
+        return None
+    if "dirname" in line:
+        return here if _SCRIPT_FOLDER.search(line) else None
+    try:
+        words = shell_words(line, comments=True)
+    except ValueError:
+        return None
+    if len(words) < 2 or "$" in words[1] or "`" in words[1] or len(words) > 2:
+        return None
+    return os.path.normpath(os.path.join(here, words[1]))
+
+
+_SCRIPT_FOLDER = regex.compile(
+    r'^cd\s+"?\$\(\s*dirname\s+"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE)"?\s*\)"?\s*$'
+)
+
+
+def _command(
+    shown: str, kind: str, line: int, text: str, folder: str, top: str
+) -> Installer | None:
+    """The line's helm command, when its chart is a chart folder of the repository and
+    every value it passes is read; else None."""
+    try:
+        words = shell_words(text, comments=True)
+    except ValueError:
+        return None
+    start = next(
+        (
+            i
+            for i, w in enumerate(words[:-1])
+            if os.path.basename(w) == "helm" and words[i + 1] in _SUBCOMMANDS
+        ),
+        None,
+    )
+    if start is None:
+        return None
+    cwd = _moved(folder, words[:start])
+    if cwd is None:
+        return None
+    command = words[start + 1]
+    read = _arguments(words[start + 2 :])
+    if read is None:
+        return None
+    positional, values, sets, namespace, unread, generated = read
+    wanted = 1 if command == "template" or generated else 2
+    if len(positional) not in {1, 2} or (command != "template" and len(positional) != wanted):
+        return None
+    chart = positional[-1]
+    release = positional[0] if len(positional) == 2 else None
+    if not _literal(chart) or (release is not None and not _literal(release)):
+        return None
+    target = os.path.realpath(os.path.join(cwd, chart))
+    if not inside(target, top) or not os.path.isdir(target) or not is_chart_folder(target):
+        return None
+    files = []
+    for item in values:
+        named = os.path.normpath(os.path.join(cwd, item))
+        if not _literal(item) or item == "-" or "://" in item:
+            return None
+        if not inside(os.path.realpath(named), top) or not os.path.isfile(named):
+            return None
+        files.append(os.path.relpath(named) if inside(named, os.getcwd()) else named)
+    return Installer(
+        shown, line, command, target, release, namespace, tuple(files), sets, unread, kind
+    )
+
+
+def _moved(folder: str, before: list[str]) -> str | None:
+    """The folder a command runs in after `cd DIR &&` before it on its line."""
+    cwd = folder
+    for index, word in enumerate(before[:-1]):
+        if word.removeprefix("(") in ("cd", "pushd"):
+            target = before[index + 1].removesuffix(";")
+            if not _literal(target):
+                return None
+            cwd = os.path.normpath(os.path.join(cwd, target))
+    return cwd
+
+
+def _literal(word: str) -> bool:
+    return bool(word) and "$" not in word and "`" not in word and "{{" not in word
+
+
+def _arguments(
+    words: list[str],
+) -> tuple[list[str], list[str], tuple[str, ...], str | None, tuple[str, ...], bool] | None:
+    """A helm command's positional words, values files, `--set` assignments, namespace,
+    unread variable words and whether it generates its release's name; None: refused."""
+    positional: list[str] = []
+    values: list[str] = []
+    sets: list[str] = []
+    unread: list[str] = []
+    namespace: str | None = None
+    generated = False
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word in _ENDS or word.startswith((">", "<", "2>", "1>")):
+            break
+        ended = word.endswith(";")
+        word = word.removesuffix(";")
+        flag, equals, given = word.partition("=") if word.startswith("--") else (word, "", "")
+        if word.startswith("-") and word != "-":
+            if flag in _REFUSED:
+                return None
+            value: str | None = given if equals else None
+            if value is None and flag in _VALUED:
+                index += 1
+                value = words[index].removesuffix(";") if index < len(words) else None
+                ended = ended or (index < len(words) and words[index].endswith(";"))
+            if flag in {"-g", "--generate-name"}:
+                generated = True
+            if not _option(flag, value, values, sets):
+                return None
+            if flag in {"-n", "--namespace"}:
+                namespace = value if value is not None and _literal(value) else None
+        elif _VARIABLE_WORD.fullmatch(word) and len(positional) >= 1:
+            unread.append(word)  # `${HELM_OPTIONS}`: flags the caller adds
+        else:
+            positional.append(word)
+        if len(values) > MAX_VALUES or len(sets) > MAX_SETS:
+            return None
+        if ended:
+            break
+        index += 1
+    return positional, values, tuple(sets), namespace, tuple(unread), generated
+
+
+def _option(flag: str, value: str | None, values: list[str], sets: list[str]) -> bool:
+    """Read one flag's value into the values files or `--set` entries; False: refused."""
+    if flag in {"-f", "--values"}:
+        if value is None:
+            return False
+        values += value.split(",")
+    elif flag in {"--set", "--set-string"}:
+        if value is None or not _literal(value) or set_value_problem(value) is not None:
+            return False
+        given = (part.partition("=")[2] for part in value.split(","))
+        if flag == "--set-string" and any(_RETYPED.fullmatch(v) for v in given):
+            return False  # a string `--set` would read as a number or a switch
+        sets.append(value)
+    elif flag == "--set-literal":
+        return False
+    return True
+
+
+def with_installers(
+    sources: Sequence[tuple[str, bytes]],
+    rendered: list[list[Rendering]],
+    options: HelmOptions,
+) -> list[list[Rendering]]:
+    """The charts' renderings, each chart that Helm cannot render with its defaults
+    rendered again with the values its installer's command passes (when the run names no
+    values of its own): its KLB003 then an info that says which values made the render,
+    each finding's detail too. Such a rendering is not kept in the cache (`uncached`):
+    the script and values files it read are not part of the chart's key."""
+    if options.values or options.set_values:
+        return rendered
+    configured = {folder for folder, sets in options.value_sets if sets}
+    failing = [
+        index
+        for index, renderings in enumerate(rendered)
+        if _failed(renderings) and os.path.realpath(sources[index][0]) not in configured
+    ]
+    if not failing:
+        return rendered
+    tops: dict[str, list[str]] = {}
+    for index in failing:
+        chart = sources[index][0]
+        tops.setdefault(os.path.realpath(repository_of(chart)), []).append(chart)
+    found: dict[str, list[Installer]] = {}
+    for top, charts in tops.items():
+        found.update(installers(charts, top))
+    chosen = [(i, found[sources[i][0]]) for i in failing if found.get(sources[i][0])]
+    jobs = [
+        (
+            sources[index][0],
+            replace(
+                options,
+                values=listed[0].values,
+                set_values=listed[0].sets,
+                release=listed[0].release or options.release,
+                namespace=listed[0].namespace or options.namespace,
+                value_sets=(),
+            ),
+            sources[index][1],
+        )
+        for index, listed in chosen
+    ]
+    done = list(rendered)
+    for (index, listed), again in zip(chosen, render_charts(jobs), strict=True):
+        done[index] = _instead(rendered[index][0], again, listed)
+    return done
+
+
+def _failed(renderings: Sequence[Rendering]) -> bool:
+    """Whether Helm failed on the chart's one rendering, wholly or on templates it was
+    rendered without (not a limit of the run, not a chart whose defaults render
+    nothing)."""
+    if len(renderings) != 1:
+        return False
+    only = renderings[0]
+    failed = any(p.rule == UNRENDERED and p.severity is Severity.WARNING for p in only.problems)
+    return (
+        not only.stopped
+        and bool(only.members)
+        and failed
+        and (not only.files or bool(only.left_out))
+    )
+
+
+def _instead(
+    failed: Rendering, again: list[Rendering], listed: Sequence[Installer]
+) -> list[Rendering]:
+    """The rendering with the installer's values, when it renders; else the failure with
+    its values, said."""
+    used = listed[0]
+    others = len(listed) - 1
+    also = (
+        (
+            f"{others} other command{'s' if others > 1 else ''} of the repository "
+            f"install{'' if others > 1 else 's'} it too",
+        )
+        if others
+        else ()
+    )
+    first = next(p for p in failed.problems if p.rule == UNRENDERED)
+    made = again[0] if len(again) == 1 else None
+    if (
+        made is None
+        or not made.files
+        or (failed.files and len(made.left_out) >= len(failed.left_out))
+    ):
+        reason = next((p.message for p in made.problems), "") if made is not None else ""
+        note = f"nor with {used.describe()}: {reason}".strip().rstrip(":")
+        problems = [
+            replace(p, detail=(*p.detail, note)) if p is first else p for p in failed.problems
+        ]
+        return [replace(failed, problems=problems)]
+    said = replace(
+        first,
+        message=f"{first.message}, with its defaults: rendered instead with {used.describe()}",
+        severity=Severity.INFO,
+        detail=(*also, "the chart's objects are linted as that command installs them"),
+    )
+    files = ", ".join(used.values) or "its values"
+    made.label = f"{files} (`helm {used.command}` at {used.path}:{used.line})"
+    made.uncached = True
+    made.problems = [said, *made.problems]
+    return [made]

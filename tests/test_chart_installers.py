@@ -1,0 +1,197 @@
+"""A chart Helm cannot render with its defaults (a `required` value, a map its templates
+read that only the installer's values file sets) is rendered with the values the
+repository's own `helm install|upgrade|template -f FILE --set K=V` passes: in a shell
+script, a Makefile recipe or a GitHub workflow's run step, resolved from where that
+command runs. Its KLB003 is then an info naming the command, and each finding says which
+values made the render. A README's command is not read; a command whose values are not
+files of the repository (`/tmp`, a variable) is refused; a chart that renders with its
+defaults is rendered as before, whatever the scripts say."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from k8slb.core.findings import Finding, Severity
+
+from .helpers import lint_paths
+from .test_helmfile import preStops, write
+
+# An umbrella chart whose templates read a section of values the defaults leave out: Helm
+# fails on a nil map until the installer's file gives it.
+CHART = {
+    "Chart.yaml": "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
+    "values.yaml": "image: acme/shop\n",
+    "templates/deployment.yaml": """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}-api
+spec:
+  replicas: {{ .Values.global.replicas }}
+  selector:
+    matchLabels: {app: api}
+  template:
+    metadata:
+      labels: {app: api}
+    spec:
+      containers:
+        - name: api
+          image: {{ .Values.image }}:1
+          env:
+            - {name: DB_HOST, value: {{ .Values.global.database.host | quote }}}
+          ports:
+            - {name: http, containerPort: 8080}
+""",
+    "templates/service.yaml": """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ .Release.Name }}-api
+spec:
+  selector: {app: api}
+  ports:
+    - {name: http, port: 80, targetPort: http}
+""",
+}
+HERE = 'cd "$(dirname "$0")"\n'  # a script's usual first line: it runs where it is
+SITE_VALUES = "global:\n  replicas: 2\n  database:\n    host: db.internal\n"
+
+INSTALL_SCRIPT = """\
+#!/usr/bin/env bash
+set -euo pipefail
+cd "$(dirname "$0")"
+
+kubectl create namespace shop || true
+helm upgrade --install shop ./shop -n shop --create-namespace \\
+    -f ./site-values.yaml --set image=acme/shop-api --wait ${EXTRA_HELM_FLAGS}
+"""
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "deploy" / "shop", CHART)
+    write(tmp_path, {"deploy/site-values.yaml": SITE_VALUES})
+    return tmp_path
+
+
+def lint(tree: Path) -> list[Finding]:
+    return lint_paths([str(tree)], ("KLB401", "KLB003")).findings
+
+
+def unrendered(findings: list[Finding]) -> list[Finding]:
+    return [f for f in findings if f.rule == "KLB003"]
+
+
+def test_without_an_installer_the_chart_is_not_rendered(tree: Path) -> None:
+    findings = lint(tree)
+    assert not preStops(findings)
+    [failed] = unrendered(findings)
+    assert failed.severity is Severity.WARNING
+
+
+def test_a_scripts_helm_upgrade_values_render_the_chart(tree: Path) -> None:
+    write(tree, {"deploy/install.sh": INSTALL_SCRIPT})
+    findings = lint(tree)
+    [api] = preStops(findings).values()
+    assert "Deployment/shop/shop-api" in api.message  # its release and namespace
+    assert api.path == str(tree / "deploy/shop/templates/deployment.yaml")
+    script, values = tree / "deploy/install.sh", tree / "deploy/site-values.yaml"
+    told = f"rendered with {values} (`helm upgrade` at {script}:6)"
+    assert any(told in line for line in api.detail), api.detail
+    [note] = unrendered(findings)
+    assert note.severity is Severity.INFO
+    assert "with its defaults: rendered instead with the values `helm upgrade`" in note.message
+    assert f"{script}:6" in note.message and "${EXTRA_HELM_FLAGS}" in note.message
+
+
+def test_a_makefile_recipe_and_a_workflow_step_run_where_they_say(tree: Path) -> None:
+    write(
+        tree,
+        {
+            "Makefile": (
+                "deploy:\n\tcd deploy && helm template shop shop --values site-values.yaml"
+                " | kubectl apply -f -\n"
+            )
+        },
+    )
+    [api] = preStops(lint(tree)).values()
+    assert "Deployment/default/shop-api" in api.message
+    assert any(f"`helm template` at {tree / 'Makefile'}:2" in line for line in api.detail)
+    (tree / "Makefile").unlink()
+    workflow = """\
+on: push
+jobs:
+  deploy:
+    runs-on: ubuntu-latest
+    defaults:
+      run:
+        working-directory: deploy
+    steps:
+      - uses: actions/checkout@v4
+      - name: install
+        run: |
+          helm lint shop
+          helm upgrade shop shop -n staging -f site-values.yaml --set-string region=eu
+"""
+    write(tree, {".github/workflows/deploy.yml": workflow})
+    [api] = preStops(lint(tree)).values()
+    assert "Deployment/staging/shop-api" in api.message
+    workflow_path = tree / ".github/workflows/deploy.yml"
+    assert any(f"at {workflow_path}:13" in line for line in api.detail), api.detail
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "helm upgrade shop ./shop -f /tmp/site-values.yaml",  # written by the job: not here
+        "helm upgrade shop ./shop -f $VALUES",  # a variable
+        "helm upgrade shop ./shop -f ./site-values.yaml --set-file cert=tls.crt",
+        "helm upgrade shop ./shop -f ./site-values.yaml --set image.tag=$TAG",
+        "helm upgrade shop ./other -f ./site-values.yaml",  # not this chart's folder
+        "helm upgrade shop $CHART -f ./site-values.yaml",
+    ],
+)
+def test_a_command_not_read_as_written_is_refused(tree: Path, command: str) -> None:
+    write(tree, {"deploy/install.sh": f"{HERE}{command}\n"})
+    findings = lint(tree)
+    assert not preStops(findings)
+    assert unrendered(findings)[0].severity is Severity.WARNING
+
+
+def test_a_readme_is_not_evidence(tree: Path) -> None:
+    readme = "```sh\ncd deploy\nhelm install shop ./shop -f site-values.yaml\n```\n"
+    write(tree, {"README.md": readme, "deploy/README.md": readme})
+    assert not preStops(lint(tree))
+
+
+def test_an_install_comes_before_a_template_and_the_others_are_counted(tree: Path) -> None:
+    write(
+        tree,
+        {
+            "deploy/site-dev.yaml": "global:\n  replicas: 1\n  database: {host: localhost}\n",
+            "deploy/a-render.sh": f"{HERE}helm template dev shop -f site-dev.yaml\n",
+            "deploy/z-install.sh": f"{HERE}helm install prod shop -f site-values.yaml\n",
+        },
+    )
+    findings = lint(tree)
+    assert list(preStops(findings)) == ["default/prod-api"]
+    [note] = unrendered(findings)
+    assert "1 other command of the repository installs it too" in note.detail
+
+
+def test_a_script_run_from_the_repositorys_top(tree: Path) -> None:
+    command = "helm upgrade --install shop deploy/shop -f deploy/site-values.yaml\n"
+    write(tree, {"scripts/deploy.sh": command})
+    assert list(preStops(lint(tree))) == ["default/shop-api"]
+
+
+def test_a_chart_that_renders_with_its_defaults_keeps_them(tree: Path) -> None:
+    write(tree / "deploy" / "shop", {"values.yaml": "image: acme/shop\n" + SITE_VALUES})
+    write(tree, {"deploy/install.sh": INSTALL_SCRIPT})
+    findings = lint(tree)
+    [api] = preStops(findings).values()
+    assert "Deployment/default/shop-api" in api.message
+    assert not any("rendered with" in line for line in api.detail)
+    assert not unrendered(findings)
