@@ -1295,7 +1295,7 @@ def chart_installer_commands(n: int) -> Files:
     chart = {
         "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",
         "c/templates/cm.yaml": (
-            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: {{ required \"x\" .Values.x }}}\n"
+            'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: {{ required "x" .Values.x }}}\n'
         ),
         "v.yaml": "x: y\n",
     }
