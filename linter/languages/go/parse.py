@@ -2144,11 +2144,17 @@ class _Collector:
         elif kind == "identifier":
             name = _text(node)
             looked = scope.lookup(name)
-            if looked is None or not looked[1] or name in looked[0].opaque:
+            if (
+                looked is None
+                or not looked[1]
+                or name in looked[0].opaque
+                or self._changed_in_place(node, name)
+            ):
                 found.append(None)  # a parameter, or a name bound where k8slb cannot see
                 return
             home, bound = looked
-            for value in bound:
+            # every value it is given, a branch's default (`if len(opts) == 0`) too
+            for value in [*bound, *home.defaults.get(name, [])]:
                 if value.type == "slice_type":
                     continue  # `var opts []grpc.ServerOption`
                 if _appends_to(value, name):  # `opts = append(opts, ...)`
@@ -2168,9 +2174,10 @@ class _Collector:
                 for returned, inner in self._returned_values(declared):
                     self._slice_into(returned, inner, found, pending, depth + 1)
                 return
+            local = function is not None and function.type == "identifier"
             helper = self._helper(function)
-            if helper is None:
-                found.append(None)
+            if helper is None or (local and scope.lookup(_text(function)) is not None):
+                found.append(None)  # (a function value: a parameter's, a variable's)
             else:
                 pending.append(helper)
         else:
@@ -2246,7 +2253,7 @@ class _Collector:
             if name != f"{GRPC}.KeepaliveParams":
                 continue
             inner = self._called(arg).arguments
-            held = _literals_of(inner[0], scope) if inner else None
+            held = self._literals_of(inner[0], scope) if inner else None
             if held is None:
                 complete = False
                 continue
@@ -2260,6 +2267,47 @@ class _Collector:
                     if option is not None:
                         entries.append(Option(option, self.value(value, scope), self.loc(element)))
         return Options(complete, tuple(entries)), literals
+
+    def _literals_of(self, node: Node, scope: _Scope) -> list[Node] | None:
+        """The composite literals an expression is or names: one, or each value a
+        variable is given in its function, in any branch (`kasp = keepalive.
+        ServerParameters{...}` in an `if`, a `case`, a loop, or as a default under `if
+        !ok`), when every one of them is a literal, and no more than MAX_CHOICES. None
+        otherwise, and where the function changes the variable in place (a field or an
+        element set, its address handed on, a `range` rebinding it): no answer rests on
+        a binding that a branch may replace."""
+        if node.type == "unary_expression":  # `*p`, `&p`
+            operand = node.child_by_field_name("operand")
+            if operand is None:
+                return None
+            node = operand
+        if node.type != "identifier":
+            literal = _literal_of(node, scope)
+            return [literal] if literal is not None else None
+        name = _text(node)
+        found = scope.lookup(name)
+        if found is None or name in found[0].opaque or self._changed_in_place(node, name):
+            return None
+        home, bound = found
+        values = [*bound, *home.defaults.get(name, [])]
+        if not values or len(values) > MAX_CHOICES:
+            return None  # (past the budget of a value's choices: unknown)
+        held = [_literal_of(value, home) for value in values]
+        return [literal for literal in held if literal is not None] if all(held) else None
+
+    def _changed_in_place(self, node: Node, name: str) -> bool:
+        """Whether the function declaration that uses `name` at `node` (its function
+        literals included) changes that variable other than by assigning it: a field or
+        an element set (`kasp.MaxConnectionAge = d`, `opts[0] = o`, `n++`), or its
+        address taken (`tune(&kasp)`). Read from the body's identifiers, once a name."""
+        body = _top_level(node).child_by_field_name("body")
+        if body is None:
+            return False
+        key = (body.id, name, "in place")
+        if key not in self.dropped:
+            uses = self.identifiers_of(body).get(name, [])
+            self.dropped[key] = any(_in_place(use) for use in uses)
+        return self.dropped[key]
 
     def _server(self, call: Node, scope: _Scope, factory: str) -> Server:
         args = self._called(call).arguments
@@ -3035,20 +3083,6 @@ def _literal_of(node: Node, scope: _Scope) -> Node | None:
     return None
 
 
-def _literals_of(node: Node, scope: _Scope) -> list[Node] | None:
-    """The composite literals an expression is or names: one (`_literal_of`), or each
-    value of a variable assigned again (`kasp = keepalive.ServerParameters{...}`), when
-    every one of them is a literal, and no more than MAX_CHOICES; None otherwise."""
-    literal = _literal_of(node, scope)
-    if literal is not None:
-        return [literal]
-    found = scope.lookup(_text(node)) if node.type == "identifier" else None
-    if found is None or not found[1] or len(found[1]) > MAX_CHOICES:
-        return None  # (past the budget of a value's choices: unknown)
-    held = [_literal_of(value, scope) for value in found[1]]
-    return [literal for literal in held if literal is not None] if all(held) else None
-
-
 _FUNCTION_NODES = ("function_declaration", "method_declaration", "func_literal")
 # The nodes the reader's binding reads (_Collector._bind), each captured as `n`; the
 # blocks are the `if`s' consequences, whose assignments may give a default.
@@ -3106,6 +3140,37 @@ def _blocking_serve(statement: Node, servers: dict[str, Server]) -> Node | None:
                 return node
         stack.extend(node.named_children)
     return None
+
+
+def _in_place(use: Node) -> bool:
+    """A use of a variable that changes it in place (`_Collector._changed_in_place`): the
+    operand of a field or an index that is assigned or stepped (`x.f = v`, `x[i] = v`,
+    `x.n++`), or of `&` (`&x`, `&x.f`), up to MAX_DEPTH selectors deep."""
+    node = use
+    for _ in range(MAX_DEPTH):
+        parent = node.parent
+        if parent is None:
+            return False
+        kind = parent.type
+        if kind == "unary_expression":
+            return _text(parent.child_by_field_name("operator")) == "&"
+        if kind in ("selector_expression", "index_expression"):
+            if parent.child_by_field_name("operand") != node:
+                return False
+        elif kind != "parenthesized_expression":
+            if node is use:
+                return False
+            if kind in ("inc_statement", "dec_statement"):
+                return True
+            holder = parent.parent
+            return (
+                kind == "expression_list"
+                and holder is not None
+                and holder.type == "assignment_statement"
+                and holder.child_by_field_name("left") == parent
+            )
+        node = parent
+    return False
 
 
 def _top_level(node: Node) -> Node:
