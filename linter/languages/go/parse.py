@@ -544,6 +544,8 @@ class _Collector:
     # the values computed while the exports are made (value): by node id, scope id, depth
     # and `choosing`, each with the budget's steps it took
     remembered: dict[tuple[int, int, int, bool], tuple[Any, int]] | None = None
+    # the file's method declarations by name, made when first asked (_local_callee)
+    methods: dict[str, list[Node]] | None = None
 
     def __init__(self, path: str, data: bytes, facts: CodeFacts) -> None:
         self.path = path
@@ -2325,7 +2327,12 @@ class _Collector:
             ),
             name=self._bound_to(call),
         )
-        server = replace(server, handed=self._server_handed(call, scope, server.name))
+        passed = None if server.name else self._passed_to_local(call)
+        if passed is not None:  # `a.setServer(grpc.NewServer())`: its parameter's name
+            handed = not self._only_registered(passed[0], passed[1])
+            server = replace(server, name=passed[1], handed=handed)
+        else:
+            server = replace(server, handed=self._server_handed(call, scope, server.name))
         self.facts.servers.append(server)
         return server
 
@@ -2344,9 +2351,62 @@ class _Collector:
         key = (body.id, name, "handed")
         if key not in self.dropped:
             self.dropped[key] = not all(
-                _server_use(use) for use in self.identifiers_of(body).get(name, [])
+                _server_use(use) or self._registered_here(use)
+                for use in self.identifiers_of(body).get(name, [])
             )
         return self.dropped[key]
+
+    def _local_callee(self, call: Node | None) -> Node | None:
+        """The declaration of this file a call calls: `register(s)` a function's, `x.m(s)`
+        the one method of the file named m (none where two types declare one)."""
+        if call is None or call.type != "call_expression":
+            return None
+        shape = self._called(call)
+        if shape.kind == "identifier":
+            return self.functions.get(shape.name)
+        if shape.kind != "selector_expression":
+            return None
+        if self.methods is None:
+            self.methods = defaultdict(list)
+            for declaration in self.declared:
+                if declaration.type == "method_declaration":
+                    method = _text(declaration.child_by_field_name("name"))
+                    self.methods[method].append(declaration)
+        found = self.methods.get(shape.member, [])
+        return found[0] if len(found) == 1 else None
+
+    def _passed_to_local(self, node: Node) -> tuple[Node, str] | None:
+        """The function of this file `node` is an argument of, and the name of the
+        parameter it arrives as (none for a variadic one, or a call of another file's)."""
+        arguments = node.parent
+        call = arguments.parent if arguments is not None else None
+        if arguments is None or arguments.type != "argument_list":
+            return None
+        callee = self._local_callee(call)
+        parameters = callee.child_by_field_name("parameters") if callee is not None else None
+        if callee is None or parameters is None or arguments.named_child_count > _MAX_ARGUMENTS:
+            return None
+        at = arguments.named_children.index(node)
+        names = [n for n, place in _parameter_places(parameters).items() if place == at]
+        return (callee, names[0]) if len(names) == 1 else None
+
+    def _only_registered(self, function: Node, parameter: str) -> bool:
+        """Whether a function of the file uses its server parameter only as `_server_use`
+        does (registrations, its methods called): `registerServer(s, impl)`, which hands
+        the server to no code k8slb does not follow."""
+        body = function.child_by_field_name("body")
+        key = (body.id if body is not None else 0, parameter, "registered")
+        if body is None:
+            return False
+        if key not in self.dropped:
+            uses = self.identifiers_of(body).get(parameter, [])
+            self.dropped[key] = all(_server_use(use) for use in uses)
+        return self.dropped[key]
+
+    def _registered_here(self, use: Node) -> bool:
+        """A server's name passed to a function of the file that only registers it."""
+        passed = self._passed_to_local(use)
+        return passed is not None and self._only_registered(*passed)
 
     def _method(
         self, call: Node, scope: _Scope, servers: dict[str, Server], shape: _Called
@@ -2359,6 +2419,11 @@ class _Collector:
             held = self._held_servers(servers)
             if receiver.rpartition(".")[2] in held and "." in receiver:
                 servers = {**servers, receiver: servers[held[receiver.rpartition(".")[2]]]}
+        elif receiver not in servers and method == "Serve" and "." in receiver:
+            # `a.grpcServer.Serve(lis)` of a field a method of the file set to a server
+            # passed to it (`a.grpcServer = s`): that server starts
+            keeper = self._held_servers(servers).get(receiver.rpartition(".")[2])
+            receiver = keeper if keeper is not None and "." not in keeper else receiver
         if receiver not in servers:
             if method == "SetConnMaxLifetime":
                 self._lifetime(receiver, call, scope)
@@ -3084,6 +3149,8 @@ def _literal_of(node: Node, scope: _Scope) -> Node | None:
 
 
 _FUNCTION_NODES = ("function_declaration", "method_declaration", "func_literal")
+# a call's arguments past which a server among them is not followed into the function
+_MAX_ARGUMENTS = 32
 # The nodes the reader's binding reads (_Collector._bind), each captured as `n`; the
 # blocks are the `if`s' consequences, whose assignments may give a default.
 _BOUND_KINDS = (
