@@ -84,7 +84,9 @@ class GrpcNoGracefulShutdown(Rule):
     asyncio.CancelledError` around the wait, say), with that advice and no edit: a
     `signal.signal` handler would replace the framework's own, and its shutdown with it.
 
-    In Go: a server started with `Serve(lis)` and no `signal.Notify(ch, syscall.SIGTERM)`
+    In Go: a server started with `Serve(lis)` (also from a struct's field that a method of
+    the file set to it: `a.attach(grpc.NewServer())` keeping `a.rpc = server`, then
+    `a.rpc.Serve(lis)`, in a goroutine or not) and no `signal.Notify(ch, syscall.SIGTERM)`
     (or `signal.NotifyContext`, or `signal.Notify(ch)` for every signal) in its code; the
     signals may be named in the call or in a list spread into it (`stopSignals...`, a
     slice literal or `append`s, in the function or the package); `os.Interrupt` alone is
@@ -98,7 +100,8 @@ class GrpcNoGracefulShutdown(Rule):
     One that catches it but never stops its server is reported as well: the server waits
     in `Serve`, no `GracefulStop()` or `Stop()` is called on it, and it is handed to no code
     k8slb cannot follow (passed to a call other than a service's registration such as
-    `pb.RegisterGreeterServer(s, ...)` or `reflection.Register(s)`, returned, stored in a
+    `pb.RegisterGreeterServer(s, ...)` or `reflection.Register(s)`, or than a function of
+    the same file that uses it only so, `registerServer(s, impl)`; returned, stored in a
     struct's field or a package variable: then nothing is said). The signal then only
     cancels a context: the process goes on serving until it ends, at SIGKILL when nothing
     else ends it, and its clients get no GOAWAY, so they go on sending on their

@@ -26,7 +26,8 @@ class NoReadinessProbe(Rule):
     A Service carries no client traffic when it only serves the pods themselves: peer
     discovery (`publishNotReadyAddresses: true`, or ports named for gossip, memberlist,
     raft, cluster or peer traffic), metrics scrapes and profiling (ports named only with
-    the words `metrics`, `prometheus`, `prom`, `pprof`, `profiling`, `debug`, or scraped
+    the words `metrics`, `prometheus`, `prom`, `pprof`, `profiling`, `debug`, a number
+    beside them left out as in `prometheus-12020` or `metrics-9090`, or scraped
     by a ServiceMonitor, or by a PodMonitor on every pod the Service selects; not
     `http-metrics`, which several charts give to their whole HTTP API), unless a caller
     is seen: an Ingress or route to the Service, or a client's URL naming it with the port

@@ -803,6 +803,48 @@ def rpc_ports_in_a_mounted_file(n: int) -> Files:
     }
 
 
+def servers_over_a_slice_set_in_place(n: int) -> Files:
+    """One Go function of `n` servers, each `grpc.NewServer(opts...)` over keepalive
+    parameters, beside `n` reads of a field of the parameters and of an element of the
+    slice, which the function sets in place once, at its end (parse.py
+    `_changed_in_place`): the body's uses of a name are read once, not once a server."""
+    lines = "".join(
+        f"\t_ = kasp.Time + {i}\n\t_ = opts[0]\n"
+        f"\ts{i} := grpc.NewServer(opts...)\n\tgo s{i}.Serve(lis)\n"
+        for i in range(n)
+    )
+    code = (
+        'package main\n\nimport (\n\t"net"\n\n\t"google.golang.org/grpc"\n'
+        '\t"google.golang.org/grpc/keepalive"\n)\n\nfunc main() {\n'
+        '\tlis, _ := net.Listen("tcp", ":7000")\n'
+        "\tkasp := keepalive.ServerParameters{}\n"
+        "\topts := []grpc.ServerOption{grpc.KeepaliveParams(kasp)}\n"
+        f"{lines}\topts[0] = grpc.KeepaliveParams(kasp)\n}}\n"
+    )
+    return {"go.mod": "module example.com/m\n", "main.go": code}
+
+
+def servers_handed_to_functions_of_the_file(n: int) -> Files:
+    """A Go file of `n` servers, each a local handed to a registration function of the file
+    beside another made as the argument of a method that keeps it in a field, served from
+    the field (parse.py `_registered_here`, `_passed_to_local`): each function's parameter
+    is read once, the methods gathered once."""
+    parts = [
+        'package main\n\nimport (\n\t"net"\n\n\t"google.golang.org/grpc"\n)\n\n'
+        "type holder struct{ rpc *grpc.Server }\n\n"
+        "func (h *holder) keep(s *grpc.Server) { h.rpc = s }\n\n"
+    ]
+    for i in range(n):
+        parts.append(
+            f"func register{i}(s *grpc.Server, impl any) {{ pb.RegisterThing{i}Server(s, impl) }}\n"
+            f"func start{i}(h *holder, lis net.Listener) {{\n\ts := grpc.NewServer()\n"
+            f"\tregister{i}(s, nil)\n\tregister{i}(s, nil)\n\tgo s.Serve(lis)\n"
+            "\th.keep(grpc.NewServer())\n\tgo h.rpc.Serve(lis)\n}\n"
+        )
+    parts.append("func main() {}\n")
+    return {"go.mod": "module example.com/m\n", "main.go": "".join(parts)}
+
+
 def peer_ports_in_env(n: int) -> Files:
     """A container behind a Service with `n` gRPC port settings of peers, each beside the
     setting that names the peer's host (model/http2.py): the hosts are gathered once."""
@@ -1497,6 +1539,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "a mounted YAML file of 20000 RPC ports beside peers' hosts, behind 200 Service ports": (
         lambda: rpc_ports_in_a_mounted_file(20_000)
+    ),
+    "Go: 3000 servers over options read 6000 times, the slice set in place at the end": (
+        lambda: servers_over_a_slice_set_in_place(3000)
+    ),
+    "Go: 3000 servers handed to registration functions and to a method keeping them": (
+        lambda: servers_handed_to_functions_of_the_file(3000)
     ),
     "NestJS: 5000 gRPC clients in one module, options nested 3000 deep": (
         lambda: nest_clients_and_nested_options(5000, 3000)

@@ -298,15 +298,20 @@ def test_a_service_a_servicemonitor_scrapes_on_every_port_carries_no_clients(
         ("monitoring", False),
         ("metrics-debug", False),
         ("debug", False),
+        ("prometheus-12020", False),
+        ("metrics-9090", False),
         ("http-metrics", True),
+        ("http-8080", True),
+        ("grpc-10200", True),
         ("port", True),
     ],
 )
 def test_a_service_whose_ports_are_named_for_scrapes_or_profiling_carries_no_clients(
     tmp_path: Path, name: str, serving: bool
 ) -> None:
-    """A port named only with scrape and profiling words is not called; `http-metrics`
-    is the whole HTTP API of several charts, and stays a client port."""
+    """A port named only with scrape and profiling words is not called, its number beside
+    them left out (`prometheus-12020`); `http-metrics` is the whole HTTP API of several
+    charts, and stays a client port."""
     text = web_deployment("").replace(
         "    - name: http\n      port: 80", f"    - name: {name}\n      port: 80"
     )

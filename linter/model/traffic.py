@@ -137,10 +137,10 @@ def _monitor(monitor: K8sObject, endpoints: str) -> tuple[Any, Any, set[str]]:
 
 
 def scrape_port(port: YMap, scraped: frozenset[str] | set[str]) -> bool:
-    """A port only scraped or profiled: by its name's words, or as a monitor scrapes it."""
+    """A port only scraped or profiled: by its name's words (`scrape_name`: a number among
+    them left out, `prometheus-12020`), or as a monitor scrapes it."""
     name = port.get("name")
-    words = _words(name) - PORT_FILLER
-    return (bool(words) and words <= SCRAPE_WORDS) or str(name or "") in scraped
+    return scrape_name(name) or str(name or "") in scraped
 
 
 def scrape_name(name: object) -> bool:

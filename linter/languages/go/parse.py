@@ -544,6 +544,8 @@ class _Collector:
     # the values computed while the exports are made (value): by node id, scope id, depth
     # and `choosing`, each with the budget's steps it took
     remembered: dict[tuple[int, int, int, bool], tuple[Any, int]] | None = None
+    # the file's method declarations by name, made when first asked (_local_callee)
+    methods: dict[str, list[Node]] | None = None
 
     def __init__(self, path: str, data: bytes, facts: CodeFacts) -> None:
         self.path = path
@@ -2144,11 +2146,17 @@ class _Collector:
         elif kind == "identifier":
             name = _text(node)
             looked = scope.lookup(name)
-            if looked is None or not looked[1] or name in looked[0].opaque:
+            if (
+                looked is None
+                or not looked[1]
+                or name in looked[0].opaque
+                or self._changed_in_place(node, name)
+            ):
                 found.append(None)  # a parameter, or a name bound where k8slb cannot see
                 return
             home, bound = looked
-            for value in bound:
+            # every value it is given, a branch's default (`if len(opts) == 0`) too
+            for value in [*bound, *home.defaults.get(name, [])]:
                 if value.type == "slice_type":
                     continue  # `var opts []grpc.ServerOption`
                 if _appends_to(value, name):  # `opts = append(opts, ...)`
@@ -2168,9 +2176,10 @@ class _Collector:
                 for returned, inner in self._returned_values(declared):
                     self._slice_into(returned, inner, found, pending, depth + 1)
                 return
+            local = function is not None and function.type == "identifier"
             helper = self._helper(function)
-            if helper is None:
-                found.append(None)
+            if helper is None or (local and scope.lookup(_text(function)) is not None):
+                found.append(None)  # (a function value: a parameter's, a variable's)
             else:
                 pending.append(helper)
         else:
@@ -2246,7 +2255,7 @@ class _Collector:
             if name != f"{GRPC}.KeepaliveParams":
                 continue
             inner = self._called(arg).arguments
-            held = _literals_of(inner[0], scope) if inner else None
+            held = self._literals_of(inner[0], scope) if inner else None
             if held is None:
                 complete = False
                 continue
@@ -2260,6 +2269,47 @@ class _Collector:
                     if option is not None:
                         entries.append(Option(option, self.value(value, scope), self.loc(element)))
         return Options(complete, tuple(entries)), literals
+
+    def _literals_of(self, node: Node, scope: _Scope) -> list[Node] | None:
+        """The composite literals an expression is or names: one, or each value a
+        variable is given in its function, in any branch (`kasp = keepalive.
+        ServerParameters{...}` in an `if`, a `case`, a loop, or as a default under `if
+        !ok`), when every one of them is a literal, and no more than MAX_CHOICES. None
+        otherwise, and where the function changes the variable in place (a field or an
+        element set, its address handed on, a `range` rebinding it): no answer rests on
+        a binding that a branch may replace."""
+        if node.type == "unary_expression":  # `*p`, `&p`
+            operand = node.child_by_field_name("operand")
+            if operand is None:
+                return None
+            node = operand
+        if node.type != "identifier":
+            literal = _literal_of(node, scope)
+            return [literal] if literal is not None else None
+        name = _text(node)
+        found = scope.lookup(name)
+        if found is None or name in found[0].opaque or self._changed_in_place(node, name):
+            return None
+        home, bound = found
+        values = [*bound, *home.defaults.get(name, [])]
+        if not values or len(values) > MAX_CHOICES:
+            return None  # (past the budget of a value's choices: unknown)
+        held = [_literal_of(value, home) for value in values]
+        return [literal for literal in held if literal is not None] if all(held) else None
+
+    def _changed_in_place(self, node: Node, name: str) -> bool:
+        """Whether the function declaration that uses `name` at `node` (its function
+        literals included) changes that variable other than by assigning it: a field or
+        an element set (`kasp.MaxConnectionAge = d`, `opts[0] = o`, `n++`), or its
+        address taken (`tune(&kasp)`). Read from the body's identifiers, once a name."""
+        body = _top_level(node).child_by_field_name("body")
+        if body is None:
+            return False
+        key = (body.id, name, "in place")
+        if key not in self.dropped:
+            uses = self.identifiers_of(body).get(name, [])
+            self.dropped[key] = any(_in_place(use) for use in uses)
+        return self.dropped[key]
 
     def _server(self, call: Node, scope: _Scope, factory: str) -> Server:
         args = self._called(call).arguments
@@ -2277,7 +2327,12 @@ class _Collector:
             ),
             name=self._bound_to(call),
         )
-        server = replace(server, handed=self._server_handed(call, scope, server.name))
+        passed = None if server.name else self._passed_to_local(call)
+        if passed is not None:  # `a.setServer(grpc.NewServer())`: its parameter's name
+            handed = not self._only_registered(passed[0], passed[1])
+            server = replace(server, name=passed[1], handed=handed)
+        else:
+            server = replace(server, handed=self._server_handed(call, scope, server.name))
         self.facts.servers.append(server)
         return server
 
@@ -2296,9 +2351,62 @@ class _Collector:
         key = (body.id, name, "handed")
         if key not in self.dropped:
             self.dropped[key] = not all(
-                _server_use(use) for use in self.identifiers_of(body).get(name, [])
+                _server_use(use) or self._registered_here(use)
+                for use in self.identifiers_of(body).get(name, [])
             )
         return self.dropped[key]
+
+    def _local_callee(self, call: Node | None) -> Node | None:
+        """The declaration of this file a call calls: `register(s)` a function's, `x.m(s)`
+        the one method of the file named m (none where two types declare one)."""
+        if call is None or call.type != "call_expression":
+            return None
+        shape = self._called(call)
+        if shape.kind == "identifier":
+            return self.functions.get(shape.name)
+        if shape.kind != "selector_expression":
+            return None
+        if self.methods is None:
+            self.methods = defaultdict(list)
+            for declaration in self.declared:
+                if declaration.type == "method_declaration":
+                    method = _text(declaration.child_by_field_name("name"))
+                    self.methods[method].append(declaration)
+        found = self.methods.get(shape.member, [])
+        return found[0] if len(found) == 1 else None
+
+    def _passed_to_local(self, node: Node) -> tuple[Node, str] | None:
+        """The function of this file `node` is an argument of, and the name of the
+        parameter it arrives as (none for a variadic one, or a call of another file's)."""
+        arguments = node.parent
+        call = arguments.parent if arguments is not None else None
+        if arguments is None or arguments.type != "argument_list":
+            return None
+        callee = self._local_callee(call)
+        parameters = callee.child_by_field_name("parameters") if callee is not None else None
+        if callee is None or parameters is None or arguments.named_child_count > _MAX_ARGUMENTS:
+            return None
+        at = arguments.named_children.index(node)
+        names = [n for n, place in _parameter_places(parameters).items() if place == at]
+        return (callee, names[0]) if len(names) == 1 else None
+
+    def _only_registered(self, function: Node, parameter: str) -> bool:
+        """Whether a function of the file uses its server parameter only as `_server_use`
+        does (registrations, its methods called): `registerServer(s, impl)`, which hands
+        the server to no code k8slb does not follow."""
+        body = function.child_by_field_name("body")
+        key = (body.id if body is not None else 0, parameter, "registered")
+        if body is None:
+            return False
+        if key not in self.dropped:
+            uses = self.identifiers_of(body).get(parameter, [])
+            self.dropped[key] = all(_server_use(use) for use in uses)
+        return self.dropped[key]
+
+    def _registered_here(self, use: Node) -> bool:
+        """A server's name passed to a function of the file that only registers it."""
+        passed = self._passed_to_local(use)
+        return passed is not None and self._only_registered(*passed)
 
     def _method(
         self, call: Node, scope: _Scope, servers: dict[str, Server], shape: _Called
@@ -2311,6 +2419,11 @@ class _Collector:
             held = self._held_servers(servers)
             if receiver.rpartition(".")[2] in held and "." in receiver:
                 servers = {**servers, receiver: servers[held[receiver.rpartition(".")[2]]]}
+        elif receiver not in servers and method == "Serve" and "." in receiver:
+            # `a.grpcServer.Serve(lis)` of a field a method of the file set to a server
+            # passed to it (`a.grpcServer = s`): that server starts
+            keeper = self._held_servers(servers).get(receiver.rpartition(".")[2])
+            receiver = keeper if keeper is not None and "." not in keeper else receiver
         if receiver not in servers:
             if method == "SetConnMaxLifetime":
                 self._lifetime(receiver, call, scope)
@@ -3035,21 +3148,9 @@ def _literal_of(node: Node, scope: _Scope) -> Node | None:
     return None
 
 
-def _literals_of(node: Node, scope: _Scope) -> list[Node] | None:
-    """The composite literals an expression is or names: one (`_literal_of`), or each
-    value of a variable assigned again (`kasp = keepalive.ServerParameters{...}`), when
-    every one of them is a literal, and no more than MAX_CHOICES; None otherwise."""
-    literal = _literal_of(node, scope)
-    if literal is not None:
-        return [literal]
-    found = scope.lookup(_text(node)) if node.type == "identifier" else None
-    if found is None or not found[1] or len(found[1]) > MAX_CHOICES:
-        return None  # (past the budget of a value's choices: unknown)
-    held = [_literal_of(value, scope) for value in found[1]]
-    return [literal for literal in held if literal is not None] if all(held) else None
-
-
 _FUNCTION_NODES = ("function_declaration", "method_declaration", "func_literal")
+# a call's arguments past which a server among them is not followed into the function
+_MAX_ARGUMENTS = 32
 # The nodes the reader's binding reads (_Collector._bind), each captured as `n`; the
 # blocks are the `if`s' consequences, whose assignments may give a default.
 _BOUND_KINDS = (
@@ -3106,6 +3207,37 @@ def _blocking_serve(statement: Node, servers: dict[str, Server]) -> Node | None:
                 return node
         stack.extend(node.named_children)
     return None
+
+
+def _in_place(use: Node) -> bool:
+    """A use of a variable that changes it in place (`_Collector._changed_in_place`): the
+    operand of a field or an index that is assigned or stepped (`x.f = v`, `x[i] = v`,
+    `x.n++`), or of `&` (`&x`, `&x.f`), up to MAX_DEPTH selectors deep."""
+    node = use
+    for _ in range(MAX_DEPTH):
+        parent = node.parent
+        if parent is None:
+            return False
+        kind = parent.type
+        if kind == "unary_expression":
+            return _text(parent.child_by_field_name("operator")) == "&"
+        if kind in ("selector_expression", "index_expression"):
+            if parent.child_by_field_name("operand") != node:
+                return False
+        elif kind != "parenthesized_expression":
+            if node is use:
+                return False
+            if kind in ("inc_statement", "dec_statement"):
+                return True
+            holder = parent.parent
+            return (
+                kind == "expression_list"
+                and holder is not None
+                and holder.type == "assignment_statement"
+                and holder.child_by_field_name("left") == parent
+            )
+        node = parent
+    return False
 
 
 def _top_level(node: Node) -> Node:
