@@ -20,6 +20,7 @@ from k8slb.core.results import RunResult
 from k8slb.inputs import MANIFESTS, READERS, Reader, ReadSettings, reader_of
 from k8slb.languages import LANGUAGES, load
 from k8slb.model.index import Index
+from k8slb.model.kustomized import labelled
 from k8slb.model.links import (
     CodeLinks,
     inputs_digest,
@@ -589,7 +590,11 @@ def analyse(
     """The model the rules read: the index of objects (deployment units, meshes), which
     code runs in which container, the read problems; with --context, what is judged.
     `links`: the last model's, after an edit that changed no code and no build file."""
-    objects = [obj for m in read.manifests for obj in m.objects]
+    objects = labelled(
+        [obj for m in read.manifests for obj in m.objects],
+        [labels for m in read.manifests for labels in m.added_labels],
+        read.rendered_from,
+    )
     problems: list[Problem] = [p for m in read.manifests for p in m.problems]
     problems += [facts.problem for facts in read.modules if facts.problem is not None]
     problems += [Problem(UNREAD_FILE, s.path, 1, 1, s.unread) for s in sources if s.unread]
