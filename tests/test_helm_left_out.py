@@ -149,3 +149,29 @@ def test_a_fix_in_a_chart_rendered_without_a_template_is_made(tmp_path: Path) ->
     _, report = check(str(chart))
     assert "KLB401" not in {f["rule"] for f in report["findings"]}
     assert "KLB003" in {f["rule"] for f in report["findings"]}
+
+
+def test_a_grpc_service_whose_deployment_did_not_render_is_info_and_says_so(
+    tmp_path: Path,
+) -> None:
+    """KLB101 on a Service whose pods are in a template Helm failed on: how many replicas
+    run and whether the server caps connection age are unknown, so info, saying why."""
+    deployment = CHART["templates/deployment.yaml"].replace(
+        "  replicas: {{ .Values.replicaCount }}",
+        "  replicas: {{ .Values.replicaCount }}\n"
+        '  # {{ required "set gateway.host" .Values.gateway.host }}',
+    )
+    values = CHART["values.yaml"] + "gateway: {}\n"
+    chart = write(
+        tmp_path / "shop",
+        {**CHART, "values.yaml": values, "templates/deployment.yaml": deployment},
+    )
+    _, report = check(str(chart))
+    (finding,) = [f for f in report["findings"] if f["rule"] == "KLB101"]
+    assert finding["severity"] == "info"
+    assert "Helm failed on 1 of its templates (deployment.yaml)" in finding["headline"]
+    assert "did not render" in finding["message"]
+    rendered = write(tmp_path / "whole", CHART)
+    _, whole = check(str(rendered))
+    (scaled,) = [f for f in whole["findings"] if f["rule"] == "KLB101"]
+    assert scaled["severity"] == "warning", "with its pods, as before"

@@ -70,6 +70,8 @@ class Sources:
     group_of: dict[str, str] = field(default_factory=dict)  # template path -> its group
     builds: BuildFacts = field(default_factory=BuildFacts)  # what build files say (links.py)
     namespaces_elsewhere: list[K8sObject] = field(default_factory=list)  # other variants'
+    # rendered path -> the templates its chart was rendered without (Helm failed on them)
+    left_out: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # A chart stopped by a limit of the run (time, memory): the result is not kept, the
     # next run tries again.
     stopped: bool = False
@@ -325,8 +327,11 @@ def _add_rendered(
         for rendering in renderings:
             read.templates.update(reader.templates(rendering, source.path))
             variant = number if reader.apart else rendering.variant
+            without = tuple(rendering.path_of(member) for member in rendering.left_out)
             for path, text in rendering.files.items():
                 read.rendered_from[path], read.group_of[path] = source.path, group
+                if without:
+                    read.left_out[path] = without
                 read.variant_of[path], origin[path] = variant, (reader, rendering)
                 parses.add(path, MANIFESTS.name, text.encode(), None)
 
@@ -616,6 +621,7 @@ def analyse(
         if links is None
         else link_code_again(index, read.modules, links),
         proxy_configs=[c for m in read.manifests for c in m.proxy_configs],
+        left_out=read.left_out,
         grpc_java=read.builds.grpc_java,
         build_contexts=build_contexts(read.builds),
         named_contexts=named_contexts(read.builds),
