@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any
@@ -364,6 +365,12 @@ class GrpcClusterIp(Rule):
     A Service whose pods are one replica of a Deployment or StatefulSet that nothing
     scales is `info`: there is nothing to spread calls over until it is scaled.
 
+    A Service of a chart Helm rendered only without some of its templates (each a KLB003:
+    a `required` or `fail` its defaults trip), that selects no pod of what did render, is
+    `info`, naming the templates left out: its pods are likely in one of them, so how many
+    replicas run and whether the server caps connection age, which decide this finding,
+    are not known. Rendered with the values it is installed with, it is judged as above.
+
     When the gRPC server in the code behind the Service's gRPC ports (the code linked to
     the targeted containers; when the port it listens on cannot be read, every gRPC server
     of that code, as KLB201 judges it) caps connection age, or every workload behind it gives its
@@ -563,6 +570,7 @@ class GrpcClusterIp(Rule):
         else the plain one (clients stay on the pods they reached)."""
         for step in (
             self._one_replica,
+            self._pods_unrendered,
             self._twinned,
             self._proxied,
             self._api_resolved,
@@ -586,6 +594,24 @@ class GrpcClusterIp(Rule):
             "with one pod there is nothing to spread calls over: its clients "
             "stay on one pod once it is scaled, which k8slb cannot see from here",
             "before scaling it, add a headless twin for round_robin or cap connection age",
+        )
+        return self._unseen(seen.index, seen.pinned, seen.pos, message, seen.related)
+
+    def _pods_unrendered(self, seen: _Seen) -> Finding | None:
+        """A Service of a chart Helm rendered without some of its templates, which selects
+        no pod of what did render: its pods are likely in a template left out, so how many
+        replicas run, and whether the server caps connection age, are unknown."""
+        left_out = seen.context.left_out.get(seen.service.path)
+        if seen.pinned.backends or not left_out:
+            return None
+        said = ", ".join(os.path.basename(path) for path in left_out[:3])
+        message = (
+            f"{seen.what}; it selects no pod of what its chart rendered, and Helm failed "
+            f"on {len(left_out)} of its templates ({said}{', …' if len(left_out) > 3 else ''})",
+            "its pods are likely in a template that did not render (KLB003): how many "
+            "replicas run and whether the server caps connection age are not known",
+            "render the chart with the values it is installed with (--helm-values) to "
+            "judge it; if it is scaled and keeps connections, add a headless twin",
         )
         return self._unseen(seen.index, seen.pinned, seen.pos, message, seen.related)
 

@@ -135,8 +135,16 @@ def test_a_template_of_a_packaged_subchart_is_not_left_out(tmp_path: Path) -> No
     assert charts._failing_template(values, members) is None
     here = charts.HelmFailure("execution error at (shop/templates/x.yaml:3:1): no")
     assert charts._failing_template(here, members) == "templates/x.yaml"
+    # with subcharts missing: a `fail`/`required` of its own is the template's alone; a
+    # named template not found, or a template that reads the subchart's values, may be theirs
     missing = charts.HelmFailure(str(here), missing=["common"])
-    assert charts._failing_template(missing, members) is None, "the missing subchart: as before"
+    assert charts._failing_template(missing, members) == "templates/x.yaml"
+    include = charts.HelmFailure(
+        'template: shop/templates/x.yaml:3:1: no template "common.name"', missing=["common"]
+    )
+    assert charts._failing_template(include, members) is None
+    reads = {"templates/x.yaml": b'port: {{ required "port" .Values.common.port }}\n'}
+    assert charts._failing_template(missing, reads) is None
 
 
 def test_a_fix_in_a_chart_rendered_without_a_template_is_made(tmp_path: Path) -> None:
@@ -149,3 +157,67 @@ def test_a_fix_in_a_chart_rendered_without_a_template_is_made(tmp_path: Path) ->
     _, report = check(str(chart))
     assert "KLB401" not in {f["rule"] for f in report["findings"]}
     assert "KLB003" in {f["rule"] for f in report["findings"]}
+
+
+def test_a_grpc_service_whose_deployment_did_not_render_is_info_and_says_so(
+    tmp_path: Path,
+) -> None:
+    """KLB101 on a Service whose pods are in a template Helm failed on: how many replicas
+    run and whether the server caps connection age are unknown, so info, saying why."""
+    deployment = CHART["templates/deployment.yaml"].replace(
+        "  replicas: {{ .Values.replicaCount }}",
+        "  replicas: {{ .Values.replicaCount }}\n"
+        '  # {{ required "set gateway.host" .Values.gateway.host }}',
+    )
+    values = CHART["values.yaml"] + "gateway: {}\n"
+    chart = write(
+        tmp_path / "shop",
+        {**CHART, "values.yaml": values, "templates/deployment.yaml": deployment},
+    )
+    _, report = check(str(chart))
+    (finding,) = [f for f in report["findings"] if f["rule"] == "KLB101"]
+    assert finding["severity"] == "info"
+    assert "Helm failed on 1 of its templates (deployment.yaml)" in finding["headline"]
+    assert "did not render" in finding["message"]
+    rendered = write(tmp_path / "whole", CHART)
+    _, whole = check(str(rendered))
+    (scaled,) = [f for f in whole["findings"] if f["rule"] == "KLB101"]
+    assert scaled["severity"] == "warning", "with its pods, as before"
+
+
+SECRET = """\
+{{- range $name, $value := .Values.credentials }}
+{{- if empty $value }}
+{{- fail (printf "set credentials.%s" $name) }}
+{{- end }}
+{{- end }}
+apiVersion: v1
+kind: Secret
+metadata:
+  name: {{ .Release.Name }}-credentials
+stringData:
+  {{- toYaml .Values.credentials | nindent 2 }}
+"""
+DEPENDENT = (
+    "apiVersion: v2\nname: shop\nversion: 0.1.0\ndependencies:\n"
+    "  - name: cache\n    version: 1.2.3\n    repository: https://charts.example\n"
+)
+
+
+def test_a_fail_of_its_own_is_left_out_of_a_chart_whose_subcharts_are_missing(
+    tmp_path: Path,
+) -> None:
+    """A chart whose subcharts are not vendored, with a template that calls `fail` on an
+    empty value of its own: the fail is not the subcharts' doing, so that template is
+    left out and the rest linted; one that reads a missing subchart's values is not."""
+    values = CHART["values.yaml"] + 'credentials:\n  password: ""\ncache:\n  port: 6379\n'
+    files = {**CHART, "Chart.yaml": DEPENDENT, "values.yaml": values}
+    chart = write(tmp_path / "shop", {**files, "templates/secret.yaml": SECRET})
+    _, report = check(str(chart))
+    rules = sorted(f["rule"] for f in report["findings"])
+    assert rules == ["KLB003", "KLB003", "KLB101", "KLB401"], report["findings"]
+    assert any("rendered and linted without" in f["message"] for f in report["findings"])
+    reading = '{{- if empty .Values.cache.password }}{{ fail "set cache.password" }}{{ end }}\n'
+    other = write(tmp_path / "other", {**files, "templates/secret.yaml": reading})
+    _, whole = check(str(other))
+    assert [f["rule"] for f in whole["findings"]] == ["KLB003"], "the chart, as before"

@@ -1402,6 +1402,32 @@ def go_test_support_chain(n: int) -> Files:
     return files
 
 
+def kustomize_labels_everywhere(n: int) -> Files:
+    """A kustomization naming `n` resource files, each with a Deployment and a Service,
+    with `n` label entries and `n` common labels (past the budget: none added), beside one
+    within it naming `n` files of a Deployment each: each object copied once with its
+    labels (no Service there: `n` Services selecting `n` workloads are the rules' work,
+    not the reader's), the rest refused whole."""
+    many = "".join(f"  k{i}: v{i}\n" for i in range(n))
+    entries = "".join(f"- pairs: {{a{i}: b}}\n  includeSelectors: true\n" for i in range(n))
+    resources = "".join(f"- r{i}.yaml\n" for i in range(n))
+    objects = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: d{i}}}\nspec:\n"
+        "  selector: {{matchLabels: {{}}}}\n  template:\n    metadata: {{labels: {{}}}}\n"
+        "    spec: {{containers: [{{name: c, image: x}}]}}\n---\n"
+        "apiVersion: v1\nkind: Service\nmetadata: {{name: s{i}}}\nspec: {{selector: {{}}}}\n"
+    )
+    files = {
+        ".git/HEAD": "ref: refs/heads/main\n",
+        "big/kustomization.yaml": f"resources:\n{resources}commonLabels:\n{many}labels:\n{entries}",
+        "ok/kustomization.yaml": f"resources:\n{resources}commonLabels: {{app: web}}\n",
+    }
+    for i in range(n):
+        files[f"big/r{i}.yaml"] = objects.format(i=i)
+        files[f"ok/r{i}.yaml"] = objects.format(i=i).partition("---")[0]
+    return files
+
+
 LINK = "\0link to "  # a file of a case that is this: a symbolic link to the rest (read_here)
 
 
@@ -1428,6 +1454,9 @@ def chart_links(n: int, size: int) -> Files:
 
 
 ISSUE: dict[str, Callable[[], Files]] = {
+    "Kustomize: 2000 resource files labelled, 2000 label entries and common labels": (
+        lambda: kustomize_labels_everywhere(2000)
+    ),
     "Go: 3000 packages importing each other in a chain that only tests import": (
         lambda: go_test_support_chain(3000)
     ),

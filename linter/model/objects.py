@@ -256,7 +256,10 @@ class PodTemplate:
 
     @property
     def labels(self) -> dict[str, str]:
-        return dig(self.body, "metadata", "labels") or {}
+        """The pod's labels: those its owner keeps (with what a kustomization adds to a
+        file read as written: model/kustomized.py), else the template's own."""
+        kept = self.owner.template_labels
+        return kept if kept is not None else dig(self.body, "metadata", "labels") or {}
 
     @property
     def annotations(self) -> dict[str, str]:

@@ -571,9 +571,11 @@ def _retry_time() -> float:
 def _failing_template(failure: HelmFailure, members: Mapping[str, bytes]) -> str | None:
     """The chart's template file (templates/, a vendored subchart's templates/) that
     Helm's failure names first, when the chart can be rendered without it; None when the
-    fault is elsewhere (a values file, Chart.yaml, a packaged subchart's file) or is
-    likely the chart's missing subcharts (every template that uses them would fail)."""
-    if failure.path is not None or failure.missing:
+    fault is elsewhere (a values file, Chart.yaml, a packaged subchart's file) or may be
+    the chart's missing subcharts (every template that uses them would fail): with some
+    missing, only a `fail` or `required` of a template of the chart's own (not a helper)
+    whose text reads no value of a missing subchart is one Helm fails on by itself."""
+    if failure.path is not None:
         return None
     lines = [text.strip() for text in str(failure).strip().splitlines() if text.strip()]
     place = _HELM_PLACE.search(lines[0]) if lines else None
@@ -585,7 +587,38 @@ def _failing_template(failure: HelmFailure, members: Mapping[str, bytes]) -> str
     in_templates = parts[0] == "templates" or (
         len(parts) > 3 and parts[0] == "charts" and "templates" in parts[2:-1]
     )
-    return member if in_templates and member in members else None
+    if not in_templates or member not in members:
+        return None
+    if failure.missing and not _fails_by_itself(lines[0], member, members[member], failure):
+        return None
+    return member
+
+
+def _fails_by_itself(first: str, member: str, data: bytes, failure: HelmFailure) -> bool:
+    """Whether a template of a chart whose subcharts are missing fails whatever they hold:
+    Helm's error is a call of its own (`execution error at`: a `fail`, a `required`) in a
+    template of the chart's own `templates/` that is no helper (`_*.tpl`), and its text
+    reads none of the missing subcharts' values (`.Values.NAME`, whose defaults they hold)."""
+    if "execution error at (" not in first or not member.startswith("templates/"):
+        return False
+    if os.path.basename(member).startswith("_"):
+        return False
+    text = data.decode("utf-8", "replace")
+    return not any(_reads_values_of(text, name) for name in failure.missing)
+
+
+def _reads_values_of(text: str, name: str) -> bool:
+    """Whether a template's text names `Values.NAME` (NAME not the start of a longer key)
+    or `"NAME"` (`index .Values "NAME"`, a `dig`): taken to read the subchart's values."""
+    if f'"{name}"' in text:
+        return True
+    wanted, start = f"Values.{name}", 0
+    while (found := text.find(wanted, start)) >= 0:
+        after = text[found + len(wanted) : found + len(wanted) + 1]
+        if not after or not (after.isalnum() or after in "_-"):
+            return True
+        start = found + len(wanted)
+    return False
 
 
 def _left_out(problem: Problem, chart: str, member: str, data: bytes) -> Problem:

@@ -120,3 +120,80 @@ def unread_reference(reference: Reference, top: str) -> str | None:
     if not inside(reference.target, top):
         return f"kustomize resource {reference.text} is outside the repository: not read"
     return None
+
+
+@record
+class AddedLabels:
+    """The labels a kustomization (or a kustomize Component) adds to the objects of the
+    resource files it names itself (kustomize's `commonLabels` and `labels:`), by where
+    kustomize writes them: `everywhere` to the objects' labels, their pod templates' and
+    their selectors (`commonLabels`, `labels` with `includeSelectors: true`); `templates`
+    to the labels and pod templates (`includeTemplates: true`); `metadata` to the labels
+    only. The folders it names (bases) are other kustomizations: not theirs."""
+
+    kustomization: str
+    files: tuple[str, ...]  # the resource entries it names, resolved
+    everywhere: tuple[tuple[str, str], ...]
+    templates: tuple[tuple[str, str], ...]
+    metadata: tuple[tuple[str, str], ...]
+
+
+# A kustomization's labels read at most: more is refused whole (no labels added).
+MAX_ADDED_LABELS = 64
+MAX_LABEL_ENTRIES = 16
+
+
+def _pairs(value: object) -> list[tuple[str, str]] | None:
+    """A map of label names to values, as kustomize takes it (strings: a number or a
+    boolean written bare fails its build), or None: anything else, or past the budget."""
+    if not isinstance(value, dict) or len(value) > MAX_ADDED_LABELS:
+        return None
+    pairs = []
+    for key, label in value.items():
+        if not isinstance(key, str) or not isinstance(label, str):
+            return None
+        pairs.append((key, label))
+    return pairs
+
+
+def added_labels(path: str, body: object) -> AddedLabels | None:
+    """What the kustomization at `path` (its first YAML document, `body`) adds as labels
+    to the resource files it names; None when it adds none, or writes them in a form
+    kustomize would not take or past the budget (then none is added: never a guess)."""
+    if not isinstance(body, dict):
+        return None
+    sets: dict[str, list[tuple[str, str]]] = {"everywhere": [], "templates": [], "metadata": []}
+    if "commonLabels" in body:
+        common = _pairs(body.get("commonLabels"))
+        if common is None:
+            return None
+        sets["everywhere"] += common
+    entries = body.get("labels")
+    if entries is not None:
+        if not isinstance(entries, list) or len(entries) > MAX_LABEL_ENTRIES:
+            return None
+        for entry in entries:
+            pairs = _pairs(entry.get("pairs")) if isinstance(entry, dict) else None
+            if pairs is None:
+                return None
+            where = (
+                "everywhere"
+                if entry.get("includeSelectors") is True
+                else "templates"
+                if entry.get("includeTemplates") is True
+                else "metadata"
+            )
+            sets[where] += pairs
+    if not any(sets.values()) or sum(map(len, sets.values())) > MAX_ADDED_LABELS:
+        return None
+    resources = body.get("resources")
+    named = resources if isinstance(resources, list) else []
+    folder = os.path.dirname(path)
+    files = tuple(
+        os.path.normpath(os.path.join(folder, entry))
+        for entry in named
+        if isinstance(entry, str) and entry and not _REMOTE.match(entry)
+    )
+    return AddedLabels(
+        path, files, tuple(sets["everywhere"]), tuple(sets["templates"]), tuple(sets["metadata"])
+    )

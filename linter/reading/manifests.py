@@ -16,6 +16,8 @@ from k8slb.reading.build_files import names_builds
 from k8slb.reading.encodings import yaml_codec
 from k8slb.reading.kustomization import (
     KUSTOMIZATION_FILES,
+    AddedLabels,
+    added_labels,
     references,
     unread_reference,
 )
@@ -53,6 +55,8 @@ class ManifestFile:
     other_documents: int = 0  # YAML documents that are not Kubernetes objects
     markers: list[Marker] = field(default_factory=list)  # `# k8slb: ignore` comments
     proxy_configs: list[ProxyConfig] = field(default_factory=list)
+    # a kustomization's: the labels it adds to the files it names (read as written)
+    added_labels: list[AddedLabels] = field(default_factory=list)
 
 
 def decode(path: str, data: bytes) -> str | Problem:
@@ -257,6 +261,9 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
             )
         )
     result.documents = len(composed.documents) + len(composed.problems)
+    if os.path.basename(path) in KUSTOMIZATION_FILES and composed.documents:
+        added = added_labels(path, composed.documents[0].data)
+        result.added_labels += [added] if added is not None else []
     strays: list[Document] = []
     for doc in composed.documents:
         if (

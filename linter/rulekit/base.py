@@ -92,6 +92,8 @@ class Context:
     fix_values: FixValues = field(default_factory=FixValues)
     links: CodeLinks = field(default_factory=CodeLinks)  # which code runs in which container
     proxy_configs: Sequence[ProxyConfig] = ()  # proxies' own configuration files
+    # a rendered file -> the templates of its chart Helm failed on (rendered without them)
+    left_out: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # what Java builds say of grpc-java, by the project folder each speaks for
     grpc_java: Mapping[str, Sequence[GrpcJavaBuild]] = field(default_factory=dict)
     # the Dockerfiles built from each context folder (runtimes.build_contexts)

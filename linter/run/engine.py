@@ -20,6 +20,7 @@ from k8slb.core.results import RunResult
 from k8slb.inputs import MANIFESTS, READERS, Reader, ReadSettings, reader_of
 from k8slb.languages import LANGUAGES, load
 from k8slb.model.index import Index
+from k8slb.model.kustomized import labelled
 from k8slb.model.links import (
     CodeLinks,
     inputs_digest,
@@ -69,6 +70,8 @@ class Sources:
     group_of: dict[str, str] = field(default_factory=dict)  # template path -> its group
     builds: BuildFacts = field(default_factory=BuildFacts)  # what build files say (links.py)
     namespaces_elsewhere: list[K8sObject] = field(default_factory=list)  # other variants'
+    # rendered path -> the templates its chart was rendered without (Helm failed on them)
+    left_out: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # A chart stopped by a limit of the run (time, memory): the result is not kept, the
     # next run tries again.
     stopped: bool = False
@@ -324,8 +327,11 @@ def _add_rendered(
         for rendering in renderings:
             read.templates.update(reader.templates(rendering, source.path))
             variant = number if reader.apart else rendering.variant
+            without = tuple(rendering.path_of(member) for member in rendering.left_out)
             for path, text in rendering.files.items():
                 read.rendered_from[path], read.group_of[path] = source.path, group
+                if without:
+                    read.left_out[path] = without
                 read.variant_of[path], origin[path] = variant, (reader, rendering)
                 parses.add(path, MANIFESTS.name, text.encode(), None)
 
@@ -589,7 +595,11 @@ def analyse(
     """The model the rules read: the index of objects (deployment units, meshes), which
     code runs in which container, the read problems; with --context, what is judged.
     `links`: the last model's, after an edit that changed no code and no build file."""
-    objects = [obj for m in read.manifests for obj in m.objects]
+    objects = labelled(
+        [obj for m in read.manifests for obj in m.objects],
+        [labels for m in read.manifests for labels in m.added_labels],
+        read.rendered_from,
+    )
     problems: list[Problem] = [p for m in read.manifests for p in m.problems]
     problems += [facts.problem for facts in read.modules if facts.problem is not None]
     problems += [Problem(UNREAD_FILE, s.path, 1, 1, s.unread) for s in sources if s.unread]
@@ -611,6 +621,7 @@ def analyse(
         if links is None
         else link_code_again(index, read.modules, links),
         proxy_configs=[c for m in read.manifests for c in m.proxy_configs],
+        left_out=read.left_out,
         grpc_java=read.builds.grpc_java,
         build_contexts=build_contexts(read.builds),
         named_contexts=named_contexts(read.builds),
