@@ -1531,6 +1531,7 @@ def _docker_build_args(words: list[str]) -> tuple[list[str], str | None, str | N
         if word.endswith(";") and word != ";":
             words = [*words[:end], word[:-1]]
             break
+    words = _substitutions_whole(words)
     index = 0
     while index < len(words):
         word = words[index]
@@ -1551,6 +1552,22 @@ def _docker_build_args(words: list[str]) -> tuple[list[str], str | None, str | N
             context = word
         index += 1
     return tags, context, dockerfile
+
+
+def _substitutions_whole(words: list[str]) -> list[str]:
+    """The words with each `$(...)` split by spaces joined back into one word: in
+    `--build-arg v=$(shell git describe 2>/dev/null || echo none) .`, the words inside
+    are neither the context nor a `||` that ends the command (one pass, one word built
+    at a time)."""
+    joined: list[list[str]] = []
+    depth = 0
+    for word in words:
+        if depth > 0:
+            joined[-1].append(word)
+        else:
+            joined.append([word])
+        depth = max(0, depth + word.count("(") - word.count(")"))
+    return [" ".join(parts) for parts in joined]
 
 
 def _subshell_end(word: str, depth: int) -> int | None:
