@@ -57,8 +57,10 @@ A chart's image that a shell script sets at deploy time (`--set image.repository
 is not the chart's default: the image the script writes, or the default where the release
 is named as it, else none.
 A build whose context the repository does not hold (a build tool's output folder) is of
-the JVM module above it that makes it; evidence pointing to a folder the repository does
-not hold is never stronger than evidence pointing to code. A Dockerfile kept apart from
+the JVM module above it that makes it; a jar a build argument names by its file name alone
+is of the one module whose artifactId (or finalName, or Gradle folder name) it starts with
+before its version, else of none (no link); evidence pointing to a folder the repository
+does not hold is never stronger than evidence pointing to code. A Dockerfile kept apart from
 its context that copies nothing of it (`FROM postgres` with ENV lines) runs no code: no link.
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
@@ -1271,6 +1273,23 @@ class _Finder:
             if part in ("target", "build"):
                 module = os.sep.join(parts[:i]) or "."
                 return module if module in self.builds.jvm_modules else None
+        return self._jar_module(parts[-1])
+
+    def _jar_module(self, name: str) -> str | None:
+        """The JVM module whose build makes a jar of that file name, wherever the image's
+        build finds it: the one module whose artifactId (or finalName) the name is, or
+        starts with before a version (`orders-service-1.2.0-all.jar`: `orders-service`,
+        not `orders`); the longest such name decides, and a name two modules give, none.
+        None for a file that is no jar."""
+        if not name.endswith(".jar"):
+            return None
+        stem = name[: -len(".jar")]
+        artifacts = self.builds.jvm_artifacts
+        ends = [i for i in range(len(stem) - 1) if stem[i] == "-" and stem[i + 1].isdigit()]
+        for end in (len(stem), *reversed(ends)):
+            folders = artifacts.get(stem[:end])
+            if folders:
+                return next(iter(folders)) if len(folders) == 1 else None
         return None
 
     def _missing_path(self, dockerfile: str) -> bool:
@@ -2740,6 +2759,13 @@ class _Finder:
                 # `ARG JAR_FILE=target/app.jar`: a build's output, whose code is its module's
                 text = f"{text} (built by the module {module})"
                 folder = module
+            elif folder.endswith(".jar") and not self._held(folder):
+                # a jar's file name is no code: with no module known to build it, no link
+                self.why_not[(id(workload), id(container))] = (
+                    f"{said.path}:{said.line}: `{said.text}` ({given}) copies the jar "
+                    f"{folder}, and no Maven or Gradle module of the tree says it builds it"
+                )
+                return None
             evidence.append(Evidence("dockerfile", replace(said, text=text), folder))
             agreeing.add(folder)
         return folder, agreeing
