@@ -20,7 +20,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
 4. a Dockerfile kept apart from the code, named by the image's last path segment
    (`docker/cart/Dockerfile`, `cart.Dockerfile`), that copies a source folder: its
    context is the folder above it from which that copy is found; one beside code that
-   copies only files and runs a start script it copies runs that script alone;
+   copies only files and runs a start script it copies runs that script alone; one at the
+   repository's top that copies no folder of code and runs none links nothing;
 5. the image's last path segment naming a source folder (`.../recommendationservice:v1`
    and `src/recommendationservice/`), unless it holds several services' builds or only
    Go libraries (generated stubs), or the module a go.mod beside a Dockerfile declares
@@ -2492,6 +2493,19 @@ class _Finder:
             or self._released_elsewhere(chosen, folder, dockerfile)
         )
 
+    @staticmethod
+    def _named_at_top(chosen: Evidence, folder: str, modules: Sequence[str]) -> str | None:
+        """Why a Dockerfile at the repository's top named for the image (`Dockerfile.cache`)
+        that copies no folder of code and runs none of it (a public program re-tagged, or
+        built from its upstream, with a file or a binary made elsewhere) links no code:
+        the whole repository is no program's folder. None when it copies code."""
+        if chosen.kind != "dockerfile name" or folder not in (".", "") or modules:
+            return None
+        return (
+            f"{chosen.said.path}: named for the image at the repository's top, it copies no "
+            "folder of code and runs none of the tree's programs: no code is linked"
+        )
+
     def _released_elsewhere(
         self, chosen: Evidence, folder: str, dockerfile: Dockerfile | None
     ) -> str | None:
@@ -2642,7 +2656,9 @@ class _Finder:
             source, program, argv, dockerfile, chosen, folder, used, by_argument=by_argument
         )
         if source is None and program is None and chosen.kind != "config":
-            refused = self._refused(chosen, folder, dockerfile)
+            refused = self._refused(chosen, folder, dockerfile) or self._named_at_top(
+                chosen, folder, modules
+            )
             if refused is not None:
                 self.why_not[(id(workload), id(container))] = refused
                 return None
