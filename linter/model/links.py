@@ -2959,13 +2959,14 @@ class _Finder:
     ) -> str | None:
         """The one package below a wide context whose code a Node image runs: its command
         runs npm, yarn or node in the WORKDIR the package's package.json is copied to
-        (`COPY ./api/package.json ./`), and every other file its last stage copies is of
+        (`COPY ./api/package.json ./`), or in the package `npm --prefix ./api` names from
+        the folder it runs in, and every other file its last stage copies is of
         that package, or a build's output (not in the tree) put below the WORKDIR, not in
         it (a web app's static files, `COPY --from=web /ui/build ./ui`). None otherwise."""
         entry = entry_of(argv)
         if entry is None or not entry.node:
             return None
-        where, _ = self._package_folder(replace(entry, package_folder=None), folder, dockerfile)
+        where, _ = self._package_folder(entry, folder, dockerfile)  # `--prefix web` too
         if where == folder or not _below(where, folder):
             return None
         for copy in dockerfile.copies:
