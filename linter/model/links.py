@@ -1181,6 +1181,11 @@ class _Finder:
         # manifest gives otherwise than compose does is no sign of another program, and the
         # service may be the one that builds the folder named as the container
         own = "/" in image_repository(image) and _normal(container.name) in words
+        if self._vendor_family(image):
+            # a third party's published image (`logvendor/shipper-k8s-daemonset`), run under
+            # the name of a service compose builds on another image of that vendor's
+            # (`FROM logvendor/shipper`): it runs none of that build
+            return []
         found: dict[str, tuple[ImageBuild, str]] = {}
         for build in self.builds.builds:
             run_from = self._run_from(build) if build.kind == "compose" else None
@@ -1215,6 +1220,22 @@ class _Finder:
             f"builds {folder}; the image {image} links nothing: weaker than a build of it)"
         )
         return [Evidence("compose service", replace(said, text=text), folder, build.dockerfile)]
+
+    def _vendor_family(self, image: str) -> bool:
+        """Whether a third party's image (a namespace none of the repository's builds push
+        to) shares its namespace with the base of a Dockerfile a compose service builds:
+        the vendor's own image, beside which the repository builds another of its."""
+        namespace = image_repository(image).rpartition("/")[0]
+        if not namespace or not self._pushed_elsewhere(image):
+            return False
+        for build in self.builds.builds:
+            if build.kind != "compose" or (run_from := self._run_from(build)) is None:
+                continue
+            dockerfile = self._dockerfile(os.path.normpath(run_from[0]))
+            base = dockerfile.base if dockerfile is not None else None
+            if base and image_repository(base).rpartition("/")[0] == namespace:
+                return True
+        return False
 
     def _missing(self, evidence: Evidence | ImageBuild) -> bool:
         """Whether the evidence (or the build) names a Dockerfile the tree does not hold."""
