@@ -144,7 +144,7 @@ def test_a_jar_a_build_argument_copies_from_target_runs_the_maven_project_s_code
 
 def test_a_jar_of_a_folder_with_no_build_file_links_no_output_path(tmp_path: Path) -> None:
     """A jar below a `build/` that no Gradle or Maven project holds names no module: the
-    link is not moved to a guessed project."""
+    link is not moved to a guessed project, nor kept on the jar's path (no code)."""
     files = {
         "Makefile": MAKEFILE.format(name="accounts"),
         "Dockerfile": JAR_DOCKERFILE.format(jar="vendor/build/accounts.jar"),
@@ -153,7 +153,7 @@ def test_a_jar_of_a_folder_with_no_build_file_links_no_output_path(tmp_path: Pat
         "src/main/java/acme/accounts/App.java": APP.format(package="accounts"),
     }
     row = only(links(tmp_path, files))
-    assert row["code"] == os.path.join("vendor", "build", "accounts.jar")
+    assert row["code"] is None
 
 
 def gradle_module(name: str) -> dict[str, str]:
@@ -183,3 +183,75 @@ def test_an_installed_gradle_output_copied_from_the_top_runs_its_module_s_code(
         **gradle_module("web"),
     }
     assert only(links(tmp_path, files))["code"] == "api"
+
+
+SHARED_RELEASE = """\
+FROM eclipse-temurin:21
+ARG MODULE
+ARG RELEASE
+COPY ${MODULE}-${RELEASE}-fat.jar /srv/
+ENV JAR=/srv/${MODULE}-${RELEASE}-fat.jar
+CMD ["sh", "-c", "exec java -jar $JAR"]
+"""
+RELEASE_MAKEFILE = """\
+RELEASE ?= 2.3.0
+images:
+\tmvn -q package
+\tcp orders/server/target/*-fat.jar billing/server/target/*-fat.jar .
+\tdocker build -f Dockerfile.release --build-arg MODULE=shop-orders-server \\
+\t\t--build-arg RELEASE=$(RELEASE) -t acme/orders:$(RELEASE) .
+\tdocker build -f Dockerfile.release --build-arg MODULE=shop-billing-server \\
+\t\t--build-arg RELEASE=$(RELEASE) -t acme/billing:$(RELEASE) .
+"""
+PARENT_POM = """\
+<project>
+  <parent><artifactId>shop</artifactId><version>2.3.0</version></parent>
+  <artifactId>{name}</artifactId>
+  <packaging>pom</packaging>
+</project>
+"""
+
+
+def test_a_jar_named_by_build_arguments_runs_the_maven_module_whose_artifact_it_is(
+    tmp_path: Path,
+) -> None:
+    """One Dockerfile for every service copies `${MODULE}-${RELEASE}-fat.jar` from the
+    context's top: the jar's file name is not code; the module whose artifactId it starts
+    with before its version (`shop-orders-server`, not its parent `shop-orders`) is."""
+    files = {
+        "Makefile": RELEASE_MAKEFILE,
+        "Dockerfile.release": SHARED_RELEASE,
+        "pom.xml": PARENT_POM.format(name="shop"),
+        "orders/pom.xml": PARENT_POM.format(name="shop-orders"),
+        "billing/pom.xml": PARENT_POM.format(name="shop-billing"),
+        "k8s/orders.yaml": workload(name="orders", image="acme/orders:2.3.0"),
+        "k8s/billing.yaml": workload(name="billing", image="acme/billing:2.3.0"),
+    }
+    for service in ("orders", "billing"):
+        files[f"{service}/server/pom.xml"] = POM.format(name=f"shop-{service}-server")
+        path = f"{service}/server/src/main/java/acme/{service}/App.java"
+        files[path] = APP.format(package=service)
+    rows = links(tmp_path, files)
+    code = {row["container"].split(":")[0].split("/")[-1]: row["code"] for row in rows}
+    assert code == {
+        "orders": os.path.join("orders", "server"),
+        "billing": os.path.join("billing", "server"),
+    }
+    orders = only([row for row in rows if "orders" in row["container"]])
+    built = f"(built by the module {os.path.join('orders', 'server')})"
+    assert any(evidence.endswith(built) for evidence in orders["evidence"])
+
+
+def test_a_jar_name_two_modules_give_links_no_module(tmp_path: Path) -> None:
+    """Two poms whose own artifactId is the jar's: which builds the image, nothing says."""
+    files = {
+        "Makefile": RELEASE_MAKEFILE,
+        "Dockerfile.release": SHARED_RELEASE,
+        "k8s/orders.yaml": workload(name="orders", image="acme/orders:2.3.0"),
+        "orders/server/pom.xml": POM.format(name="shop-orders-server"),
+        "orders/server/src/main/java/acme/orders/App.java": APP.format(package="orders"),
+        "legacy/server/pom.xml": POM.format(name="shop-orders-server"),
+        "legacy/server/src/main/java/acme/legacy/App.java": APP.format(package="legacy"),
+    }
+    rows = [row for row in links(tmp_path, files) if "orders" in row["container"]]
+    assert all(not str(row["code"]).startswith(("orders", "legacy")) for row in rows)

@@ -439,3 +439,28 @@ def test_an_image_not_named_as_the_container_on_other_ports_is_still_no_evidence
         **_two_services(),
     }
     assert only(links(tmp_path, files))["code"] is None
+
+
+def test_a_third_party_s_image_run_under_a_compose_service_s_name_is_not_its_build(
+    tmp_path: Path,
+) -> None:
+    """A log shipper from its vendor's namespace (`logvendor/shipper-k8s-daemonset`), run
+    as `shipper`, where compose builds a `shipper` of its own on the vendor's other image
+    (`FROM logvendor/shipper`) and the repository's builds push to `acme/`: the container
+    runs the vendor's image."""
+    files = {
+        "k8s/shipper.yaml": workload(
+            name="shipper", image="logvendor/shipper-k8s-daemonset:v2-elastic"
+        ).replace("- name: server", "- name: shipper"),
+        "docker-compose.yml": "services:\n  shipper:\n    build: ./ops/shipper\n",
+        "ops/shipper/Dockerfile": "FROM logvendor/shipper:1.16\nCOPY conf /etc/shipper\n",
+        **service_app("ops/shipper"),
+        "k8s/web.yaml": workload(name="web", image="acme/web:1"),
+        "Makefile": "images:\n\tdocker build -t acme/web:1 web\n",
+        "web/Dockerfile": DOCKERFILE,
+        **service_app("web"),
+    }
+    code = {
+        row["container"].split(":")[0].split("/")[-1]: row["code"] for row in links(tmp_path, files)
+    }
+    assert code == {"shipper": None, "web": os.path.join("web", "server.py")}

@@ -80,3 +80,17 @@ def test_a_script_below_the_top_whose_folders_are_the_top_s_is_read_as_run_from_
     the top's `storefront` does, so the script is run from the top."""
     rows = links(tmp_path, _tree("hack/install.sh", ""))
     assert _code(rows, "storefront") == os.path.join("storefront", "server.py")
+
+
+def test_a_make_function_in_a_build_arg_is_one_word_not_the_context() -> None:
+    """`--build-arg v=$(shell git describe 2>/dev/null || echo none)` after the context:
+    its words are the argument's value; neither `2>/dev/null` nor `||` in it ends the
+    command or is the build's folder."""
+    text = (
+        "IMG ?= acme/portal\n"
+        "image:\n"
+        "\tdocker build -t $(IMG):dev . --build-arg release=$(shell git describe"
+        ' --tags 2>/dev/null || echo "untagged") --build-arg sha=$(SHA)\n'
+    )
+    builds = script_builds("web/portal/Makefile", text)
+    assert [(b.image, b.context) for b in builds] == [("acme/portal", "web/portal")]

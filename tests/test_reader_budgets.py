@@ -1043,6 +1043,28 @@ def make_calls_and_rules(n: int) -> Files:
     }
 
 
+def make_functions_in_build_args(n: int) -> Files:
+    """A Makefile of `n` recipes' `docker build` lines whose `--build-arg` value opens a
+    `$(shell` never closed, followed by `n` words each (joined into one value), and one
+    of `n` substitutions each closed at once."""
+    words = " ".join(f"w{i} 2>/dev/null ||" for i in range(n))
+    closed = " ".join(f"--build-arg a{i}=$(shell echo {i})" for i in range(n))
+    recipes = "".join(
+        f"image{i}:\n\tdocker build -t acme/m{i} . --build-arg v=$(shell {words}\n"
+        for i in range(n)
+    )
+    return {
+        "Makefile": recipes + f"web:\n\tdocker build -t acme/web:1 {closed} .\n",
+        "k8s/web.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+            "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n"
+            "      labels: {app: web}\n    spec:\n      containers:\n"
+            "        - name: web\n          image: acme/web:1\n"
+        ),
+        "go.mod": "module example.com/web\n\ngo 1.23\n",
+    }
+
+
 def stages_chosen_by_defaults_and_subshell_builds(n: int) -> Files:
     """A Dockerfile of `n` stages, each copying from folders `n` ARGs' defaults choose on
     one line, the last copying `n` programs `--from` them and running one; a script of `n`
@@ -1489,6 +1511,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfile: 300 stages copying 300 ARG-chosen folders a line; 300 subshell builds": (
         lambda: stages_chosen_by_defaults_and_subshell_builds(300)
+    ),
+    "Makefile: 300 builds whose --build-arg opens a $(shell of 300 words; 300 closed": (
+        lambda: make_functions_in_build_args(300)
     ),
     "Dockerfiles: 50 bases built from each other in a loop, each 100 ENV lines of 100 names": (
         lambda: dockerfiles_built_from_each_other(50, 100)

@@ -20,7 +20,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
 4. a Dockerfile kept apart from the code, named by the image's last path segment
    (`docker/cart/Dockerfile`, `cart.Dockerfile`), that copies a source folder: its
    context is the folder above it from which that copy is found; one beside code that
-   copies only files and runs a start script it copies runs that script alone;
+   copies only files and runs a start script it copies runs that script alone; one at the
+   repository's top that copies no folder of code and runs none links nothing;
 5. the image's last path segment naming a source folder (`.../recommendationservice:v1`
    and `src/recommendationservice/`), unless it holds several services' builds or only
    Go libraries (generated stubs), or the module a go.mod beside a Dockerfile declares
@@ -57,8 +58,10 @@ A chart's image that a shell script sets at deploy time (`--set image.repository
 is not the chart's default: the image the script writes, or the default where the release
 is named as it, else none.
 A build whose context the repository does not hold (a build tool's output folder) is of
-the JVM module above it that makes it; evidence pointing to a folder the repository does
-not hold is never stronger than evidence pointing to code. A Dockerfile kept apart from
+the JVM module above it that makes it; a jar a build argument names by its file name alone
+is of the one module whose artifactId (or finalName, or Gradle folder name) it starts with
+before its version, else of none (no link); evidence pointing to a folder the repository
+does not hold is never stronger than evidence pointing to code. A Dockerfile kept apart from
 its context that copies nothing of it (`FROM postgres` with ENV lines) runs no code: no link.
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
@@ -1178,6 +1181,11 @@ class _Finder:
         # manifest gives otherwise than compose does is no sign of another program, and the
         # service may be the one that builds the folder named as the container
         own = "/" in image_repository(image) and _normal(container.name) in words
+        if self._vendor_family(image):
+            # a third party's published image (`logvendor/shipper-k8s-daemonset`), run under
+            # the name of a service compose builds on another image of that vendor's
+            # (`FROM logvendor/shipper`): it runs none of that build
+            return []
         found: dict[str, tuple[ImageBuild, str]] = {}
         for build in self.builds.builds:
             run_from = self._run_from(build) if build.kind == "compose" else None
@@ -1212,6 +1220,22 @@ class _Finder:
             f"builds {folder}; the image {image} links nothing: weaker than a build of it)"
         )
         return [Evidence("compose service", replace(said, text=text), folder, build.dockerfile)]
+
+    def _vendor_family(self, image: str) -> bool:
+        """Whether a third party's image (a namespace none of the repository's builds push
+        to) shares its namespace with the base of a Dockerfile a compose service builds:
+        the vendor's own image, beside which the repository builds another of its."""
+        namespace = image_repository(image).rpartition("/")[0]
+        if not namespace or not self._pushed_elsewhere(image):
+            return False
+        for build in self.builds.builds:
+            if build.kind != "compose" or (run_from := self._run_from(build)) is None:
+                continue
+            dockerfile = self._dockerfile(os.path.normpath(run_from[0]))
+            base = dockerfile.base if dockerfile is not None else None
+            if base and image_repository(base).rpartition("/")[0] == namespace:
+                return True
+        return False
 
     def _missing(self, evidence: Evidence | ImageBuild) -> bool:
         """Whether the evidence (or the build) names a Dockerfile the tree does not hold."""
@@ -1271,6 +1295,23 @@ class _Finder:
             if part in ("target", "build"):
                 module = os.sep.join(parts[:i]) or "."
                 return module if module in self.builds.jvm_modules else None
+        return self._jar_module(parts[-1])
+
+    def _jar_module(self, name: str) -> str | None:
+        """The JVM module whose build makes a jar of that file name, wherever the image's
+        build finds it: the one module whose artifactId (or finalName) the name is, or
+        starts with before a version (`orders-service-1.2.0-all.jar`: `orders-service`,
+        not `orders`); the longest such name decides, and a name two modules give, none.
+        None for a file that is no jar."""
+        if not name.endswith(".jar"):
+            return None
+        stem = name[: -len(".jar")]
+        artifacts = self.builds.jvm_artifacts
+        ends = [i for i in range(len(stem) - 1) if stem[i] == "-" and stem[i + 1].isdigit()]
+        for end in (len(stem), *reversed(ends)):
+            folders = artifacts.get(stem[:end])
+            if folders:
+                return next(iter(folders)) if len(folders) == 1 else None
         return None
 
     def _missing_path(self, dockerfile: str) -> bool:
@@ -2473,6 +2514,19 @@ class _Finder:
             or self._released_elsewhere(chosen, folder, dockerfile)
         )
 
+    @staticmethod
+    def _named_at_top(chosen: Evidence, folder: str, modules: Sequence[str]) -> str | None:
+        """Why a Dockerfile at the repository's top named for the image (`Dockerfile.cache`)
+        that copies no folder of code and runs none of it (a public program re-tagged, or
+        built from its upstream, with a file or a binary made elsewhere) links no code:
+        the whole repository is no program's folder. None when it copies code."""
+        if chosen.kind != "dockerfile name" or folder not in (".", "") or modules:
+            return None
+        return (
+            f"{chosen.said.path}: named for the image at the repository's top, it copies no "
+            "folder of code and runs none of the tree's programs: no code is linked"
+        )
+
     def _released_elsewhere(
         self, chosen: Evidence, folder: str, dockerfile: Dockerfile | None
     ) -> str | None:
@@ -2623,7 +2677,9 @@ class _Finder:
             source, program, argv, dockerfile, chosen, folder, used, by_argument=by_argument
         )
         if source is None and program is None and chosen.kind != "config":
-            refused = self._refused(chosen, folder, dockerfile)
+            refused = self._refused(chosen, folder, dockerfile) or self._named_at_top(
+                chosen, folder, modules
+            )
             if refused is not None:
                 self.why_not[(id(workload), id(container))] = refused
                 return None
@@ -2740,6 +2796,13 @@ class _Finder:
                 # `ARG JAR_FILE=target/app.jar`: a build's output, whose code is its module's
                 text = f"{text} (built by the module {module})"
                 folder = module
+            elif folder.endswith(".jar") and not self._held(folder):
+                # a jar's file name is no code: with no module known to build it, no link
+                self.why_not[(id(workload), id(container))] = (
+                    f"{said.path}:{said.line}: `{said.text}` ({given}) copies the jar "
+                    f"{folder}, and no Maven or Gradle module of the tree says it builds it"
+                )
+                return None
             evidence.append(Evidence("dockerfile", replace(said, text=text), folder))
             agreeing.add(folder)
         return folder, agreeing
@@ -2917,13 +2980,14 @@ class _Finder:
     ) -> str | None:
         """The one package below a wide context whose code a Node image runs: its command
         runs npm, yarn or node in the WORKDIR the package's package.json is copied to
-        (`COPY ./api/package.json ./`), and every other file its last stage copies is of
+        (`COPY ./api/package.json ./`), or in the package `npm --prefix ./api` names from
+        the folder it runs in, and every other file its last stage copies is of
         that package, or a build's output (not in the tree) put below the WORKDIR, not in
         it (a web app's static files, `COPY --from=web /ui/build ./ui`). None otherwise."""
         entry = entry_of(argv)
         if entry is None or not entry.node:
             return None
-        where, _ = self._package_folder(replace(entry, package_folder=None), folder, dockerfile)
+        where, _ = self._package_folder(entry, folder, dockerfile)  # `--prefix web` too
         if where == folder or not _below(where, folder):
             return None
         for copy in dockerfile.copies:

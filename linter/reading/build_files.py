@@ -396,6 +396,8 @@ class BuildFacts:
     # the folders of JVM builds (a pom.xml, a build.gradle(.kts)): what a build output
     # folder absent from the repository (`target/docker/app/build`) is made by
     jvm_modules: set[str] = field(default_factory=set)
+    # the folders of JVM builds by the names their jars start with (jvm_artifacts)
+    jvm_artifacts: dict[str, set[str]] = field(default_factory=dict)
     # Rust's crates (a Cargo.toml's `[package]`): the name cargo gives its binary, by folder
     crates: dict[str, Said] = field(default_factory=dict)
     # each Makefile's explicit targets with the `go build`s of their recipes, by its path
@@ -439,6 +441,9 @@ class BuildFile:
     grpc_java: GrpcJavaBuild | None = None  # a Java build's grpc-java version and properties
     go_builds: tuple[GoBuild, ...] = ()  # `go build`s run on the host (Tiltfile, Makefile, script)
     crate: Said | None = None  # a Cargo.toml's package name, and where it says it
+    # the names a JVM build's jars start with (a pom's own artifactId and finalName, a
+    # Gradle module's folder name): what an image's jar named so is built by
+    artifacts: tuple[str, ...] = ()
     # a Makefile's explicit targets, each with the `go build`s of its recipe (make_rules)
     make_rules: tuple[tuple[str, tuple[GoBuild, ...]], ...] = ()
 
@@ -458,7 +463,8 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return BuildFile(path, builds=tuple(bazel_builds(path, _text(data))))
     if name in JIB_FILES:
         jib = tuple(jib_builds(path, _text(data)))
-        return BuildFile(path, builds=jib, grpc_java=read_grpc_java(path, data))
+        java = read_grpc_java(path, data)
+        return BuildFile(path, builds=jib, grpc_java=java, artifacts=jvm_artifacts(path, data))
     if name in java_builds.NAMES:  # Gradle's properties and version catalog
         return BuildFile(path, grpc_java=read_grpc_java(path, data))
     if is_dockerfile_name(name):
@@ -724,6 +730,29 @@ def _maven_values(text: str) -> dict[str, str]:
     return values
 
 
+_FINAL_NAME = regex.compile(r"<finalName>\s*([^<\s]+)\s*</finalName>")
+_JAR_NAME = regex.compile(r"[A-Za-z0-9][\w.-]*")
+
+
+def jvm_artifacts(path: str, data: bytes) -> tuple[str, ...]:
+    """The names a JVM build's jars start with: a pom.xml's own `artifactId` (not its
+    parent's or a dependency's) and its `<finalName>`, their `${...}` filled from the pom;
+    a Gradle build's, its folder's name (Gradle's default project name; none for the top,
+    whose name the checkout's folder gives). A name left with a `${...}` is none."""
+    if not path.endswith(".xml"):
+        name = os.path.basename(os.path.dirname(os.path.normpath(path)))
+        return (name,) if name and _JAR_NAME.fullmatch(name) else ()
+    if len(data) > java_builds.MAX_BUILD_FILE:
+        return ()
+    text = _text(data)
+    values = _maven_values(text)
+    names = [values.get("artifactId", "")]
+    final = _FINAL_NAME.search(text)
+    if final is not None:
+        names.append(_MAVEN_PROPERTY.sub(lambda m: values.get(m[1], m[0]), final[1]))
+    return tuple(dict.fromkeys(n for n in names if _JAR_NAME.fullmatch(n)))
+
+
 def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
     """The build facts of a run, from each of its build files' (in the run's order)."""
     facts = BuildFacts()
@@ -746,6 +775,9 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
         facts.go_builds += file.go_builds
         if os.path.basename(file.path) in JIB_FILES:
             facts.jvm_modules.add(os.path.dirname(os.path.normpath(file.path)) or ".")
+        for artifact in file.artifacts:
+            folder = os.path.dirname(os.path.normpath(file.path)) or "."
+            facts.jvm_artifacts.setdefault(artifact, set()).add(folder)
         if file.crate is not None:
             facts.crates[os.path.dirname(os.path.normpath(file.path)) or "."] = file.crate
         if file.make_rules:
@@ -1531,6 +1563,7 @@ def _docker_build_args(words: list[str]) -> tuple[list[str], str | None, str | N
         if word.endswith(";") and word != ";":
             words = [*words[:end], word[:-1]]
             break
+    words = _substitutions_whole(words)
     index = 0
     while index < len(words):
         word = words[index]
@@ -1551,6 +1584,22 @@ def _docker_build_args(words: list[str]) -> tuple[list[str], str | None, str | N
             context = word
         index += 1
     return tags, context, dockerfile
+
+
+def _substitutions_whole(words: list[str]) -> list[str]:
+    """The words with each `$(...)` split by spaces joined back into one word: in
+    `--build-arg v=$(shell git describe 2>/dev/null || echo none) .`, the words inside
+    are neither the context nor a `||` that ends the command (one pass, one word built
+    at a time)."""
+    joined: list[list[str]] = []
+    depth = 0
+    for word in words:
+        if depth > 0:
+            joined[-1].append(word)
+        else:
+            joined.append([word])
+        depth = max(0, depth + word.count("(") - word.count(")"))
+    return [" ".join(parts) for parts in joined]
 
 
 def _subshell_end(word: str, depth: int) -> int | None:
