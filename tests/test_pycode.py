@@ -236,8 +236,22 @@ def test_shutdown_facts() -> None:
         "signal.signal(signal.Signals.SIGTERM, stop)",
         "TERM = signal.SIGTERM\nsignal.signal(TERM, stop)",
         "from signal import SIGTERM\nsignal.signal(SIGTERM, stop)",
+        "for name in ['SIGINT', 'SIGTERM']:\n    signal.signal(getattr(signal, name), stop)",
+        "class Service:\n    def _install(self):\n"
+        "        for signame in ('SIGINT', 'SIGTERM', 'SIGQUIT'):\n"
+        "            self._loop.add_signal_handler(getattr(signal, signame), self._stop)",
     ],
-    ids=["tuple-loop", "named-list", "asyncio-set", "getattr", "enum", "bound", "imported"],
+    ids=[
+        "tuple-loop",
+        "named-list",
+        "asyncio-set",
+        "getattr",
+        "enum",
+        "bound",
+        "imported",
+        "getattr-loop",
+        "add-signal-handler-getattr-loop",
+    ],
 )
 def test_sigterm_handlers_registered_through_names_and_loops(registration: str) -> None:
     source = "import asyncio\nimport signal\nimport grpc\n\n" + registration + "\n"
@@ -250,6 +264,8 @@ def test_a_loop_over_other_signals_registers_no_sigterm_handler() -> None:
     import grpc
     for sig in (signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda *_: None)
+    for name in ("SIGINT", "SIGHUP"):
+        signal.signal(getattr(signal, name), lambda *_: None)
     """
     assert facts(source).sigterm_handlers == []
 

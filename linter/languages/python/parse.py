@@ -762,7 +762,19 @@ class _Collector(Values):
     ) -> list[ast.expr]:
         """The signals a `signal.signal` argument may be: itself, or, for the target of an
         enclosing `for sig in (SIGINT, SIGTERM)` (the tuple may be bound to a name), each
-        item of what the loop walks."""
+        item of what the loop walks; `getattr(signal, name)` of such a target (or of a name
+        bound once), the signal each name it may hold gives."""
+        if (
+            isinstance(expression, ast.Call)
+            and dotted(expression.func) == "getattr"
+            and len(expression.args) == 2
+            and isinstance(expression.args[1], ast.Name)
+        ):  # `for name in ('SIGINT', 'SIGTERM'): ... getattr(signal, name)`
+            owner = expression.args[0]
+            return [
+                ast.Call(expression.func, [owner, name], [])
+                for name in self._signals(expression.args[1], parents, scope)
+            ]
         if not isinstance(expression, ast.Name):
             return [expression]
         for parent in reversed(parents):
