@@ -126,26 +126,23 @@ def test_an_unexported_fake_only_tests_start_is_a_tests(tmp_path: Path) -> None:
     assert findings(tmp_path, **files) == []
 
 
+CALLED = FAKE + "\nfunc Run(ctx context.Context) error { return startFakeDepot(ctx) }\n"
+
+
 @pytest.mark.parametrize(
-    "change",
+    ("old", "new", "fake"),
     [
-        # the file's own code starts it, outside a test
-        lambda text: (
-            text + "\nfunc Run(ctx context.Context) error { return startFakeDepot(ctx) }\n"
-        ),
-        # exported: a program may start it
-        lambda text: text.replace("startFakeDepot", "StartFakeDepot"),
-        # no name says it is a fake
-        lambda text: text.replace("startFakeDepot", "startDepot"),
+        ("startFakeDepot", "startFakeDepot", CALLED),  # its file's code starts it, no test
+        ("startFakeDepot", "StartFakeDepot", FAKE),  # exported: a program may start it
+        ("startFakeDepot", "startDepot", FAKE),  # no name says it is a fake
     ],
     ids=["called-by-the-file", "exported", "not-named-a-fake"],
 )
-def test_a_fake_a_program_may_start_is_still_judged(tmp_path: Path, change) -> None:  # noqa: ANN001
-    fake = change(FAKE)
-    suite = SUITE_TEST.replace(
-        "startFakeDepot", "StartFakeDepot" if "StartFake" in fake else "startFakeDepot"
-    )
-    if "startDepot" in fake:
-        suite = SUITE_TEST.replace("startFakeDepot", "startDepot")
-    files = {"rpcutil/fake_depot.go": fake, "rpcutil/suite_test.go": suite}
+def test_a_fake_a_program_may_start_is_still_judged(
+    tmp_path: Path, old: str, new: str, fake: str
+) -> None:
+    files = {
+        "rpcutil/fake_depot.go": fake.replace(old, new),
+        "rpcutil/suite_test.go": SUITE_TEST.replace(old, new),
+    }
     assert ("KLB404", "rpcutil/fake_depot.go") in findings(tmp_path, **files)
