@@ -47,7 +47,9 @@ class GrpcServerNoMaxAge(Rule):
     package links in that only test files import: a fake server for tests), nor a Go
     function only a test can call: one given the test's `testing.TB` or `*testing.T`,
     or an unexported fake (`runFakeServer`, a method of a `mockPeer`) outside `package
-    main` that nothing in its file calls but a test's function.
+    main` that nothing in its file calls but a test's function; in Python, a server a
+    class or function named a fake or a mock makes (`class GrpcMockStore`), in a module
+    with no `__main__` check.
 
     In Go: `grpc.NewServer(...)` whose `grpc.KeepaliveParams(keepalive.ServerParameters{...})`
     sets no `MaxConnectionAge` (the same rule, on the same facts); the parameters may be a

@@ -577,3 +577,42 @@ def test_a_module_is_searched_for_its_imports_and_its_watched_words_once(
     facts = python.parse("svc/app.py", source)
     assert [r.registry for r in facts.registrations] == ["Consul"]
     assert sorted(searched) == ["module_imports", "worth_parsing"]
+
+
+STAND_IN = """
+import grpc
+from concurrent import futures
+
+
+class InMemoryLedgerMock(LedgerServicer):
+    '''Answers the ledger's calls from a dict, for the client's tests.'''
+
+    def start(self):
+        self._server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+        self._server.add_insecure_port("[::]:50070")
+        self._server.start()
+
+    def stop(self):
+        self._server.stop(None)
+"""
+
+
+def test_a_fake_class_s_server_is_a_tests() -> None:
+    found = facts(STAND_IN, "ledger/impl/grpc/server.py")
+    assert (found.servers, found.stops, found.starts) == ([], [], set())
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("InMemoryLedgerMock", "InMemoryLedger"),  # no name says it is a fake
+        (
+            "    def stop(self):",
+            'if __name__ == "__main__":\n    pass\n\n\nclass Other:\n    def stop(self):',
+        ),
+    ],
+    ids=["not-named-a-fake", "runs-as-a-program"],
+)
+def test_a_server_a_program_may_run_is_read(change: tuple[str, str]) -> None:
+    found = facts(STAND_IN.replace(*change), "ledger/impl/grpc/server.py")
+    assert len(found.servers) == 1

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, MAX_STEPS, Budget
 from k8slb.code.facts import (
     DEFAULT_SCHEME,
+    STAND_IN_NAME,
     UNKNOWN,
     Channel,
     CodeFacts,
@@ -479,14 +480,11 @@ def _read_values(path: str, data: bytes, facts: CodeFacts) -> None:
 
 # The types of the standard `testing` package a test hands its helpers.
 _TEST_TYPES = frozenset({"T", "TB", "B", "F"})
-# A name that makes its function or type a test's stand-in (`runFakeServer`,
-# `mockBackend`, `stubPeer`): a word of the name, in camel case or snake case.
-_FAKE_NAME = regex.compile(r"(?:^|_|[a-z0-9])(?:[Ff]ake|[Mm]ock|[Ss]tub)(?:$|_|[A-Z0-9])")
 
 
 class Fakes:
     """The unexported functions and methods of a file that name themselves, or their
-    receiver's type, a fake, a mock or a stub (`runFakeServer`, `(*mockPeer) serve`):
+    receiver's type, a fake or a mock (`runFakeServer`, `(*mockPeer) serve`):
     out of a `main` package only the package can call one, and when nothing in the file
     calls it but a test's function, it is a test's stand-in (its servers are no pod's).
     Settled once the file's calls are indexed: a call from a function that is not a
@@ -505,7 +503,7 @@ class Fakes:
             if receiver is not None
             else ""
         )
-        if _FAKE_NAME.search(name) or (owner and _FAKE_NAME.search(owner)):
+        if STAND_IN_NAME.search(name) or (owner and STAND_IN_NAME.search(owner)):
             self.candidates.append((name, scope))
 
     def settle(self, calls_to: dict[str, list[tuple[Node, _Scope, _Called]]]) -> None:

@@ -30,6 +30,7 @@ from typing import Any
 from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH
 from k8slb.code.facts import (
     NOT_GIVEN,
+    STAND_IN_NAME,
     UNKNOWN,
     UNKNOWN_OPTIONS,
     Channel,
@@ -354,6 +355,8 @@ class _Collector(Values):
     ) -> None:
         super().__init__(path, data, facts)
         self.imports_read = imports  # module_imports(data), when the caller read it
+        # a module that may run as a program: its fakes may be what a pod runs
+        self.runs_as_main = b"__main__" in data
         self.sites: list[_Site] = []
         self.stops: list[tuple[ast.Call, str, bool, Scope]] = []
         self.listens: list[tuple[ast.Call, str, Scope]] = []
@@ -695,6 +698,8 @@ class _Collector(Values):
             callee = func.attr if isinstance(func, ast.Attribute) else func.id
             self.facts.called.add(callee)
             self.calls_to[callee].append((node, scope, parents))
+        if self._in_stand_in(parents):
+            return  # a test's fake: no pod runs its server
         if self.registries != []:
             self._registration(node, parents)
         if is_sleep(name, parents):
@@ -745,6 +750,19 @@ class _Collector(Values):
             self.stops.append((node, receiver, keyboard, scope))
         elif method in ("add_insecure_port", "add_secure_port"):
             self.listens.append((node, receiver, scope))
+
+    def _in_stand_in(self, parents: tuple[ast.AST, ...]) -> bool:
+        """Whether a call is made in a test's stand-in: a class, or a function, whose name
+        says it is a fake or a mock (`GrpcMockStore`, `run_fake_server`), in a
+        module that does not run as a program (no `__main__` check): a test makes it, not
+        a pod. (A program that imports the module is not seen from here.)"""
+        if self.runs_as_main:
+            return False
+        return any(
+            isinstance(parent, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and STAND_IN_NAME.search(parent.name) is not None
+            for parent in parents
+        )
 
     def _signal(self, node: ast.Call, parents: tuple[ast.AST, ...], scope: Scope) -> None:
         if len(node.args) < 2:
