@@ -616,3 +616,29 @@ def test_a_fake_class_s_server_is_a_tests() -> None:
 def test_a_server_a_program_may_run_is_read(change: tuple[str, str]) -> None:
     found = facts(STAND_IN.replace(*change), "ledger/impl/grpc/server.py")
     assert len(found.servers) == 1
+
+
+@pytest.mark.parametrize(
+    ("made", "lifetime"),
+    [
+        ('kwargs = {"pool_size": 5}\n    kwargs["pool_recycle"] = 600', 600),
+        ('kwargs = {"pool_recycle": 1200, "pool_size": 5}', 1200),
+        ("kwargs = dict(pool_recycle=300)", 300),
+        (
+            'kwargs = {}\n    if fast:\n        kwargs["pool_recycle"] = 60\n'
+            '    else:\n        kwargs["pool_recycle"] = 900',
+            UNKNOWN,
+        ),
+        ('kwargs = {"pool_size": 5}', None),
+    ],
+    ids=["stored", "literal", "dict-call", "stored-twice", "not-given"],
+)
+def test_pool_recycle_through_a_spread_dict(made: str, lifetime: object) -> None:
+    source = (
+        "import os\nfrom sqlalchemy import create_engine\n\n\ndef build(fast):\n"
+        f"    {made}\n"
+        '    return create_engine(os.environ["DATABASE_URL"], **kwargs)\n\n\n'
+        "ENGINE = build(False)\n"
+    )
+    (pool,) = facts(source).db_pools
+    assert pool.lifetime == lifetime

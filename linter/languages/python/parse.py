@@ -613,6 +613,15 @@ class _Collector(Values):
             self.routed.append((len(parents), node))
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             scope.bindings[node.targets[0].id].append(node.value)
+        elif len(node.targets) == 1 and isinstance(target := node.targets[0], ast.Subscript):
+            key = target.slice
+            if (
+                isinstance(target.value, ast.Name)
+                and isinstance(key, ast.Constant)
+                and isinstance(key.value, str)
+            ):  # `kwargs["pool_recycle"] = 1800`
+                name = target.value.id
+                self._scope_of(name, scope).stored[name][key.value].append(node.value)
 
     def _annotated(
         self, node: ast.AnnAssign, parents: Parents, scope: Scope, keyboard: bool
@@ -926,6 +935,8 @@ class _Collector(Values):
             or keyword_argument(site.keywords, "dsn")
         )
         lifetime = keyword_argument(site.keywords, lifetime_arg) if lifetime_arg else None
+        if lifetime is None and lifetime_arg:
+            lifetime = self._spread_keyword(site, lifetime_arg)
         for value, long_lived in self._lifetimes(site, url):
             self.facts.db_pools.append(
                 DbPool(
@@ -1009,6 +1020,31 @@ class _Collector(Values):
         return found
 
     # -- arguments -----------------------------------------------------------------------
+
+    def _spread_keyword(self, site: _Site, name: str) -> ast.expr | None:
+        """What a `**kwargs` argument gives keyword `name`: the value a dict literal
+        (`{"pool_recycle": 1800}`, `dict(pool_recycle=1800)`) bound to the name holds
+        under that key, or the one stored under it (`kwargs["pool_recycle"] = 1800`;
+        several stored: a value not known, whichever is in effect); None when no spread
+        dict of the call is seen to hold it."""
+        for keyword in site.keywords:
+            if keyword.arg is not None or not isinstance(keyword.value, ast.Name):
+                continue
+            spread = keyword.value.id
+            home = self._scope_of(spread, site.scope)
+            stored = home.stored.get(spread, {}).get(name)
+            if stored:
+                return stored[0] if len(stored) == 1 else ast.Call(ast.Name("_"), [], [])
+            mapping = self._follow(keyword.value, site.scope)
+            if isinstance(mapping, ast.Dict):
+                for key, value in zip(mapping.keys, mapping.values, strict=True):
+                    if isinstance(key, ast.Constant) and key.value == name:
+                        return value
+            elif isinstance(mapping, ast.Call) and dotted(mapping.func) == "dict":
+                found = keyword_argument(mapping.keywords, name)
+                if found is not None:
+                    return found
+        return None
 
     def _call_options(self, site: _Site, index: int) -> Options:
         expression = self._argument(site.args, site.keywords, index, "options")
