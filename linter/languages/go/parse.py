@@ -623,9 +623,9 @@ class _Collector:
         self.package = _Scope(None)
         self.scope_of: dict[int, _Scope] = {}  # function body node id -> its scope
         self.calls: list[tuple[Node, _Scope]] = []
-        # the receives (`<-x`), in source order: the signal receives are among them
-        # (parse_shutdown), found by the binding rather than in another walk of the tree
+        # the receives (`<-x`), in source order, the signal's among them (parse_shutdown)
         self.unary: list[Node] = []
+        self._fakes = Fakes()  # the file's fakes, as its functions are bound
         self.not_serving: list[Node] = []  # the `NOT_SERVING` names: a drain may follow
         self.declared: list[Node] = []  # function and method declarations (parse_routes)
         self.literals: list[tuple[Node, _Scope]] = []  # composite literals (http.Transport)
@@ -651,7 +651,6 @@ class _Collector:
         # the file's calls by the name they call (`dial` for `dial(x)` and `c.dial(x)`):
         # where a parameter's values come from (_passed)
         self.calls_to: dict[str, list[tuple[Node, _Scope, _Called]]] = defaultdict(list)
-        self._fakes = Fakes()
         self.shaped: list[tuple[Node, _Scope, _Called]] = []  # the calls, each read (run)
         # whether a value may be one of several (facts.Alternatives): only while a fact's
         # address is computed (choices); anywhere else a parameter with several values is
