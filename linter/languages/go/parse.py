@@ -482,6 +482,10 @@ def _read_values(path: str, data: bytes, facts: CodeFacts) -> None:
 _TEST_TYPES = frozenset({"T", "TB", "B", "F"})
 
 
+# The fakes of a file judged (past them: read as any function is)
+MAX_FAKES = 200
+
+
 class Fakes:
     """The unexported functions and methods of a file that name themselves, or their
     receiver's type, a fake or a mock (`runFakeServer`, `(*mockPeer) serve`):
@@ -507,18 +511,27 @@ class Fakes:
             self.candidates.append((name, scope))
 
     def settle(self, calls_to: dict[str, list[tuple[Node, _Scope, _Called]]]) -> None:
-        for name, scope in self.candidates:
-            callers = [caller for _, caller, _ in calls_to.get(name, ())]
-            if not any(not _within(c, scope) and not c.in_test() for c in callers):
+        untested: dict[str, list[_Scope]] = {}  # by name: its callers not in a test
+        for name, scope in self.candidates[:MAX_FAKES]:
+            if name not in untested:
+                untested[name] = [c for _, c, _ in calls_to.get(name, ()) if not c.in_test()]
+            if not any(not _within(caller, scope) for caller in untested[name]):
                 scope.testing = True
 
 
 def _within(inner: _Scope | None, outer: _Scope) -> bool:
-    while inner is not None:
+    """Whether `inner` is `outer` or within it, _SCOPE_DEPTH scopes up at most."""
+    for _ in range(_SCOPE_DEPTH):
+        if inner is None:
+            return False
         if inner is outer:
             return True
         inner = inner.parent
     return False
+
+
+# The scopes a call's is looked up through for a test's function (closures in closures)
+_SCOPE_DEPTH = 64
 
 
 @dataclass
@@ -544,9 +557,12 @@ class _Scope:
     testing: bool = False
 
     def in_test(self) -> bool:
-        """Whether the scope is, or is within, a test's function (`testing`)."""
+        """Whether the scope is, or is within, a test's function (`testing`), looked for
+        in _SCOPE_DEPTH scopes at most (deeper: not a test's, and judged)."""
         scope: _Scope | None = self
-        while scope is not None:
+        for _ in range(_SCOPE_DEPTH):
+            if scope is None:
+                return False
             if scope.testing:
                 return True
             scope = scope.parent

@@ -357,6 +357,7 @@ class _Collector(Values):
         self.imports_read = imports  # module_imports(data), when the caller read it
         # a module that may run as a program: its fakes may be what a pod runs
         self.runs_as_main = b"__main__" in data
+        self.stand_ins: dict[int, bool] = {}  # by scope: _in_stand_in
         self.sites: list[_Site] = []
         self.stops: list[tuple[ast.Call, str, bool, Scope]] = []
         self.listens: list[tuple[ast.Call, str, Scope]] = []
@@ -707,7 +708,7 @@ class _Collector(Values):
             callee = func.attr if isinstance(func, ast.Attribute) else func.id
             self.facts.called.add(callee)
             self.calls_to[callee].append((node, scope, parents))
-        if self._in_stand_in(parents):
+        if not self.runs_as_main and self._in_stand_in(scope):
             return  # a test's fake: no pod runs its server
         if self.registries != []:
             self._registration(node, parents)
@@ -760,18 +761,21 @@ class _Collector(Values):
         elif method in ("add_insecure_port", "add_secure_port"):
             self.listens.append((node, receiver, scope))
 
-    def _in_stand_in(self, parents: tuple[ast.AST, ...]) -> bool:
+    def _in_stand_in(self, scope: Scope) -> bool:
         """Whether a call is made in a test's stand-in: a class, or a function, whose name
-        says it is a fake or a mock (`GrpcMockStore`, `run_fake_server`), in a
-        module that does not run as a program (no `__main__` check): a test makes it, not
-        a pod. (A program that imports the module is not seen from here.)"""
-        if self.runs_as_main:
-            return False
-        return any(
-            isinstance(parent, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-            and STAND_IN_NAME.search(parent.name) is not None
-            for parent in parents
-        )
+        says it is a fake or a mock (`GrpcMockStore`, `run_fake_server`), or in one
+        within it, in a module that does not run as a program (no `__main__` check,
+        asked by the caller): a test makes it, not a pod. (A program that imports the
+        module is not seen from here.) Known once a scope."""
+        known = self.stand_ins.get(id(scope))
+        if known is None:
+            node = scope.node
+            named = isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            known = (named and STAND_IN_NAME.search(node.name) is not None) or (
+                scope.parent is not None and self._in_stand_in(scope.parent)
+            )
+            self.stand_ins[id(scope)] = known
+        return known
 
     def _signal(self, node: ast.Call, parents: tuple[ast.AST, ...], scope: Scope) -> None:
         if len(node.args) < 2:
