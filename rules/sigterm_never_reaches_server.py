@@ -468,8 +468,6 @@ class SigtermNeverReachesServer(Rule):
             if template.spec.get("shareProcessNamespace") is True:
                 continue  # the pause container is PID 1
             for container in template.long_running:
-                if _runs_once(workload, template, container):
-                    continue
                 link = context.links.of(workload, container.name)
                 found = self._judge(context, workload, template, container, link)
                 if found is None:
@@ -491,7 +489,8 @@ class SigtermNeverReachesServer(Rule):
         container: Container,
         link: Link | None,
     ) -> tuple[Place, Finding] | None:
-        started = _started(context, workload, container, link)
+        once = _runs_once(workload, template, container)
+        started = _started(context, workload, container, link, once)
         if started is None:
             return None
         found, after, place = started
@@ -526,7 +525,7 @@ class SigtermNeverReachesServer(Rule):
 
 
 def _started(
-    context: Context, workload: K8sObject, container: Container, link: Link | None
+    context: Context, workload: K8sObject, container: Container, link: Link | None, once: bool
 ) -> tuple[Pid1, Pid1 | None, Place] | None:
     """What runs as the container's PID 1 (from its command and args, or its image's
     Dockerfile, or a script of the tree run as the program), what a shell as PID 1 runs
@@ -556,6 +555,8 @@ def _started(
     found = pid1(argv, sh)
     if found is not None and found.kind == "shell" and _ends_by_itself(found.words):
         return None  # a script of commands that each end (`chown ... && echo done`)
+    if once and not (found is not None and _runs_on(found)):
+        return None  # a task's Pod, run to completion
     if found is None:  # a script of the tree, run as the program
         found, place = _entry_script(context, workload, container, link, command, args, argv, sh)
         if found is None:
@@ -709,7 +710,8 @@ def _idle(found: Pid1) -> str:
 def _runs_once(workload: K8sObject, template: PodTemplate, container: Container) -> bool:
     """Whether a bare Pod's container is a task that runs to completion: the Pod restarts
     it only on failure or never (`restartPolicy` OnFailure or Never), and the container
-    opens no port and has no probe, so nothing is served that SIGTERM should drain."""
+    opens no port and has no probe, so nothing is served that SIGTERM should drain
+    (unless its shell visibly runs on: _runs_on)."""
     if not workload.is_a("", "Pod"):
         return False
     if template.spec.get("restartPolicy") not in ("Never", "OnFailure"):
@@ -756,6 +758,20 @@ _ENDING = frozenset(
 )
 # Loops a script may not leave by itself.
 _LOOPS = frozenset({"while", "until"})
+
+
+def _runs_on(found: Pid1) -> bool:
+    """Whether a shell's `-c` script visibly runs on: a `while` or `until` loop, or a
+    program that only waits (`sleep`, `tail`)."""
+    if found.kind != "shell" or len(found.words) != 3:
+        return False
+    for command in _commands(found.words[2]) or ():
+        if any(word in _LOOPS for word in command.words):
+            return True
+        program = _program_words(command.words)
+        if program and posixpath.basename(program[0]) in _IDLE:
+            return True
+    return False
 
 
 def _ends_by_itself(words: Sequence[str]) -> bool:

@@ -75,3 +75,12 @@ def test_a_bare_pod_with_a_port_or_a_probe_is_still_a_server(tmp_path: Path) -> 
     probe = "      readinessProbe:\n        tcpSocket:\n          port: 8080\n"
     assert len(klb406(tmp_path, pod(command, "Never", port))) == 1
     assert len(klb406(tmp_path, pod(command, "OnFailure", probe))) == 1
+
+
+@pytest.mark.parametrize(
+    "script",
+    ["while true; do date; sleep 10; done", "echo up; sleep 3600", "tail -f /dev/null"],
+    ids=["loop", "sleep", "tail"],
+)
+def test_a_bare_task_pod_whose_shell_runs_on_keeps_the_finding(tmp_path: Path, script: str) -> None:
+    assert len(klb406(tmp_path, pod(f'["sh", "-c", "{script}"]', "Never"))) == 1
