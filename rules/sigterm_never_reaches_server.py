@@ -310,10 +310,11 @@ class SigtermNeverReachesServer(Rule):
     reported either: bash runs a lone command in its own place. Nor is a task that runs
     once: a shell script made only of commands that end by themselves (`echo`, `exit`,
     `chown`, `mkdir`, `cp`, a test, a pipeline into `head`), with no `while` or `until`
-    loop and nothing in the background, exits on its own; and a bare Pod whose
-    `restartPolicy` is `Never` or `OnFailure` runs its containers to completion, unless a
-    container opens a port or has a probe (then it serves, and is judged). A `sleep`, a
-    server or a loop under the shell keeps the finding. A container whose image
+    loop and nothing in the background, exits on its own (a `sleep`, a server or a loop
+    under the shell keeps the finding); and a bare Pod whose `restartPolicy` is `Never` or
+    `OnFailure` runs its containers to completion, unless a container opens a port or has
+    a probe (then it serves), or its shell visibly runs on (a `while` or `until` loop,
+    `sleep`, `tail`): those are judged. A container whose image
     k8slb cannot link to a Dockerfile is judged by its manifest alone. An image that sets
     no ENTRYPOINT or CMD of its own runs its base image's: when the repository builds that
     base (a build that links containers names the image, and all such builds are of one
