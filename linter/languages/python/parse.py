@@ -770,8 +770,12 @@ class _Collector(Values):
         known = self.stand_ins.get(id(scope))
         if known is None:
             node = scope.node
-            named = isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-            known = (named and STAND_IN_NAME.search(node.name) is not None) or (
+            named = (
+                node.name
+                if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                else ""
+            )
+            known = STAND_IN_NAME.search(named) is not None or (
                 scope.parent is not None and self._in_stand_in(scope.parent)
             )
             self.stand_ins[id(scope)] = known
