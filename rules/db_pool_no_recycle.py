@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts, DbPool, EnvRef
@@ -127,6 +128,29 @@ def _names_variable(
     return secret or loaded_env(context.index, workload, container, name) is not None
 
 
+# Folders a one-shot database tool lives in (`cmd/migrate`, `tools/migrations/m012_x`).
+_MIGRATION_FOLDERS = frozenset({"migrate", "migrates", "migration", "migrations", "migrator"})
+
+
+def _runs_once(context: Context, facts: CodeFacts) -> bool:
+    """Whether the code holding the pool runs once and exits, so no connection outlives
+    a run: every container known to run it is a Job's or a CronJob's (kinds that run to
+    completion), or it is a Go program (`package main`) under a folder named for
+    migrations that starts no server and listens to nothing (a migration tool, run by
+    hand or by a Job)."""
+    runners = context.links.running(facts.path)
+    if runners:
+        return all(
+            link.workload.spec is not None and not link.workload.spec.serves for link in runners
+        )
+    if facts.language != "go" or facts.package != "main":
+        return False
+    if facts.servers or facts.listens or facts.http_listens:
+        return False
+    folders = os.path.normpath(facts.path).split(os.sep)[:-1]
+    return any(folder in _MIGRATION_FOLDERS for folder in folders)
+
+
 class DbPoolNoRecycle(Rule):
     """A long-lived database pool that never retires a connection.
 
@@ -140,7 +164,13 @@ class DbPoolNoRecycle(Rule):
     `NullPool` or `StaticPool`, SQLite and localhost URLs, per-call engines and test files
     are not reported, nor a URL that is a variable's localhost default in the code (a
     pydantic settings field's, `os.getenv`'s) when no container that runs the code sets
-    the variable, loads it through `envFrom` or may from a Secret.
+    the variable, loads it through `envFrom` or may from a Secret. A pool of code that
+    runs once is not reported either: code that only Jobs and CronJobs run (every
+    container k8slb links to it), and a Go program under a folder named for migrations
+    (`migrate`, `migrations`) that starts no server and listens to nothing (a migration
+    tool). `pool_recycle` given through a `**kwargs` dict counts: a dict literal or
+    `dict(...)` bound to the name, or a value stored under the key
+    (`kwargs["pool_recycle"] = 1800`).
 
     In Go: a `database/sql` pool from `sql.Open` (or sqlx's `Open`, `Connect` and their
     `Must`/`Context` forms, which open one) with no `SetConnMaxLifetime` (or one of a
@@ -232,7 +262,7 @@ class DbPoolNoRecycle(Rule):
                 why = _unbounded(pool)
                 if not pool.long_lived or why is None or pool.in_process or _local(pool.url):
                     continue
-                if _default_local(context, facts, pool.url):
+                if _default_local(context, facts, pool.url) or _runs_once(context, facts):
                     continue
                 yield self.code_finding(
                     pool.loc,

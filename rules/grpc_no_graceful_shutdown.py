@@ -60,9 +60,11 @@ class GrpcNoGracefulShutdown(Rule):
     a `while True: sleep()` loop, `run_forever()`) when no module of the code that runs it
     registers a SIGTERM handler (`signal.signal(signal.SIGTERM, ...)`,
     `loop.add_signal_handler(signal.SIGTERM, ...)`, also through a loop over a list of
-    signals, or `getattr(signal, "SIGTERM")`). When k8slb knows which container runs the
-    module (`k8slb explain-links`), that code is the container's: the modules its entry
-    point imports, directly or not; a handler in a module it never imports does not count,
+    signals, or `getattr(signal, "SIGTERM")`, also of a loop's name: `for name in
+    ("SIGINT", "SIGTERM"): signal.signal(getattr(signal, name), stop)`). When k8slb
+    knows which container runs the module (`k8slb explain-links`), that code is the
+    container's: the modules its entry point imports, directly or not; a handler in a
+    module it never imports does not count,
     and each container that runs the module is judged (a link that is a guess from names
     alike is none here). Where one image's code serves
     several containers that each start another entry module (`command: [node,

@@ -44,7 +44,12 @@ class GrpcServerNoMaxAge(Rule):
     followed through names, `append`, `+`, `**kwargs` dicts and `functools.partial`; when
     they cannot be followed (built by a function call, read from config) the rule stays
     silent. Test files are not reported, nor Go code only tests use (a package no `main`
-    package links in that only test files import: a fake server for tests).
+    package links in that only test files import: a fake server for tests), nor a Go
+    function only a test can call: one given the test's `testing.TB` or `*testing.T`,
+    or an unexported fake (`runFakeServer`, a method of a `mockPeer`) outside `package
+    main` that nothing in its file calls but a test's function; in Python, a server a
+    class or function named a fake or a mock makes (`class GrpcMockStore`), in a module
+    with no `__main__` check.
 
     In Go: `grpc.NewServer(...)` whose `grpc.KeepaliveParams(keepalive.ServerParameters{...})`
     sets no `MaxConnectionAge` (the same rule, on the same facts); the parameters may be a

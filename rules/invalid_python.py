@@ -26,7 +26,9 @@ class InvalidCode(ReadProblemRule):
     Where the grammar's error is its own and the tree around it is whole, the file is read
     and nothing is reported: TypeScript's type arguments to a tagged template
     (`styled.label<{ shown: boolean }>` before a template with `${...}` in it, TypeScript
-    2.9), before which tree-sitter's grammar adds a `!` the file lacks; type declarations
+    2.9), before which tree-sitter's grammar adds a `!` the file lacks; an import type
+    indexed among type arguments (`NonNullable<import("swr").Options["onError"]>`),
+    which that grammar cannot index; type declarations
     alone (interfaces, type aliases), which no code runs; and, in JavaScript, a `;` the
     tree lacks before a line break.
 

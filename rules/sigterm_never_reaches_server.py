@@ -307,7 +307,14 @@ class SigtermNeverReachesServer(Rule):
     server hears it from the hook, after the pause, and the harm below does not happen. A
     hook that signals PID 1 (`kill 1`), or a server that is PID 1 itself, does not count:
     PID 1 drops that signal as it drops the kubelet's. `bash -c` with one command is not
-    reported either: bash runs a lone command in its own place. A container whose image
+    reported either: bash runs a lone command in its own place. Nor is a task that runs
+    once: a shell script made only of commands that end by themselves (`echo`, `exit`,
+    `chown`, `mkdir`, `cp`, a test, a pipeline into `head`), with no `while` or `until`
+    loop and nothing in the background, exits on its own (a `sleep`, a server or a loop
+    under the shell keeps the finding); and a bare Pod whose `restartPolicy` is `Never` or
+    `OnFailure` runs its containers to completion, unless a container opens a port or has
+    a probe (then it serves), or its shell visibly runs on (a `while` or `until` loop,
+    `sleep`, `tail`): those are judged. A container whose image
     k8slb cannot link to a Dockerfile is judged by its manifest alone. An image that sets
     no ENTRYPOINT or CMD of its own runs its base image's: when the repository builds that
     base (a build that links containers names the image, and all such builds are of one
@@ -483,7 +490,8 @@ class SigtermNeverReachesServer(Rule):
         container: Container,
         link: Link | None,
     ) -> tuple[Place, Finding] | None:
-        started = _started(context, workload, container, link)
+        once = _runs_once(workload, template, container)
+        started = _started(context, workload, container, link, once)
         if started is None:
             return None
         found, after, place = started
@@ -518,7 +526,7 @@ class SigtermNeverReachesServer(Rule):
 
 
 def _started(
-    context: Context, workload: K8sObject, container: Container, link: Link | None
+    context: Context, workload: K8sObject, container: Container, link: Link | None, once: bool
 ) -> tuple[Pid1, Pid1 | None, Place] | None:
     """What runs as the container's PID 1 (from its command and args, or its image's
     Dockerfile, or a script of the tree run as the program), what a shell as PID 1 runs
@@ -546,6 +554,10 @@ def _started(
         said = set_by.said
         place = Place(said.path, said.line, 1, said.text, (), "")
     found = pid1(argv, sh)
+    if found is not None and found.kind == "shell" and _ends_by_itself(found.words):
+        return None  # a script of commands that each end (`chown ... && echo done`)
+    if once and not (found is not None and _runs_on(found)):
+        return None  # a task's Pod, run to completion
     if found is None:  # a script of the tree, run as the program
         found, place = _entry_script(context, workload, container, link, command, args, argv, sh)
         if found is None:
@@ -694,6 +706,101 @@ def _idle(found: Pid1) -> str:
         return ""
     program = posixpath.basename(found.last[0])
     return program if program in _IDLE else ""
+
+
+def _runs_once(workload: K8sObject, template: PodTemplate, container: Container) -> bool:
+    """Whether a bare Pod's container is a task that runs to completion: the Pod restarts
+    it only on failure or never (`restartPolicy` OnFailure or Never), and the container
+    opens no port and has no probe, so nothing is served that SIGTERM should drain
+    (unless its shell visibly runs on: _runs_on)."""
+    if not workload.is_a("", "Pod"):
+        return False
+    if template.spec.get("restartPolicy") not in ("Never", "OnFailure"):
+        return False
+    probes = ("readinessProbe", "livenessProbe", "startupProbe")
+    return not any(True for _ in container.ports()) and not any(
+        probe in container.body for probe in probes
+    )
+
+
+# Programs that end by themselves, whatever they are given (none reads its input to the
+# end: a filter given /dev/urandom never ends): a shell script made of them alone (no
+# loop, nothing in the background) runs once and exits; SIGTERM has nothing to stop.
+# `sleep`, `tail` and servers are not among them.
+_ENDING = frozenset(
+    {
+        *_BUILTINS - {"wait", "read", "eval", "."},
+        "test",
+        "[",
+        "[[",
+        "touch",
+        "chown",
+        "chmod",
+        "chgrp",
+        "mkdir",
+        "cp",
+        "mv",
+        "rm",
+        "ln",
+        "date",
+        "id",
+        "ls",
+        "hostname",
+        "uname",
+        "whoami",
+        "pwd",
+        "basename",
+        "dirname",
+        "head",
+        "stat",
+        "df",
+        "du",
+    }
+)
+# Loops a script may not leave by itself.
+_LOOPS = frozenset({"while", "until"})
+
+
+def _runs_on(found: Pid1) -> bool:
+    """Whether a shell's `-c` script visibly runs on: a `while` or `until` loop, or a
+    program that only waits (`sleep`, `tail`)."""
+    if found.kind != "shell" or len(found.words) != 3:
+        return False
+    for command in _commands(found.words[2]) or ():
+        if any(word in _LOOPS for word in command.words):
+            return True
+        program = _program_words(command.words)
+        if program and posixpath.basename(program[0]) in _IDLE:
+            return True
+    return False
+
+
+def _ends_by_itself(words: Sequence[str]) -> bool:
+    """Whether a shell's `-c` script (`words`: the shell, `-c`, the script) is made only
+    of commands that end by themselves (_ENDING), in sequence or in pipelines, with no
+    `while`/`until` loop and nothing left in the background: it exits on its own, so
+    there is no server for SIGTERM to reach. A pipeline whose last command is `head`
+    ends when head has read enough, whatever writes to it (`base64 /dev/urandom | head`)."""
+    if len(words) != 3 or words[1] != "-c":
+        return False
+    commands = _commands(words[2])
+    if not commands:
+        return False
+    for at, command in enumerate(commands):
+        if command.after in ("&", "|&") or any(word in _LOOPS for word in command.words):
+            return False
+        program = _program_words(command.words)
+        if not program:
+            continue  # `fi`: a keyword alone
+        name = posixpath.basename(program[0])
+        if name in _ENDING:
+            continue
+        # what writes into `head` ends when head stops reading
+        piped = command.after in ("|", "|&") and at + 1 < len(commands)
+        if piped and _program_words(commands[at + 1].words)[:1] == ["head"]:
+            continue
+        return False
+    return True
 
 
 def _idle_fix(program: str, found: Pid1) -> str:

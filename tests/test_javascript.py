@@ -820,3 +820,25 @@ def test_type_arguments_to_a_tagged_template_are_typescript_the_file_read_whole(
     broken = text.replace("size: number }>`", "size: number }>(`")
     problem = parse_typescript("src/server.ts", broken.encode()).problem
     assert problem is not None and problem.rule == "KLB004"
+
+
+IMPORT_TYPE = """\
+export const onRetry: NonNullable<
+  import("swr").SWRConfiguration["onErrorRetry"]
+> = (error, _key, _config, revalidate) => {
+  if (error) return;
+  revalidate();
+};
+"""
+
+
+def test_an_indexed_import_type_among_type_arguments_is_typescript() -> None:
+    """`NonNullable<import("x").T["k"]>` is valid TypeScript (2.9): tree-sitter's grammar
+    cannot index the import type there, an error of its own; the file is read (its server
+    found). A broken index is still KLB004."""
+    text = module(options=IMPORT_TYPE)
+    facts = parse_typescript("src/server.ts", text.encode())
+    assert facts.problem is None and len(facts.servers) == 1
+    broken = text.replace('["onErrorRetry"]', '["onErrorRetry"')
+    problem = parse_typescript("src/server.ts", broken.encode()).problem
+    assert problem is not None and problem.rule == "KLB004"

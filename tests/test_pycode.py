@@ -236,8 +236,22 @@ def test_shutdown_facts() -> None:
         "signal.signal(signal.Signals.SIGTERM, stop)",
         "TERM = signal.SIGTERM\nsignal.signal(TERM, stop)",
         "from signal import SIGTERM\nsignal.signal(SIGTERM, stop)",
+        "for name in ['SIGINT', 'SIGTERM']:\n    signal.signal(getattr(signal, name), stop)",
+        "class Service:\n    def _install(self):\n"
+        "        for signame in ('SIGINT', 'SIGTERM', 'SIGQUIT'):\n"
+        "            self._loop.add_signal_handler(getattr(signal, signame), self._stop)",
     ],
-    ids=["tuple-loop", "named-list", "asyncio-set", "getattr", "enum", "bound", "imported"],
+    ids=[
+        "tuple-loop",
+        "named-list",
+        "asyncio-set",
+        "getattr",
+        "enum",
+        "bound",
+        "imported",
+        "getattr-loop",
+        "add-signal-handler-getattr-loop",
+    ],
 )
 def test_sigterm_handlers_registered_through_names_and_loops(registration: str) -> None:
     source = "import asyncio\nimport signal\nimport grpc\n\n" + registration + "\n"
@@ -250,6 +264,8 @@ def test_a_loop_over_other_signals_registers_no_sigterm_handler() -> None:
     import grpc
     for sig in (signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda *_: None)
+    for name in ("SIGINT", "SIGHUP"):
+        signal.signal(getattr(signal, name), lambda *_: None)
     """
     assert facts(source).sigterm_handlers == []
 
@@ -561,3 +577,68 @@ def test_a_module_is_searched_for_its_imports_and_its_watched_words_once(
     facts = python.parse("svc/app.py", source)
     assert [r.registry for r in facts.registrations] == ["Consul"]
     assert sorted(searched) == ["module_imports", "worth_parsing"]
+
+
+STAND_IN = """
+import grpc
+from concurrent import futures
+
+
+class InMemoryLedgerMock(LedgerServicer):
+    '''Answers the ledger's calls from a dict, for the client's tests.'''
+
+    def start(self):
+        self._server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+        self._server.add_insecure_port("[::]:50070")
+        self._server.start()
+
+    def stop(self):
+        self._server.stop(None)
+"""
+
+
+def test_a_fake_class_s_server_is_a_tests() -> None:
+    found = facts(STAND_IN, "ledger/impl/grpc/server.py")
+    assert (found.servers, found.stops, found.starts) == ([], [], set())
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("InMemoryLedgerMock", "InMemoryLedger"),  # no name says it is a fake
+        (
+            "    def stop(self):",
+            'if __name__ == "__main__":\n    pass\n\n\nclass Other:\n    def stop(self):',
+        ),
+    ],
+    ids=["not-named-a-fake", "runs-as-a-program"],
+)
+def test_a_server_a_program_may_run_is_read(change: tuple[str, str]) -> None:
+    found = facts(STAND_IN.replace(*change), "ledger/impl/grpc/server.py")
+    assert len(found.servers) == 1
+
+
+@pytest.mark.parametrize(
+    ("made", "lifetime"),
+    [
+        ('kwargs = {"pool_size": 5}\n    kwargs["pool_recycle"] = 600', 600),
+        ('kwargs = {"pool_recycle": 1200, "pool_size": 5}', 1200),
+        ("kwargs = dict(pool_recycle=300)", 300),
+        (
+            'kwargs = {}\n    if fast:\n        kwargs["pool_recycle"] = 60\n'
+            '    else:\n        kwargs["pool_recycle"] = 900',
+            UNKNOWN,
+        ),
+        ('kwargs = {"pool_size": 5}', None),
+    ],
+    ids=["stored", "literal", "dict-call", "stored-twice", "not-given"],
+)
+def test_pool_recycle_through_a_spread_dict(made: str, lifetime: object) -> None:
+    source = (
+        "import os\nfrom sqlalchemy import create_engine\n\n\ndef build(fast):\n"
+        f"    {made}\n"
+        '    return create_engine(os.environ["DATABASE_URL"], **kwargs)\n\n\n'
+        "ENGINE = build(False)\n"
+    )
+    (pool,) = facts(source).db_pools
+    assert pool.lifetime == lifetime

@@ -462,6 +462,50 @@ def go_chi_routes_nested(n: int) -> Files:
     return {"main.go": code}
 
 
+def go_fakes_called_from_closures(n: int, deep: int) -> Files:
+    """`n` unexported fake methods of one name, each making a server, called `n` times
+    from code that is no test's, and closures `deep` in each other, each calling that
+    name: a name's callers are found once, and whether a call is a test's is looked up a
+    bounded number of scopes."""
+    fakes = "".join(
+        f"type fake{i} struct{{}}\n\nfunc (f *fake{i}) serve() {{ _ = grpc.NewServer() }}\n\n"
+        for i in range(n)
+    )
+    calls = "\tvar f *fake0\n" + "\tf.serve()\n" * n
+    opened = "\tfunc() {\n\t\tf.serve()\n" * deep
+    code = (
+        'package relay\n\nimport "google.golang.org/grpc"\n\n'
+        + fakes
+        + "func Run() {\n"
+        + calls
+        + opened
+        + "\t}()\n" * deep
+        + "}\n"
+    )
+    return {"relay.go": code}
+
+
+def python_fake_classes_and_stored_keys(n: int) -> Files:
+    """`n` fake classes nested in each other, a server made in each, and `n` keys stored
+    into one dict spread into `n` engines: a scope is told a fake's once, a spread dict's
+    keys are looked up, never walked again for each engine."""
+    nested = "".join(
+        "    " * i + f"class FakeLedger{i}:\n" + "    " * (i + 1) + "s = grpc.server(None)\n"
+        for i in range(min(n, 90))
+    )
+    stores = "".join(f'kw["k{i}"] = {i}\n' for i in range(n))
+    engines = 'e = create_engine(os.environ["DB"], **kw)\n' * n
+    code = (
+        "import os\nimport grpc\nfrom sqlalchemy import create_engine\n\n"
+        + nested
+        + "kw = {}\n"
+        + stores
+        + 'kw["pool_recycle"] = 60\n'
+        + engines
+    )
+    return {"ledger.py": code}
+
+
 def go_receives_of_a_signal(n: int) -> Files:
     """`n` receives of SIGTERM in one function, a wait after the last: the walk for a
     pause after each receive (parse_shutdown.signal_pauses) must not walk the rest each time."""
@@ -1538,6 +1582,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
         lambda: go_branches_after_a_signal(5000, True)
     ),
     "Go: 3000 receives of SIGTERM in one function": lambda: go_receives_of_a_signal(3000),
+    "Go: 3000 fake methods of one name called 3000 times and from closures 300 deep": (
+        lambda: go_fakes_called_from_closures(3000, 300)
+    ),
+    "Python: fake classes 90 deep, 5000 keys stored in a dict 5000 engines spread": (
+        lambda: python_fake_classes_and_stored_keys(5000)
+    ),
     "Go: 3000 chi Route calls nested, a Get in each": lambda: go_chi_routes_nested(3000),
     "Go: 5000 stops after 5000 receives of SIGINT alone": lambda: go_stops_after_ctrl_c(5000),
     "Go: 5000 servers of one name registered and served, under a library's SIGTERM context": (

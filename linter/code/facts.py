@@ -22,6 +22,7 @@ from pathlib import PurePath
 from typing import Any
 
 from k8slb.code.budget import MAX_CHOICES, MAX_PARTS, MAX_TEXT
+from k8slb.core import regex
 from k8slb.core.findings import Problem
 from k8slb.core.record import record
 from k8slb.reading.markers import Marker
@@ -56,6 +57,12 @@ WATCHED = (
 
 def worth_parsing(data: bytes) -> bool:
     return any(word in data for word in WATCHED)
+
+
+# A name that makes a function, method or type a test's stand-in (`runFakeServer`,
+# `GrpcMockStore`, `mock_peer`): Fake or Mock as a word of it, in camel case or snake
+# case (not `Mockingbird`). Not "stub": gRPC names its clients so.
+STAND_IN_NAME = regex.compile(r"(?:^|_|[a-z0-9])(?:[Ff]ake|[Mm]ock)(?:$|_|[A-Z0-9])")
 
 
 def is_test_path(path: str) -> bool:

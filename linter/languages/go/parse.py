@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, MAX_STEPS, Budget
 from k8slb.code.facts import (
     DEFAULT_SCHEME,
+    STAND_IN_NAME,
     UNKNOWN,
     Channel,
     CodeFacts,
@@ -477,6 +478,62 @@ def _read_values(path: str, data: bytes, facts: CodeFacts) -> None:
     facts.exports = scratch.exports
 
 
+# The types of the standard `testing` package a test hands its helpers.
+_TEST_TYPES = frozenset({"T", "TB", "B", "F"})
+
+
+# The fakes of a file judged (past them: read as any function is)
+MAX_FAKES = 200
+
+
+class Fakes:
+    """The unexported functions and methods of a file that name themselves, or their
+    receiver's type, a fake or a mock (`runFakeServer`, `(*mockPeer) serve`):
+    out of a `main` package only the package can call one, and when nothing in the file
+    calls it but a test's function, it is a test's stand-in (its servers are no pod's).
+    Settled once the file's calls are indexed: a call from a function that is not a
+    test's keeps it (a test file of the folder may call it; another file of the package
+    that does not is not seen)."""
+
+    def __init__(self) -> None:
+        self.candidates: list[tuple[str, _Scope]] = []
+
+    def of(self, function: Node, name: str, scope: _Scope) -> None:
+        if not name[:1].islower():
+            return  # exported: another package, a program, may call it
+        receiver = function.child_by_field_name("receiver")
+        owner = (
+            next((_text(n) for n in walk(receiver) if n.type == "type_identifier"), "")
+            if receiver is not None
+            else ""
+        )
+        if STAND_IN_NAME.search(name) or (owner and STAND_IN_NAME.search(owner)):
+            self.candidates.append((name, scope))
+
+    def settle(self, calls_to: dict[str, list[tuple[Node, _Scope, _Called]]]) -> None:
+        untested: dict[str, list[_Scope]] = {}  # by name: its callers not in a test
+        for name, scope in self.candidates[:MAX_FAKES]:
+            if name not in untested:
+                untested[name] = [c for _, c, _ in calls_to.get(name, ()) if not c.in_test()]
+            if not any(not _within(caller, scope) for caller in untested[name]):
+                scope.testing = True
+
+
+def _within(inner: _Scope | None, outer: _Scope) -> bool:
+    """Whether `inner` is `outer` or within it, _SCOPE_DEPTH scopes up at most."""
+    for _ in range(_SCOPE_DEPTH):
+        if inner is None:
+            return False
+        if inner is outer:
+            return True
+        inner = inner.parent
+    return False
+
+
+# The scopes a call's is looked up through for a test's function (closures in closures)
+_SCOPE_DEPTH = 64
+
+
 @dataclass
 class _Scope:
     """The bindings of one function body (or, with no parent, of the package)."""
@@ -494,6 +551,22 @@ class _Scope:
     # `dial(x)`, (`Dial`, True) for a method, called as `c.Dial(x)`
     parameters: dict[str, int] = field(default_factory=dict)
     callee: tuple[str, bool] | None = None
+    # a function given a test's handle (`t *testing.T`, `tb testing.TB`), or a fake's
+    # (Fakes): only a test can call it, so a server it makes, in it or in a closure of
+    # it, is the test's
+    testing: bool = False
+
+    def in_test(self) -> bool:
+        """Whether the scope is, or is within, a test's function (`testing`), looked for
+        in _SCOPE_DEPTH scopes at most (deeper: not a test's, and judged)."""
+        scope: _Scope | None = self
+        for _ in range(_SCOPE_DEPTH):
+            if scope is None:
+                return False
+            if scope.testing:
+                return True
+            scope = scope.parent
+        return False
 
     def lookup(self, name: str) -> tuple[_Scope, list[Node]] | None:
         scope: _Scope | None = self
@@ -568,9 +641,9 @@ class _Collector:
         self.package = _Scope(None)
         self.scope_of: dict[int, _Scope] = {}  # function body node id -> its scope
         self.calls: list[tuple[Node, _Scope]] = []
-        # the receives (`<-x`), in source order: the signal receives are among them
-        # (parse_shutdown), found by the binding rather than in another walk of the tree
+        # the receives (`<-x`), in source order, the signal's among them (parse_shutdown)
         self.unary: list[Node] = []
+        self._fakes = Fakes()  # the file's fakes, as its functions are bound
         self.not_serving: list[Node] = []  # the `NOT_SERVING` names: a drain may follow
         self.declared: list[Node] = []  # function and method declarations (parse_routes)
         self.literals: list[tuple[Node, _Scope]] = []  # composite literals (http.Transport)
@@ -648,6 +721,8 @@ class _Collector:
         # each call with what it calls (`_Called`), read once for every pass below
         self.shaped = [(call, scope, self._called(call)) for call, scope in self.calls]
         self._index_calls()
+        if self.facts.package != "main":
+            self._fakes.settle(self.calls_to)
         for expression, scope in self.url_expressions:
             for url in self.choices(expression, scope):
                 self.facts.urls.append((url, self.loc(expression)))
@@ -712,7 +787,10 @@ class _Collector:
         self, call: Node, scope: _Scope, name: str | None, servers: dict[str, Server]
     ) -> None:
         """The facts of a call by what it calls (`name`, qualified): a channel, a server
-        (added to `servers` by its name), a signal, a pool, an HTTP client or request..."""
+        (added to `servers` by its name), a signal, a pool, an HTTP client or request...
+        None in a test's helper (given `*testing.T`): no pod runs it."""
+        if scope.in_test():
+            return
         if name in CHANNEL_FACTORIES:
             self._channel(call, name, scope)
         elif name in SERVER_FACTORIES:
@@ -1008,6 +1086,9 @@ class _Collector:
         name = _text(function.child_by_field_name("name"))
         inner = _Scope(scope, name or scope.name)
         parameters = function.child_by_field_name("parameters")
+        inner.testing = parameters is not None and self._takes_a_test(parameters)
+        if name and kind != "func_literal" and not inner.testing:
+            self._fakes.of(function, name, inner)
         if parameters is not None and parameters.named_child_count:
             # every name among them (a parameter's, or one of a function type's)
             for identifier in captured(parser(), parameters, "(identifier) @i").get("i", []):
@@ -1025,6 +1106,20 @@ class _Collector:
         open_.append((function.end_byte, scope, None, True))  # after its body: nothing
         open_.append((body.end_byte, inner, None, False))
         open_.append((body.start_byte, scope, None, True))  # its header
+
+    def _takes_a_test(self, parameters: Node) -> bool:
+        """Whether a function's parameters include a test's handle: a `T`, `TB`, `B` or
+        `F` of the standard `testing` package (as the file names it), by value or
+        pointer."""
+        named = {name for name, path in self.imports.items() if path == "testing"}
+        if not named:
+            return False
+        for node in walk(parameters):
+            if node.type == "qualified_type":
+                package = _text(node.child_by_field_name("package"))
+                if package in named and _text(node.child_by_field_name("name")) in _TEST_TYPES:
+                    return True
+        return False
 
     def _string_literal(self, literal: Node, scope: _Scope) -> None:
         """A URL the file names (`"http://..."`, or the expression it begins), and a
@@ -2411,7 +2506,7 @@ class _Collector:
     def _method(
         self, call: Node, scope: _Scope, servers: dict[str, Server], shape: _Called
     ) -> None:
-        if shape.function is None or shape.kind != "selector_expression":
+        if shape.function is None or shape.kind != "selector_expression" or scope.in_test():
             return
         receiver = shape.receiver
         method = shape.member

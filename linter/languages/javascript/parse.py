@@ -323,7 +323,7 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
         return facts
     root = parser_for(path)().parse(data).root_node
     facts.problem = syntax_problem(
-        path, root, shown, _TYPES_ONLY, automatic_semicolons=True, grammars_own=_tagged_generic
+        path, root, shown, _TYPES_ONLY, automatic_semicolons=True, grammars_own=_grammars_own
     )
     rescues = 3 if len(data) <= MAX_RESCUED_BYTES else 0  # each pass parses the file again
     for _ in range(rescues):  # each of these two may hide the other's from a tree's recovery
@@ -349,6 +349,45 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
             path, data.decode("utf-8", "replace"), comment_pattern("//")
         )
     return facts
+
+
+def _grammars_own(node: Node) -> bool:
+    """Whether a syntax error is one tree-sitter's TypeScript grammar makes of valid code
+    (_tagged_generic, _indexed_import_type)."""
+    return _tagged_generic(node) or _indexed_import_type(node)
+
+
+def _indexed_import_type(node: Node) -> bool:
+    """Whether a syntax error is tree-sitter's on an indexed access to an import type
+    among type arguments (`NonNullable<import("swr").Options["onError"]>`, TypeScript
+    2.9): its grammar (0.23) reads `import("swr").Options` as an expression, which it
+    cannot index there, and reads `["onError"]` after it as a tuple type. The tree is
+    whole around it, and it is a type: no code k8slb reads."""
+    parent = node.parent
+    named = node.named_children
+    after = node.next_named_sibling
+    if node.type != "ERROR" or parent is None or parent.type != "type_arguments":
+        return False
+    if len(named) != 1 or named[0].type != "member_expression":
+        return False
+    if after is None or after.type != "tuple_type":
+        return False
+    base = named[0].child_by_field_name("object")
+    for _ in range(_MEMBER_DEPTH):  # `import("x").a.b`: the chain's first operand
+        if base is None or base.type != "member_expression":
+            break
+        base = base.child_by_field_name("object")
+    function = base.child_by_field_name("function") if base is not None else None
+    return (
+        base is not None
+        and base.type == "call_expression"
+        and function is not None
+        and (function.type == "import")
+    )
+
+
+# The members of an import type followed to its `import(...)` (`import("x").a.b.c`)
+_MEMBER_DEPTH = 16
 
 
 def _tagged_generic(node: Node) -> bool:
@@ -440,7 +479,7 @@ def _with_bare_ampersands(
     if any(node is None or node.type != "jsx_text" for node in found_at):
         return data, root, problem
     found = syntax_problem(
-        path, tree, shown, _TYPES_ONLY, automatic_semicolons=True, grammars_own=_tagged_generic
+        path, tree, shown, _TYPES_ONLY, automatic_semicolons=True, grammars_own=_grammars_own
     )
     return bytes(again), tree, found
 

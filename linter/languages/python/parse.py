@@ -30,6 +30,7 @@ from typing import Any
 from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH
 from k8slb.code.facts import (
     NOT_GIVEN,
+    STAND_IN_NAME,
     UNKNOWN,
     UNKNOWN_OPTIONS,
     Channel,
@@ -354,6 +355,9 @@ class _Collector(Values):
     ) -> None:
         super().__init__(path, data, facts)
         self.imports_read = imports  # module_imports(data), when the caller read it
+        # a module that may run as a program: its fakes may be what a pod runs
+        self.runs_as_main = b"__main__" in data
+        self.stand_ins: dict[int, bool] = {}  # by scope: _in_stand_in
         self.sites: list[_Site] = []
         self.stops: list[tuple[ast.Call, str, bool, Scope]] = []
         self.listens: list[tuple[ast.Call, str, Scope]] = []
@@ -610,6 +614,15 @@ class _Collector(Values):
             self.routed.append((len(parents), node))
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             scope.bindings[node.targets[0].id].append(node.value)
+        elif len(node.targets) == 1 and isinstance(target := node.targets[0], ast.Subscript):
+            key = target.slice
+            if (
+                isinstance(target.value, ast.Name)
+                and isinstance(key, ast.Constant)
+                and isinstance(key.value, str)
+            ):  # `kwargs["pool_recycle"] = 1800`
+                name = target.value.id
+                self._scope_of(name, scope).stored[name][key.value].append(node.value)
 
     def _annotated(
         self, node: ast.AnnAssign, parents: Parents, scope: Scope, keyboard: bool
@@ -695,6 +708,8 @@ class _Collector(Values):
             callee = func.attr if isinstance(func, ast.Attribute) else func.id
             self.facts.called.add(callee)
             self.calls_to[callee].append((node, scope, parents))
+        if not self.runs_as_main and self._in_stand_in(scope):
+            return  # a test's fake: no pod runs its server
         if self.registries != []:
             self._registration(node, parents)
         if is_sleep(name, parents):
@@ -746,6 +761,26 @@ class _Collector(Values):
         elif method in ("add_insecure_port", "add_secure_port"):
             self.listens.append((node, receiver, scope))
 
+    def _in_stand_in(self, scope: Scope) -> bool:
+        """Whether a call is made in a test's stand-in: a class, or a function, whose name
+        says it is a fake or a mock (`GrpcMockStore`, `run_fake_server`), or in one
+        within it, in a module that does not run as a program (no `__main__` check,
+        asked by the caller): a test makes it, not a pod. (A program that imports the
+        module is not seen from here.) Known once a scope."""
+        known = self.stand_ins.get(id(scope))
+        if known is None:
+            node = scope.node
+            named = (
+                node.name
+                if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                else ""
+            )
+            known = STAND_IN_NAME.search(named) is not None or (
+                scope.parent is not None and self._in_stand_in(scope.parent)
+            )
+            self.stand_ins[id(scope)] = known
+        return known
+
     def _signal(self, node: ast.Call, parents: tuple[ast.AST, ...], scope: Scope) -> None:
         if len(node.args) < 2:
             return
@@ -762,7 +797,19 @@ class _Collector(Values):
     ) -> list[ast.expr]:
         """The signals a `signal.signal` argument may be: itself, or, for the target of an
         enclosing `for sig in (SIGINT, SIGTERM)` (the tuple may be bound to a name), each
-        item of what the loop walks."""
+        item of what the loop walks; `getattr(signal, name)` of such a target (or of a name
+        bound once), the signal each name it may hold gives."""
+        if (
+            isinstance(expression, ast.Call)
+            and dotted(expression.func) == "getattr"
+            and len(expression.args) == 2
+            and isinstance(expression.args[1], ast.Name)
+        ):  # `for name in ('SIGINT', 'SIGTERM'): ... getattr(signal, name)`
+            owner = expression.args[0]
+            return [
+                ast.Call(expression.func, [owner, name], [])
+                for name in self._signals(expression.args[1], parents, scope)
+            ]
         if not isinstance(expression, ast.Name):
             return [expression]
         for parent in reversed(parents):
@@ -896,6 +943,8 @@ class _Collector(Values):
             or keyword_argument(site.keywords, "dsn")
         )
         lifetime = keyword_argument(site.keywords, lifetime_arg) if lifetime_arg else None
+        if lifetime is None and lifetime_arg:
+            lifetime = self._spread_keyword(site, lifetime_arg)
         for value, long_lived in self._lifetimes(site, url):
             self.facts.db_pools.append(
                 DbPool(
@@ -979,6 +1028,31 @@ class _Collector(Values):
         return found
 
     # -- arguments -----------------------------------------------------------------------
+
+    def _spread_keyword(self, site: _Site, name: str) -> ast.expr | None:
+        """What a `**kwargs` argument gives keyword `name`: the value a dict literal
+        (`{"pool_recycle": 1800}`, `dict(pool_recycle=1800)`) bound to the name holds
+        under that key, or the one stored under it (`kwargs["pool_recycle"] = 1800`;
+        several stored: a value not known, whichever is in effect); None when no spread
+        dict of the call is seen to hold it."""
+        for keyword in site.keywords:
+            if keyword.arg is not None or not isinstance(keyword.value, ast.Name):
+                continue
+            spread = keyword.value.id
+            home = self._scope_of(spread, site.scope)
+            stored = home.stored.get(spread, {}).get(name)
+            if stored:
+                return stored[0] if len(stored) == 1 else ast.Call(ast.Name("_"), [], [])
+            mapping = self._follow(keyword.value, site.scope)
+            if isinstance(mapping, ast.Dict):
+                for key, value in zip(mapping.keys, mapping.values, strict=True):
+                    if isinstance(key, ast.Constant) and key.value == name:
+                        return value
+            elif isinstance(mapping, ast.Call) and dotted(mapping.func) == "dict":
+                found = keyword_argument(mapping.keywords, name)
+                if found is not None:
+                    return found
+        return None
 
     def _call_options(self, site: _Site, index: int) -> Options:
         expression = self._argument(site.args, site.keywords, index, "options")

@@ -28,6 +28,11 @@ class Scope:
     additions: dict[str, list[tuple[str, ast.expr]]] = field(
         default_factory=lambda: defaultdict(list)
     )
+    # `kwargs["pool_recycle"] = 1800`: the values stored under each constant key of a
+    # name bound here (a dict later spread as `**kwargs`), by name, then key
+    stored: dict[str, dict[str, list[ast.expr]]] = field(
+        default_factory=lambda: defaultdict(lambda: defaultdict(list))
+    )
 
 
 class Names:

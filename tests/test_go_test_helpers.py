@@ -1,0 +1,148 @@
+"""Go servers only a test can start, kept in files that are not `_test.go`: a helper
+given the test's handle (`tb testing.TB`), and an unexported fake (a function or a
+method of a type named a fake, a mock or a stub) that no function of its file but a
+test's calls, out of a `main` package. Their servers are the tests', not a pod's; the
+same server in a function a program may call is still reported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import lint_files
+
+GO_MOD = "module example.com/depot\n\ngo 1.22\n"
+
+# a program that links the package in: the package is no test support as a whole
+MAIN = """\
+package main
+
+import (
+	"os"
+	"os/signal"
+	"syscall"
+
+	"example.com/depot/rpcutil"
+)
+
+func main() {
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, syscall.SIGTERM)
+	rpcutil.Version()
+	<-stop
+}
+"""
+
+HELPER = """\
+package rpcutil
+
+import (
+	"net"
+	"testing"
+
+	"google.golang.org/grpc"
+)
+
+func Version() string { return "1" }
+
+// ServeForTest serves the registered services on a loopback port for a test.
+func ServeForTest(tb testing.TB, register func(*grpc.Server)) string {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv := grpc.NewServer()
+	register(srv)
+	go func() { _ = srv.Serve(lis) }()
+	tb.Cleanup(func() { srv.Stop() })
+	return lis.Addr().String()
+}
+"""
+
+FAKE = """\
+package rpcutil
+
+import (
+	"context"
+	"net"
+
+	"google.golang.org/grpc"
+)
+
+type fakeDepot struct{}
+
+func startFakeDepot(ctx context.Context) error {
+	lis, err := net.Listen("tcp", ":7070")
+	if err != nil {
+		return err
+	}
+	srv := grpc.NewServer()
+	go func() {
+		<-ctx.Done()
+		srv.Stop()
+	}()
+	return srv.Serve(lis)
+}
+"""
+
+SUITE_TEST = """\
+package rpcutil
+
+import (
+	"context"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	ctx, cancel := context.WithCancel(context.Background())
+	go startFakeDepot(ctx)
+	m.Run()
+	cancel()
+}
+"""
+
+RULES = ["KLB201", "KLB403", "KLB404"]
+
+
+def findings(tmp_path: Path, **files: str) -> list[tuple[str, str]]:
+    tree = {"go.mod": GO_MOD, "cmd/depot/main.go": MAIN, **files}
+    result = lint_files(tmp_path, tree, RULES)
+    return sorted({(f.rule, str(Path(f.path).relative_to(tmp_path))) for f in result.findings})
+
+
+def test_a_helper_given_the_tests_handle_serves_for_tests_only(tmp_path: Path) -> None:
+    assert findings(tmp_path, **{"rpcutil/testserver.go": HELPER}) == []
+    # the same server in a function a program may call is reported
+    served = HELPER.replace("tb testing.TB", "tb interface{ Fatal(...any); Cleanup(func()) }")
+    served = served.replace('\t"testing"\n', "")
+    assert ("KLB404", "rpcutil/testserver.go") in findings(
+        tmp_path, **{"rpcutil/testserver.go": served}
+    )
+
+
+def test_an_unexported_fake_only_tests_start_is_a_tests(tmp_path: Path) -> None:
+    files = {"rpcutil/fake_depot.go": FAKE, "rpcutil/suite_test.go": SUITE_TEST}
+    assert findings(tmp_path, **files) == []
+
+
+CALLED = FAKE + "\nfunc Run(ctx context.Context) error { return startFakeDepot(ctx) }\n"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "fake"),
+    [
+        ("startFakeDepot", "startFakeDepot", CALLED),  # its file's code starts it, no test
+        ("startFakeDepot", "StartFakeDepot", FAKE),  # exported: a program may start it
+        ("startFakeDepot", "startDepot", FAKE),  # no name says it is a fake
+    ],
+    ids=["called-by-the-file", "exported", "not-named-a-fake"],
+)
+def test_a_fake_a_program_may_start_is_still_judged(
+    tmp_path: Path, old: str, new: str, fake: str
+) -> None:
+    files = {
+        "rpcutil/fake_depot.go": fake.replace(old, new),
+        "rpcutil/suite_test.go": SUITE_TEST.replace(old, new),
+    }
+    assert ("KLB404", "rpcutil/fake_depot.go") in findings(tmp_path, **files)
