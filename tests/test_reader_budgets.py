@@ -485,6 +485,22 @@ def go_fakes_called_from_closures(n: int, deep: int) -> Files:
     return {"relay.go": code}
 
 
+def go_servers_in_nested_closures(n: int) -> Files:
+    """A server made, served and used in each of `n` closures nested in each other: a
+    reader that climbs to a node's declaration by `parent` (which tree-sitter finds by
+    descending from the root) pays the square of the depth a name (3,000 deep: minutes);
+    past MAX_NESTING the file is not read (KLB004 at info)."""
+    opened = (
+        "\tfunc() {\n\t\ts := grpc.NewServer()\n"
+        '\t\tl, _ := net.Listen("tcp", ":50051")\n\t\ts.Serve(l)\n'
+    ) * n
+    code = (
+        'package main\n\nimport (\n\t"net"\n\n\t"google.golang.org/grpc"\n)\n\n'
+        "func main() {\n" + opened + "\t}()\n" * n + "}\n"
+    )
+    return {"main.go": code}
+
+
 def python_fake_classes_and_stored_keys(n: int) -> Files:
     """`n` fake classes nested in each other, a server made in each, and `n` keys stored
     into one dict spread into `n` engines: a scope is told a fake's once, a spread dict's
@@ -1582,8 +1598,11 @@ ISSUE: dict[str, Callable[[], Files]] = {
         lambda: go_branches_after_a_signal(5000, True)
     ),
     "Go: 3000 receives of SIGTERM in one function": lambda: go_receives_of_a_signal(3000),
-    "Go: 3000 fake methods of one name called 3000 times and from closures 300 deep": (
-        lambda: go_fakes_called_from_closures(3000, 300)
+    "Go: 3000 fake methods of one name called 3000 times and from closures 90 deep": (
+        lambda: go_fakes_called_from_closures(3000, 90)
+    ),
+    "Go: a server made and served in each of 3000 closures nested": (
+        lambda: go_servers_in_nested_closures(3000)
     ),
     "Python: fake classes 90 deep, 5000 keys stored in a dict 5000 engines spread": (
         lambda: python_fake_classes_and_stored_keys(5000)

@@ -29,7 +29,7 @@ from functools import cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, MAX_STEPS, Budget
+from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, MAX_NESTING, MAX_STEPS, Budget
 from k8slb.code.facts import (
     DEFAULT_SCHEME,
     STAND_IN_NAME,
@@ -73,6 +73,7 @@ from k8slb.code.syntax_trees import (
 )
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
+from k8slb.core.findings import Problem
 from k8slb.languages.go.parse_routes import collect_routes
 from k8slb.languages.go.parse_shutdown import (
     drain_pauses,
@@ -83,7 +84,6 @@ from k8slb.languages.go.parse_shutdown import (
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
-    from k8slb.core.findings import Problem
     from tree_sitter import Node, Parser
 
 # Import paths one of which a file must name to be worth a syntax tree (a byte pre-check).
@@ -343,9 +343,27 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
         if b"new" in data:
             facts.problem = _newer_go(data, facts.problem)
         return facts
-    _Collector(path, data, facts).run(root)
+    try:
+        _Collector(path, data, facts).run(root)
+    except _TooDeep as deep:  # what was read of it goes: it is read as a broken file is
+        unread = CodeFacts(path, "go", is_test=facts.is_test)
+        unread.imports, unread.package = facts.imports, facts.package
+        problem = Problem("KLB004", path, deep.line, 1, "")
+        why = f"functions and blocks nested too deep to read (at line {deep.line})"
+        unread.problem = not_analysed(problem, why)
+        return unread
     facts.markers = comment_markers(path, data.decode("utf-8", "replace"), comment_pattern("//"))
     return facts
+
+
+class _TooDeep(Exception):
+    """A file whose functions and blocks nest some MAX_NESTING deep (100 functions, 200
+    `if`s): no program's code, and a reader that asks tree-sitter for a node's `parent`
+    (found by descending from the root) would pay the square of the depth for it. The
+    file is left unread, said at info."""
+
+    def __init__(self, line: int) -> None:
+        self.line = line
 
 
 # `new(` as Go writes it: the builtin's call (or a method or function of that name)
@@ -619,6 +637,7 @@ class _Collector:
     remembered: dict[tuple[int, int, int, bool], tuple[Any, int]] | None = None
     # the file's method declarations by name, made when first asked (_local_callee)
     methods: dict[str, list[Node]] | None = None
+    root: Node  # the file's syntax tree (bind)
 
     def __init__(self, path: str, data: bytes, facts: CodeFacts) -> None:
         self.path = path
@@ -711,7 +730,16 @@ class _Collector:
     # -- driving -------------------------------------------------------------------------
 
     def bind(self, root: Node) -> None:
+        self.root = root
         self._bind(root, self.package)
+
+    def _top_level(self, node: Node) -> Node:
+        """The declaration of the file that holds `node` (a function, a method, a
+        variable): the root's child that holds its first byte, asked of the root rather
+        than climbed to by `parent`, which tree-sitter finds by descending from the root
+        (a climb out of deeply nested literals costs the square of their depth)."""
+        top = self.root.first_child_for_byte(node.start_byte)
+        return top if top is not None else node
 
     def run(self, root: Node) -> None:
         self.bind(root)
@@ -1037,6 +1065,8 @@ class _Collector:
         for start, _, _, current in ordered:
             while open_[-1][0] <= start:
                 open_.pop()
+            if len(open_) > 2 * MAX_NESTING:  # a function holds two ranges, a block one
+                raise _TooDeep(int(current.start_point[0]) + 1)
             _, scope, guard, skip = open_[-1]
             if skip:
                 continue
@@ -2397,7 +2427,7 @@ class _Collector:
         literals included) changes that variable other than by assigning it: a field or
         an element set (`kasp.MaxConnectionAge = d`, `opts[0] = o`, `n++`), or its
         address taken (`tune(&kasp)`). Read from the body's identifiers, once a name."""
-        body = _top_level(node).child_by_field_name("body")
+        body = self._top_level(node).child_by_field_name("body")
         if body is None:
             return False
         key = (body.id, name, "in place")
@@ -2440,7 +2470,7 @@ class _Collector:
         name in a declaration (`dropped`), however many servers it binds there."""
         if not name or "." in name or self._package_variable(name, scope):
             return True
-        body = _top_level(call).child_by_field_name("body")
+        body = self._top_level(call).child_by_field_name("body")
         if body is None:
             return True
         key = (body.id, name, "handed")
@@ -2554,7 +2584,7 @@ class _Collector:
             return False
         if self.first_receives is None:
             self.first_receives = self._first_receives()
-        interrupt, sigterm = self.first_receives.get(_top_level(call).id, (None, None))
+        interrupt, sigterm = self.first_receives.get(self._top_level(call).id, (None, None))
         at = call.start_byte
         return interrupt is not None and interrupt <= at and (sigterm is None or sigterm > at)
 
@@ -2563,7 +2593,7 @@ class _Collector:
         its own, and its first receive of SIGTERM, end (one pass over the receives)."""
         sigterm = {name for how, name in self.signal_sources if how == "channel"}
         interrupt = {
-            (_top_level(notify).id, name)
+            (self._top_level(notify).id, name)
             for name, notify in self.interrupt_channels
             if name not in sigterm
         }
@@ -2572,7 +2602,7 @@ class _Collector:
             if _text(node.child_by_field_name("operator")) != "<-":
                 continue
             operand = _text(node.child_by_field_name("operand"))
-            top = _top_level(node).id
+            top = self._top_level(node).id
             first_interrupt, first_sigterm = found.get(top, (None, None))
             end = node.end_byte
             if (top, operand) in interrupt:
@@ -3333,13 +3363,6 @@ def _in_place(use: Node) -> bool:
             )
         node = parent
     return False
-
-
-def _top_level(node: Node) -> Node:
-    """The declaration of the file that holds `node` (a function, a method, a variable)."""
-    while node.parent is not None and node.parent.parent is not None:
-        node = node.parent
-    return node
 
 
 def _bounds_graceful_stop(call: Node, receiver: str, memo: dict[int, set[str]]) -> bool:
