@@ -257,3 +257,22 @@ def test_kustomization_parts_reads_the_entries_and_refuses_selectors() -> None:
         "deploy/d.yaml",
     ]
     assert kustomization_parts("k.yaml", {"patches": "a.yaml"}) is None
+
+
+def test_a_finding_put_in_the_patch_file_is_silenced_there_or_on_its_object(
+    tmp_path: Path,
+) -> None:
+    annotated = MANAGER.replace(
+        "  name: ledger-controller\n",
+        "  name: ledger-controller\n  annotations:\n"
+        "    k8slb.io/ignore: KLB401; drained by the mesh\n",
+    )
+    on_object = _controller(tmp_path / "object", **{"ledger/base/manager.yaml": annotated})
+    assert not [f for f in _findings(on_object) if f[0] == "KLB401"]
+    commented = SIDECAR_PATCH.replace(
+        "        - name: ledger-api\n", "        - name: ledger-api  # k8slb: ignore[KLB401]\n"
+    )
+    in_patch = _controller(
+        tmp_path / "comment", **{"ledger/components/api/api_patch.yaml": commented}
+    )
+    assert not [f for f in _findings(in_patch) if f[0] == "KLB401"]

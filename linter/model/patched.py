@@ -397,3 +397,21 @@ def move_to_patches(
         patch = added.get(finding.container or "")
         out.append(replace(finding, path=patch) if patch is not None else finding)
     return out
+
+
+def patch_aliases(
+    objects: Sequence[K8sObject], moved: Mapping[tuple[str, ObjectRef], Mapping[str, str]]
+) -> dict[tuple[str, int, int | None], tuple[str, int, int | None]]:
+    """For the findings `move_to_patches` put in a patch file, the object whose
+    annotations (`k8slb.io/ignore`) silence them: the one the patch merged into. Two
+    objects one patch file holds findings of at one place: neither."""
+    aliases: dict[tuple[str, int, int | None], tuple[str, int, int | None]] = {}
+    clashing: set[tuple[str, int, int | None]] = set()
+    for obj in objects:
+        added = moved.get((obj.path, obj.ref))
+        for patch in set(added.values()) if added else ():
+            key = (patch, obj.document, obj.item)
+            if key in aliases:
+                clashing.add(key)
+            aliases[key] = (obj.path, obj.document, obj.item)
+    return {key: value for key, value in aliases.items() if key not in clashing}

@@ -29,7 +29,7 @@ from k8slb.model.links import (
     link_rows,
     unmatched_pins,
 )
-from k8slb.model.patched import move_to_patches, patched
+from k8slb.model.patched import move_to_patches, patch_aliases, patched
 from k8slb.model.runtimes import build_contexts, named_contexts
 from k8slb.model.units import deployment_units
 from k8slb.reading.build_files import (
@@ -690,6 +690,7 @@ def suppress(
     )
     judged = (obj for obj in context.index.objects if context.judges(obj))
     suppressions.add_objects(judged)  # their annotations, and the findings that are theirs
+    suppressions.aliases = patch_aliases(context.index.objects, context.patched)
     outcome = suppressions.apply(findings)
     kept = outcome.kept
     if UnusedSuppression in settings.rules:  # a code no rule has: always worth a word
