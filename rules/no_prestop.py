@@ -78,7 +78,9 @@ class NoPreStop(Rule):
     data of its own (an emptyDir's, the container's), behind the same Service while both
     run, which `strategy: Recreate` avoids (and then it is `info`). The
     evidence is the workload's own spec, never its image, so a chart, a kustomize build
-    and a plain manifest of it get the same verdict. `Recreate` above one replica keeps
+    and a plain manifest of it get the same verdict (read as written, a kustomization's
+    strategic-merge patch is merged first: a sidecar a Component's patch adds serves its
+    port, and is reported in that patch file). `Recreate` above one replica keeps
     the warning: it governs rollouts only, while an eviction, a node drain or a scale-down
     stops one pod as the others serve. A one-replica Deployment without such a claim
     (data in `emptyDir`, or a claim many pods may write) surges a second pod that

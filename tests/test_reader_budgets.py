@@ -1510,6 +1510,55 @@ def kustomize_labels_everywhere(n: int) -> Files:
     return files
 
 
+def kustomize_patches_everywhere(n: int) -> Files:
+    """A base of `n` Deployments; an overlay with a patch for each, one file of `n`
+    patches of one Deployment and a patch adding `n` containers of `n` env entries each;
+    `n` Components each patching every Deployment; a chain of `n` overlays each on the one
+    before, each patching: every build's files found once, past their budgets refused."""
+    deployment = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: d{i}}}\nspec:\n"
+        "  selector: {{matchLabels: {{app: a}}}}\n"
+        "  template:\n    metadata: {{labels: {{app: a}}}}\n"
+        "    spec: {{containers: [{{name: c, image: x}}]}}\n"
+    )
+    patch = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: d{i}}}\nspec:\n"
+        "  template:\n    spec:\n      containers:\n{containers}"
+    )
+    env = "".join(f"          - {{name: E{j}, value: v}}\n" for j in range(n))
+    many = "".join(f"        - name: s{j}\n          env:\n{env}" for j in range(n))
+    resources = "".join(f"- r{i}.yaml\n" for i in range(n))
+    files = {
+        ".git/HEAD": "ref: refs/heads/main\n",
+        "base/kustomization.yaml": f"resources:\n{resources}",
+        "wide/many.yaml": "---\n".join(
+            patch.format(i=0, containers=f"        - {{name: m{j}, image: x}}\n") for j in range(n)
+        ),
+        "wide/big.yaml": patch.format(i=1, containers=many),
+    }
+    entries = "".join(f"- path: p{i}.yaml\n" for i in range(n))
+    listed = "".join(f"- ../comp/c{i}\n" for i in range(n))
+    files["wide/kustomization.yaml"] = (
+        f"resources:\n- ../base\ncomponents:\n{listed}patches:\n{entries}"
+        "- path: many.yaml\n- path: big.yaml\n"
+    )
+    for i in range(n):
+        files[f"base/r{i}.yaml"] = deployment.format(i=i)
+        files[f"wide/p{i}.yaml"] = patch.format(i=i, containers="        - {name: s, image: y}\n")
+        files[f"comp/c{i}/kustomization.yaml"] = (
+            "kind: Component\npatches:\n- path: p.yaml\n  target: {kind: Deployment, name: d0}\n"
+        )
+        files[f"comp/c{i}/p.yaml"] = patch.format(i=0, containers="        - {name: k, image: z}\n")
+        below = f"../o{i - 1}" if i else "../base"
+        files[f"chain/o{i}/kustomization.yaml"] = (
+            f"resources:\n- {below}\npatches:\n- path: p.yaml\n"
+        )
+        files[f"chain/o{i}/p.yaml"] = patch.format(
+            i=i, containers="        - {name: o, image: w}\n"
+        )
+    return files
+
+
 LINK = "\0link to "  # a file of a case that is this: a symbolic link to the rest (read_here)
 
 
@@ -1536,6 +1585,9 @@ def chart_links(n: int, size: int) -> Files:
 
 
 ISSUE: dict[str, Callable[[], Files]] = {
+    "Kustomize: 300 patches, Components and overlays deep, one patch of 300x300 env entries": (
+        lambda: kustomize_patches_everywhere(300)
+    ),
     "Kustomize: 2000 resource files labelled, 2000 label entries and common labels": (
         lambda: kustomize_labels_everywhere(2000)
     ),

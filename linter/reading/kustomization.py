@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Any
 
 from k8slb.core import regex
 from k8slb.core.record import record
@@ -72,6 +73,24 @@ def patch_files(path: str, text: str) -> list[str]:
     folder = os.path.dirname(path)
     found: list[str] = []
     for listing, _, line in _listed(text, _PATCH_LISTS):
+        pattern, group = (_ITEM, 2) if listing == "patchesStrategicMerge" else (_PATCH_PATH, 1)
+        match = pattern.match(line)
+        named = match.group(group) if match else None
+        if named and not _REMOTE.match(named) and not named.startswith(("|", ">")):
+            found.append(os.path.normpath(os.path.join(folder, named)))
+    return found
+
+
+_MERGE_LISTS = regex.compile(r"^(patches|patchesStrategicMerge):")
+
+
+def merge_patch_files(path: str, text: str) -> list[str]:
+    """The files among `patch_files` that may be strategic-merge patches (`patches:`
+    entries' `path:`, `patchesStrategicMerge:` items; a `patchesJson6902:` file never is):
+    read, for model/patched.py to apply, and never linted as objects."""
+    folder = os.path.dirname(path)
+    found: list[str] = []
+    for listing, _, line in _listed(text, _MERGE_LISTS):
         pattern, group = (_ITEM, 2) if listing == "patchesStrategicMerge" else (_PATCH_PATH, 1)
         match = pattern.match(line)
         named = match.group(group) if match else None
@@ -196,4 +215,112 @@ def added_labels(path: str, body: object) -> AddedLabels | None:
     )
     return AddedLabels(
         path, files, tuple(sets["everywhere"]), tuple(sets["templates"]), tuple(sets["metadata"])
+    )
+
+
+@record
+class PatchEntry:
+    """A patch file a kustomization names (`patches:` with a `path:`, or an item of
+    `patchesStrategicMerge:`), resolved, with the object its entry's `target:` names:
+    (kind, name), or None where the patch's own kind and name say which. `refused` says
+    why k8slb does not apply it (a target by selector or by a pattern, options that rename
+    what it patches)."""
+
+    file: str
+    target: tuple[str, str] | None
+    refused: str | None = None
+
+
+@record
+class KustomizationParts:
+    """What a kustomization builds from, resolved: the entries of its `resources:` (and old
+    `bases:`) and `components:` (files or folders), and the patch files it applies.
+    `component`: a kustomize Component (`kind: Component`), whose resources and patches
+    go into the kustomization that lists it."""
+
+    path: str
+    component: bool
+    resources: tuple[str, ...]
+    components: tuple[str, ...]
+    patches: tuple[PatchEntry, ...]
+
+
+# The entries of one of a kustomization's lists read at most: more is refused whole.
+MAX_KUSTOMIZATION_ENTRIES = 1024
+# A target's name or namespace written as a plain name (kustomize reads it as an anchored
+# regular expression: one with no special character names one object).
+_PLAIN_NAME = regex.compile(r"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$")
+_TARGET_KEYS = frozenset({"group", "version", "kind", "name", "namespace"})
+
+
+def _entries(body: dict[str, Any], *keys: str) -> list[Any] | None:
+    """The items of the lists `keys` name, in order; None past the budget or not lists."""
+    found: list[Any] = []
+    for key in keys:
+        value = body.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, list) or len(found) + len(value) > MAX_KUSTOMIZATION_ENTRIES:
+            return None
+        found += value
+    return found
+
+
+def _resolved(folder: str, entries: list[Any]) -> tuple[str, ...]:
+    return tuple(
+        os.path.normpath(os.path.join(folder, entry))
+        for entry in entries
+        if isinstance(entry, str) and entry and not _REMOTE.match(entry)
+    )
+
+
+def _patch_entry(folder: str, entry: object) -> PatchEntry | None:
+    """A `patches:` entry with a file, or None (an inline patch, a remote one)."""
+    if not isinstance(entry, dict):
+        return None
+    named = entry.get("path")
+    if not isinstance(named, str) or not named or _REMOTE.match(named) or "patch" in entry:
+        return None
+    file = os.path.normpath(os.path.join(folder, named))
+    target, options = entry.get("target"), entry.get("options")
+    if isinstance(options, dict) and any(options.values()):
+        return PatchEntry(file, None, "its options let it rename or re-kind what it patches")
+    if target is None:
+        return PatchEntry(file, None)
+    if not isinstance(target, dict) or not set(target) <= _TARGET_KEYS:
+        return PatchEntry(file, None, "its target selects by labels or annotations")
+    kind, name = target.get("kind"), target.get("name")
+    plain = all(
+        value is None or (isinstance(value, str) and _PLAIN_NAME.match(value))
+        for value in (name, target.get("namespace"))
+    )
+    if not isinstance(kind, str) or not isinstance(name, str) or not plain:
+        return PatchEntry(file, None, "its target names no one object (a pattern, no name)")
+    return PatchEntry(file, (kind, name))
+
+
+def kustomization_parts(path: str, body: object) -> KustomizationParts | None:
+    """What the kustomization at `path` (its first YAML document, `body`) builds from;
+    None when it is no mapping or its lists are not lists or past the budget."""
+    if not isinstance(body, dict):
+        return None
+    folder = os.path.dirname(path)
+    resources = _entries(body, "resources", "bases")
+    components = _entries(body, "components")
+    patches = _entries(body, "patches")
+    merges = _entries(body, "patchesStrategicMerge")
+    if resources is None or components is None or patches is None or merges is None:
+        return None
+    entries = [_patch_entry(folder, entry) for entry in patches]
+    entries += [
+        PatchEntry(os.path.normpath(os.path.join(folder, item)), None)
+        for item in merges
+        if isinstance(item, str) and item and "\n" not in item and not _REMOTE.match(item)
+    ]
+    return KustomizationParts(
+        path,
+        body.get("kind") == "Component",
+        _resolved(folder, resources),
+        _resolved(folder, components),
+        tuple(entry for entry in entries if entry is not None),
     )

@@ -3,7 +3,8 @@
 cluster gets it, and each finding is put in the resource file that holds the object.
 
 Without the option, a kustomization's folder is walked like any other: its resource files
-are linted as they are written (patches are not applied). Each kustomization is judged on
+are linted as they are written, with the strategic-merge patches k8slb applies exactly
+(model/patched.py) and the labels and namespace it adds. Each kustomization is judged on
 its own: two overlays of one base are two deployments, not one namespace with twins.
 """
 

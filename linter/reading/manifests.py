@@ -17,7 +17,10 @@ from k8slb.reading.encodings import yaml_codec
 from k8slb.reading.kustomization import (
     KUSTOMIZATION_FILES,
     AddedLabels,
+    KustomizationParts,
     added_labels,
+    kustomization_parts,
+    merge_patch_files,
     references,
     unread_reference,
 )
@@ -57,6 +60,10 @@ class ManifestFile:
     proxy_configs: list[ProxyConfig] = field(default_factory=list)
     # a kustomization's: the labels it adds to the files it names (read as written)
     added_labels: list[AddedLabels] = field(default_factory=list)
+    # a kustomization's: what it builds from and the patches it applies (model/patched.py),
+    # and the files its lines name as patches that may merge (never objects of their own)
+    kustomization: KustomizationParts | None = None
+    patch_files: list[str] = field(default_factory=list)
 
 
 def decode(path: str, data: bytes) -> str | Problem:
@@ -234,6 +241,7 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
     result.markers = comment_markers(path, text)
     if os.path.basename(path) in KUSTOMIZATION_FILES:
         result.problems += _unread_references(path, text)
+        result.patch_files = merge_patch_files(path, text)
     template = find_template(text)
     if template is not None:
         result.problems.append(
@@ -264,6 +272,7 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
     if os.path.basename(path) in KUSTOMIZATION_FILES and composed.documents:
         added = added_labels(path, composed.documents[0].data)
         result.added_labels += [added] if added is not None else []
+        result.kustomization = kustomization_parts(path, composed.documents[0].data)
     strays: list[Document] = []
     for doc in composed.documents:
         if (

@@ -18,7 +18,12 @@ from k8slb.core.record import record
 from k8slb.inputs import MANIFESTS, READERS, reader_of, reported
 from k8slb.languages import language_of as code_language
 from k8slb.reading.bounded import read_bounded
-from k8slb.reading.kustomization import KUSTOMIZATION_FILES, data_files, references
+from k8slb.reading.kustomization import (
+    KUSTOMIZATION_FILES,
+    data_files,
+    merge_patch_files,
+    references,
+)
 from k8slb.reading.repository import git_top, inside, repository_of
 from k8slb.reading.walks import Stamps, remember, remembered, walk_key
 
@@ -503,8 +508,14 @@ def _add_kustomized(found: Discovery, exclude: Exclude | None, report: bool) -> 
             text = source.read().decode("utf-8", "replace")
         except OSError:
             continue  # reported when the file itself is read
-        patches.update(os.path.abspath(named) for named in data_files(source.location, text))
         top = repository_of(os.path.dirname(source.location))
+        merges = merge_patch_files(source.location, text)
+        patches.update(os.path.abspath(named) for named in data_files(source.location, text))
+        patches.difference_update(os.path.abspath(named) for named in merges)
+        for named in merges:  # read for model/patched.py, which never lints them as objects
+            if inside(named, top) and os.path.abspath(named) not in known and os.path.isfile(named):
+                known.add(os.path.abspath(named))
+                found.sources.append(Source(named, MANIFESTS.name, named, report=report))
         for reference in references(source.location, text):
             target = reference.target
             if target is None or not inside(target, top) or os.path.abspath(target) in known:
@@ -524,8 +535,8 @@ def _add_kustomized(found: Discovery, exclude: Exclude | None, report: bool) -> 
                 found.sources.append(added)
                 if _is_kustomization(added):
                     queue.append(added)
-    # a patch is a fragment of an object (it may lack its apiVersion), a values or
-    # generator file data: not linted as objects
+    # a JSON 6902 patch is no object, a values or generator file data: not linted as
+    # objects (a strategic-merge patch is read, and applied or dropped: model/patched.py)
     found.sources = [
         s
         for s in found.sources

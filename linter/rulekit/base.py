@@ -24,7 +24,7 @@ from typing import ClassVar, Literal, TypeVar
 
 from k8slb.code.facts import Channel, CodeFacts, EnvRef, Loc
 from k8slb.core.edits import Edit, FixValues, YamlEdit
-from k8slb.core.findings import NO_FIX, Finding, FixInfo, Problem, Related, Severity
+from k8slb.core.findings import NO_FIX, Finding, FixInfo, ObjectRef, Problem, Related, Severity
 from k8slb.core.record import record
 from k8slb.inputs import MANIFESTS
 from k8slb.languages import LANGUAGES
@@ -92,6 +92,10 @@ class Context:
     fix_values: FixValues = field(default_factory=FixValues)
     links: CodeLinks = field(default_factory=CodeLinks)  # which code runs in which container
     proxy_configs: Sequence[ProxyConfig] = ()  # proxies' own configuration files
+    # the objects kustomize patches merged into (model/patched.py): (path, ref) -> each
+    # container a patch added whole -> its patch file; and every patch file read
+    patched: Mapping[tuple[str, ObjectRef], Mapping[str, str]] = field(default_factory=dict)
+    patch_files: frozenset[str] = frozenset()
     # a rendered file -> the templates of its chart Helm failed on (rendered without them)
     left_out: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # what Java builds say of grpc-java, by the project folder each speaks for

@@ -29,6 +29,7 @@ from k8slb.model.links import (
     link_rows,
     unmatched_pins,
 )
+from k8slb.model.patched import move_to_patches, patch_aliases, patched
 from k8slb.model.runtimes import build_contexts, named_contexts
 from k8slb.model.units import deployment_units
 from k8slb.reading.build_files import (
@@ -561,6 +562,7 @@ def verdicts(
     """The findings kept and those suppressed: run the rules, suppress, relocate findings
     to the templates that wrote them, keep what is reported."""
     findings = run_rules(context, settings.rules, read.errors, progress)
+    findings = move_to_patches(findings, context.patched)
     findings, suppressed = suppress(findings, context, settings, read)
     if read.templates:  # findings about rendered charts and builds go to their files
         findings = _once([relocate(f, read.templates) for f in findings], lambda f: f)
@@ -595,12 +597,20 @@ def analyse(
     """The model the rules read: the index of objects (deployment units, meshes), which
     code runs in which container, the read problems; with --context, what is judged.
     `links`: the last model's, after an edit that changed no code and no build file."""
+    merged = patched(
+        [obj for m in read.manifests for obj in m.objects], read.manifests, read.rendered_from
+    )
     objects = labelled(
-        [obj for m in read.manifests for obj in m.objects],
+        merged.objects,
         [labels for m in read.manifests for labels in m.added_labels],
         read.rendered_from,
     )
-    problems: list[Problem] = [p for m in read.manifests for p in m.problems]
+    problems: list[Problem] = [
+        p
+        for m in read.manifests
+        if os.path.normpath(m.path) not in merged.patch_files
+        for p in m.problems
+    ]
     problems += [facts.problem for facts in read.modules if facts.problem is not None]
     problems += [Problem(UNREAD_FILE, s.path, 1, 1, s.unread) for s in sources if s.unread]
     index = Index(
@@ -621,6 +631,8 @@ def analyse(
         if links is None
         else link_code_again(index, read.modules, links),
         proxy_configs=[c for m in read.manifests for c in m.proxy_configs],
+        patched=merged.moved,
+        patch_files=merged.patch_files,
         left_out=read.left_out,
         grpc_java=read.builds.grpc_java,
         build_contexts=build_contexts(read.builds),
@@ -678,6 +690,7 @@ def suppress(
     )
     judged = (obj for obj in context.index.objects if context.judges(obj))
     suppressions.add_objects(judged)  # their annotations, and the findings that are theirs
+    suppressions.aliases = patch_aliases(context.index.objects, context.patched)
     outcome = suppressions.apply(findings)
     kept = outcome.kept
     if UnusedSuppression in settings.rules:  # a code no rule has: always worth a word

@@ -52,6 +52,7 @@ from k8slb.model.dialers import joinable
 from k8slb.model.index import Index, literal_env, selector_of
 from k8slb.model.units import PLAIN
 from k8slb.reading.build_files import names_builds
+from k8slb.reading.kustomization import KUSTOMIZATION_FILES
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source
 from k8slb.rulekit.base import Context
@@ -452,6 +453,8 @@ def _affected(
     than the model can place (see the module's doc): a whole judgement."""
     if read.builds != before.read.builds or _units_changed(before.context, context):
         return None
+    if any(_patching(path, before.context) or _patching(path, context) for path in changed):
+        return None  # a patch merges into another file's object: see model/patched.py
     seeds = set(changed)
     seeds |= _facts_changed(before.context.modules, context.modules)
     seeds |= _links_changed(before.context, context)
@@ -467,6 +470,14 @@ def _affected(
     # a finding that quotes a changed file's line (the env entry that set an address)
     affected |= {f.path for f in before.result.findings if any(r.path in seeds for r in f.related)}
     return affected
+
+
+def _patching(path: str, context: Context) -> bool:
+    """Whether the file is a kustomize patch or, with patches read, a kustomization."""
+    if not context.patch_files:
+        return False
+    normal = os.path.normpath(path)
+    return normal in context.patch_files or os.path.basename(normal) in KUSTOMIZATION_FILES
 
 
 def _same_code(before: Judgement, read: Sources) -> bool:

@@ -14,7 +14,7 @@ Rule codes are ids, id prefixes or names, as in `--select`.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -97,6 +97,11 @@ class Suppressions:
     config_root: Path = field(default_factory=Path.cwd)
     exemptions: Sequence[Exemption] = ()
     today: datetime.date = field(default_factory=datetime.date.today)
+    # a finding's object key -> the object whose annotations hold for it (a finding a
+    # kustomize patch's file holds, of the object the patch merged into: model/patched.py)
+    aliases: Mapping[tuple[str, int, int | None], tuple[str, int, int | None]] = field(
+        default_factory=dict
+    )
     _relative_paths: dict[str, str | None] = field(default_factory=dict)
     # Markers that silenced something, by identity: the markers belong to parse results,
     # which the cache shares between runs, so they are never changed.
@@ -147,7 +152,7 @@ class Suppressions:
                 if ids is None or finding.rule in ids:
                     self._used.add(id(marker))
                     return f"comment `{marker.text}` (line {marker.line})"
-        for marker in self.objects.get(key, []) if key else []:
+        for marker in self.objects.get(self.aliases.get(key, key), []) if key else []:
             if marker.container not in (None, finding.container):
                 continue
             ids = _ids(marker)
