@@ -169,9 +169,12 @@ class GrpcClientClusterIp(Rule):
 
     In Go: `grpc.NewClient`, `grpc.Dial` and `grpc.DialContext` channels, their target
     followed through constants, `os.Getenv` (with the default set under `if x == ""`, or
-    given by an env helper: `getEnv("ADDR", "backend:50051")`, a function of the file that
-    returns the variable or its fallback), `fmt.Sprintf`, concatenation, a helper's
-    parameters and the fields a helper fills (`mustMapEnv(&svc.addr, "ADDR")`); a channel
+    given by an env helper: `getEnv("ADDR", "backend:50051")`, a function that returns the
+    variable or its fallback, in the file, another file of its package, or another package,
+    `helpers.GetEnv(...)`, as that package's own files declare it), `fmt.Sprintf`,
+    concatenation, a helper's parameters (a constructor's in another package, `NewClient(
+    addr)`, to what its callers pass) and the fields a helper fills (`mustMapEnv(&svc.addr,
+    "ADDR")`); a channel
     closed by `defer conn.Close()` in the function that makes it is per call, one a helper
     returns or writes through a pointer lives as long as its caller keeps it.
 
