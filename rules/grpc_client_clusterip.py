@@ -197,6 +197,12 @@ class GrpcClientClusterIp(Rule):
     env value and adds `.defaultLoadBalancingPolicy("round_robin")`; a literal target in
     the code is left to a human.
 
+    In Kotlin, the same builders (no fix); a primary constructor's parameter
+    (`class RatesClient(host: String, port: Int)` building `forAddress(host, port)`) is
+    what the project's calls of the constructor pass, each argument in its place, and a
+    property a framework injects (`@Value("\\${rates.host}")`, Spring's or Micronaut's) the
+    project's settings' value for the key, else its environment variable (`RATES_HOST`).
+
     In Spring Boot settings: a client channel's `address` (`grpc.client.<name>.address`,
     `spring.grpc.client.channels.<name>.address`); `static://host:port` is that one
     address (the system resolves the name once), `dns:///host:port` every address of the

@@ -1358,6 +1358,29 @@ def java_balanced_urls(n: int) -> Files:
     return {"svc/src/main/java/Main.java": head + beans + chain + "}\n"}
 
 
+def kotlin_constructed_channels(n: int) -> Files:
+    """Kotlin: a class whose primary constructor takes `n` parameters, `n` channels built
+    from them, and a factory with `n` `@Value` fields calling the constructor `n` times:
+    each class's constructor is read once, not once a parameter read."""
+    parameters = ", ".join(f"h{i}: String" for i in range(n))
+    channels = "".join(
+        f"    val c{i} = ManagedChannelBuilder.forAddress(h{i}, {i}).build()\n" for i in range(n)
+    )
+    client = (
+        f"import io.grpc.ManagedChannelBuilder\n\nclass Client({parameters}) {{\n{channels}}}\n"
+    )
+    fields = "".join(
+        f'    @Value("\\${{k{i}.host:h{i}}}")\n    lateinit var v{i}: String\n' for i in range(n)
+    )
+    arguments = ", ".join(f"v{i}" for i in range(n))
+    calls = "".join(f"    fun c{i}() = Client({arguments})\n" for i in range(min(n, 50)))
+    factory = f"@Factory\nclass Clients {{\n{fields}{calls}}}\n"
+    return {
+        "svc/src/main/kotlin/Client.kt": client,
+        "svc/src/main/kotlin/Clients.kt": factory,
+    }
+
+
 def kotlin_servers_deep_and_wide(n: int) -> Files:
     """Kotlin (languages/kotlin/parse.py): a file of some 1 MB, `n` servers each built
     through a `val` that later lines configure and rebind, `n` shutdown hooks of each
@@ -1654,6 +1677,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "JavaScript: 3000 clients in one function": lambda: javascript("many calls", 3000, 1),
     "TypeScript: 3000 clients in one function": lambda: typescript("many calls", 3000, 1),
     "Java: 1500 shutdown hooks of each form, and 1500 nested": lambda: java_shutdown_hooks(1500),
+    "Kotlin: 2000 constructor parameters read by 2000 channels, 50 calls of 2000": (
+        lambda: kotlin_constructed_channels(2000)
+    ),
     "Kotlin: a 1 MB file, 1500 servers and hooks of each form, 3000 nested": (
         lambda: (
             kotlin_servers_deep_and_wide(1500)
