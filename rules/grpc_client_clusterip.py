@@ -171,7 +171,7 @@ class GrpcClientClusterIp(Rule):
     followed through constants, `os.Getenv` (with the default set under `if x == ""`, or
     given by an env helper: `getEnv("ADDR", "backend:50051")`, a function that returns the
     variable or its fallback, in the file, another file of its package, or another package,
-    `helpers.GetEnv(...)`, as that package's own files declare it), `fmt.Sprintf`,
+    `helpers.GetEnv("ADDR", ...)`, as that package's own files declare it), `fmt.Sprintf`,
     concatenation, a helper's parameters (a constructor's in another package, `NewClient(
     addr)`, to what its callers pass) and the fields a helper fills (`mustMapEnv(&svc.addr,
     "ADDR")`); a channel

@@ -1202,3 +1202,16 @@ def test_a_field_read_through_its_holder_is_what_that_holder_s_literal_sets() ->
         Passed("svc/api", "NewServer", 1),
         Passed("svc/api", "NewServer", 2),
     ], "`&peer{...}` is held the same way"
+
+
+def test_a_call_given_no_variable_s_name_is_not_asked_whether_it_reads_one() -> None:
+    """`zap.String("mode", mode)`: a lowercase key names no environment variable, so the
+    call is no env helper's read to resolve once every file is read."""
+    logs = (
+        'package main\n\nimport (\n\t"go.uber.org/zap"\n\t"google.golang.org/grpc"\n)\n\n'
+        'func main() {\n\tmode := "serve"\n\tlogger.Info("starting", zap.String("mode", mode))\n'
+        "\tgrpc.NewServer()\n}\n"
+    )
+    facts = analyse_go("svc/cmd/main.go", logs.encode())
+    assert not facts.deferred
+    assert "PackageEnv" not in repr(facts.exports)

@@ -248,8 +248,8 @@ class PackageValue:
 
 @record
 class PackageEnv:
-    """A call of a Go function another file declares, given a variable's name and a
-    default (`helpers.GetEnv("ADDR", "backend:50051")`, or `getEnv(...)` of the same
+    """A call of a Go function another file declares, given a variable's name (in
+    capitals) and a default (`helpers.GetEnv("ADDR", "backend:50051")`, or `getEnv(...)` of the same
     package): an environment read with that default (an EnvRef) where a scanned file of
     the package of import path `package` ("" for the caller's own) declares the function
     an env helper (its `env <function>` export: it returns the variable, else the

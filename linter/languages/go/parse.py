@@ -1488,7 +1488,7 @@ class _Collector:
             and self._env_helper(shape.name)  # `getEnv("ADDR", "backend:50051")`
         ):
             return EnvRef(values[0], values[1] if isinstance(values[1], str) else UNKNOWN)
-        if len(values) == 2 and isinstance(values[0], str):
+        if len(values) == 2 and isinstance(values[0], str) and _ENV_NAME.match(values[0]):
             helper = self._other_env_helper(shape, name)
             if helper is not None:  # `helpers.GetEnv("ADDR", "backend:50051")`
                 self.facts.deferred = True
@@ -3441,6 +3441,9 @@ def _arithmetic(operator: str, left: float, right: float) -> Any:
 
 
 _VERB = regex.compile(r"(%[sdv%])")
+# an environment variable's name as programs spell them (`METADATA_HOST`): what a call of
+# another file's function must be given first to be asked whether it reads one
+_ENV_NAME = regex.compile(r"^[A-Z_][A-Z0-9_]*$")
 
 
 def _sprintf(template: str, values: list[Any]) -> Any:
