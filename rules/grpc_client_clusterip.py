@@ -169,9 +169,12 @@ class GrpcClientClusterIp(Rule):
 
     In Go: `grpc.NewClient`, `grpc.Dial` and `grpc.DialContext` channels, their target
     followed through constants, `os.Getenv` (with the default set under `if x == ""`, or
-    given by an env helper: `getEnv("ADDR", "backend:50051")`, a function of the file that
-    returns the variable or its fallback), `fmt.Sprintf`, concatenation, a helper's
-    parameters and the fields a helper fills (`mustMapEnv(&svc.addr, "ADDR")`); a channel
+    given by an env helper: `getEnv("ADDR", "backend:50051")`, a function that returns the
+    variable or its fallback, in the file, another file of its package, or another package,
+    `helpers.GetEnv("ADDR", ...)`, as that package's own files declare it), `fmt.Sprintf`,
+    concatenation, a helper's parameters (a constructor's in another package, `NewClient(
+    addr)`, to what its callers pass) and the fields a helper fills (`mustMapEnv(&svc.addr,
+    "ADDR")`); a channel
     closed by `defer conn.Close()` in the function that makes it is per call, one a helper
     returns or writes through a pointer lives as long as its caller keeps it.
 
@@ -193,6 +196,12 @@ class GrpcClientClusterIp(Rule):
     the method that makes it (not `main`) is per call. The fix rewrites the Deployment's
     env value and adds `.defaultLoadBalancingPolicy("round_robin")`; a literal target in
     the code is left to a human.
+
+    In Kotlin, the same builders (no fix); a primary constructor's parameter
+    (`class RatesClient(host: String, port: Int)` building `forAddress(host, port)`) is
+    what the project's calls of the constructor pass, each argument in its place, and a
+    property a framework injects (`@Value("\\${rates.host}")`, Spring's or Micronaut's) the
+    project's settings' value for the key, else its environment variable (`RATES_HOST`).
 
     In Spring Boot settings: a client channel's `address` (`grpc.client.<name>.address`,
     `spring.grpc.client.channels.<name>.address`); `static://host:port` is that one

@@ -1015,3 +1015,203 @@ def test_a_factory_that_returns_a_client_it_named_hands_the_channel_out() -> Non
     )
     [dropped] = analyse_go("matcher/profile/client/client.go", other.encode()).channels
     assert not dropped.long_lived, "a client of another channel is returned"
+
+
+# A client package whose constructor keeps its channel in the struct it returns, and a
+# program that reads the address through an env helper of a utilities package (a file
+# with nothing else k8slb reads: no gRPC, no HTTP, not `main`).
+INVENTORY_CLIENT = """\
+package inventory
+
+import "google.golang.org/grpc"
+
+type Client struct {
+	conn *grpc.ClientConn
+}
+
+func NewClient(addr string) (*Client, error) {
+	conn, err := grpc.Dial(addr, grpc.WithInsecure())
+	if err != nil {
+		return nil, err
+	}
+	return &Client{conn: conn}, nil
+}
+
+func (c *Client) Close() error { return c.conn.Close() }
+"""
+
+ENV_UTIL = """\
+package util
+
+import "os"
+
+func EnvOr(key, fallback string) string {
+	value, ok := os.LookupEnv(key)
+	if !ok {
+		return fallback
+	}
+	return value
+}
+"""
+
+INVENTORY_MAIN = """\
+package main
+
+import (
+	"fmt"
+	"log"
+
+	"example.com/matcher/internal/inventory"
+	"example.com/matcher/pkg/util"
+)
+
+func main() {
+	host := util.EnvOr("INVENTORY_HOST", "localhost")
+	port := util.EnvOr("INVENTORY_PORT", "50051")
+	client, err := inventory.NewClient(fmt.Sprintf("%s:%s", host, port))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer client.Close()
+	serve(client)
+}
+"""
+
+
+def test_an_env_helper_of_another_package_reads_the_variable_with_its_default() -> None:
+    """`util.EnvOr("INVENTORY_HOST", "localhost")` in the program that calls a
+    constructor: an env read, as the helper's own package shows it to be one."""
+    from k8slb.code.facts import EnvText
+
+    client = analyse_go("svc/internal/inventory/client.go", INVENTORY_CLIENT.encode())
+    util = analyse_go("svc/pkg/util/env.go", ENV_UTIL.encode())
+    assert util.exports.get("env EnvOr") is True, "read though the file is otherwise skipped"
+    main = analyse_go(
+        "svc/cmd/main.go", INVENTORY_MAIN.replace("example.com/matcher", "x.io/svc").encode()
+    )
+    [resolved] = resolve_imports([client, util, main])[0].channels
+    assert resolved.target == EnvText(
+        (EnvRef("INVENTORY_HOST", "localhost"), ":", EnvRef("INVENTORY_PORT", "50051"))
+    )
+    assert resolved.long_lived, "NewClient returns it in the struct its caller keeps"
+    [alone] = resolve_imports([client, main])[0].channels
+    assert alone.target == UNKNOWN, "no scanned file declares EnvOr: no guess"
+    other = ENV_UTIL.replace("return value", 'return value + "-suffix"')
+    not_helper = analyse_go("svc/pkg/util/env.go", other.encode())
+    assert "env EnvOr" not in not_helper.exports
+    [unknown] = resolve_imports([client, not_helper, main])[0].channels
+    assert unknown.target == UNKNOWN, "a function that changes what it read is no env read"
+
+
+def test_an_env_helper_in_another_file_of_the_same_package_is_read() -> None:
+    own = INVENTORY_MAIN.replace('\t"example.com/matcher/pkg/util"\n', "").replace(
+        "util.EnvOr", "envOr"
+    )
+    main = analyse_go("svc/cmd/main.go", own.replace("example.com/matcher", "x.io/svc").encode())
+    env = analyse_go(
+        "svc/cmd/env.go",
+        ENV_UTIL.replace("package util", "package main").replace("EnvOr", "envOr").encode(),
+    )
+    client = analyse_go("svc/internal/inventory/client.go", INVENTORY_CLIENT.encode())
+    [resolved] = resolve_imports([client, env, main])[0].channels
+    assert "INVENTORY_HOST" in getattr(resolved.target, "names", ())
+
+
+INVENTORY_DEPLOYMENT = """\
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: storefront
+spec:
+  template:
+    metadata:
+      labels: {app: storefront}
+    spec:
+      containers:
+        - name: web
+          image: registry.example/storefront:1.0
+          env:
+            - name: INVENTORY_HOST
+              value: backend
+            - name: INVENTORY_PORT
+              value: "50051"
+"""
+
+
+def test_end_to_end_a_constructor_s_channel_to_an_env_helper_s_address_is_klb102(
+    tmp_path: Path,
+) -> None:
+    from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+
+    files = {
+        "go.mod": GO_MOD,
+        "internal/inventory/client.go": INVENTORY_CLIENT,
+        "pkg/util/env.go": ENV_UTIL,
+        "cmd/storefront/main.go": INVENTORY_MAIN,
+        "k8s/backend.yaml": GRPC_SERVICE + BACKEND,
+        "k8s/storefront.yaml": INVENTORY_DEPLOYMENT,
+    }
+    [finding] = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert (finding.path.rsplit("/", 1)[-1], finding.line) == ("client.go", 10)
+    assert "'backend:50051'" in finding.text and "INVENTORY_HOST" in finding.text
+
+
+# A server struct that holds two clients' addresses in fields of the same name, each in
+# its own field of the struct (`s.meta.address`, `s.search.address`).
+TWO_ADDRESSES = """\
+package api
+
+import "google.golang.org/grpc"
+
+type peer struct {
+	address string
+	conn    *grpc.ClientConn
+}
+
+type Server struct {
+	address string
+	meta    peer
+	search  peer
+}
+
+func NewServer(address, metaAddr, searchAddr string) *Server {
+	return &Server{
+		address: address,
+		meta:    peer{address: metaAddr},
+		search:  peer{address: searchAddr},
+	}
+}
+
+func (s *Server) Serve() error {
+	s.meta.conn, _ = grpc.Dial(s.meta.address, grpc.WithInsecure())
+	s.search.conn, _ = grpc.Dial(s.search.address, grpc.WithInsecure())
+	return nil
+}
+"""
+
+
+def test_a_field_read_through_its_holder_is_what_that_holder_s_literal_sets() -> None:
+    facts = analyse_go("svc/api/server.go", TWO_ADDRESSES.encode())
+    assert [c.target for c in facts.channels] == [
+        Passed("svc/api", "NewServer", 1),
+        Passed("svc/api", "NewServer", 2),
+    ]
+    flat = TWO_ADDRESSES.replace("meta:    peer{", "meta:    &peer{")
+    assert [c.target for c in analyse_go("svc/api/server.go", flat.encode()).channels] == [
+        Passed("svc/api", "NewServer", 1),
+        Passed("svc/api", "NewServer", 2),
+    ], "`&peer{...}` is held the same way"
+
+
+def test_a_call_given_no_variable_s_name_is_not_asked_whether_it_reads_one() -> None:
+    """`zap.String("mode", mode)`: a lowercase key names no environment variable, so the
+    call is no env helper's read to resolve once every file is read."""
+    logs = (
+        'package main\n\nimport (\n\t"go.uber.org/zap"\n\t"google.golang.org/grpc"\n)\n\n'
+        'func main() {\n\tmode := "serve"\n\tlogger.Info("starting", zap.String("mode", mode))\n'
+        "\tgrpc.NewServer()\n}\n"
+    )
+    facts = analyse_go("svc/cmd/main.go", logs.encode())
+    assert not facts.deferred
+    assert "PackageEnv" not in repr(facts.exports)

@@ -355,3 +355,134 @@ class Runner {
 }
 """
     assert [listen.address for listen in facts_of(code).listens] == [UNKNOWN, ":9090"]
+
+
+# A client class that builds its channel from its primary constructor's parameters, and a
+# Micronaut factory that hands it the host and port its `@Value` fields are injected.
+RATES_CLIENT = """\
+package shop.rates
+
+import io.grpc.ManagedChannel
+import io.grpc.ManagedChannelBuilder
+
+class RatesClient(host: String, port: Int, private val timeoutMs: Long) {
+    private val channel: ManagedChannel = ManagedChannelBuilder
+        .forAddress(host, port)
+        .usePlaintext()
+        .build()
+
+    val stub = RatesGrpc.newBlockingStub(channel)
+}
+"""
+
+RATES_FACTORY = """\
+package shop.config
+
+import io.micronaut.context.annotation.Bean
+import io.micronaut.context.annotation.Factory
+import io.micronaut.context.annotation.Value
+import jakarta.inject.Singleton
+import shop.rates.RatesClient
+
+@Factory
+class ClientsFactory {
+    @Value("\\${rates.host}")
+    private lateinit var ratesHost: String
+
+    @Value("\\${rates.port:50051}")
+    private lateinit var ratesPort: String
+
+    @Singleton @Bean
+    fun ratesClient(): RatesClient = RatesClient(ratesHost, ratesPort.toInt(), 500L)
+}
+"""
+
+RATES_DEPLOYMENT = """\
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: checkout
+spec:
+  selector:
+    matchLabels: {app: checkout}
+  template:
+    metadata:
+      labels: {app: checkout}
+    spec:
+      containers:
+        - name: checkout
+          image: registry.example/checkout:1.0
+          env:
+            - name: RATES_HOST
+              value: backend
+"""
+
+
+def test_a_primary_constructors_parameters_are_what_its_callers_pass() -> None:
+    from k8slb.code.facts import Constructed, EnvText, Setting, joined
+    from k8slb.code.imported import resolve_imports
+
+    client = parse("svc/src/main/kotlin/shop/rates/RatesClient.kt", RATES_CLIENT.encode())
+    (channel,) = client.channels
+    assert channel.target == joined(
+        [Constructed("RatesClient", 0, 3), ":", Constructed("RatesClient", 1, 3)]
+    )
+    factory = parse("svc/src/main/kotlin/shop/config/ClientsFactory.kt", RATES_FACTORY.encode())
+    [passed] = factory.exports["new RatesClient"]
+    assert passed[:2] == (
+        Setting("spring", "rates.host", "RATES_HOST", None),
+        Setting("spring", "rates.port", "RATES_PORT", "50051"),
+    )
+    for module in (client, factory):
+        module.project = "svc"
+    (resolved,) = resolve_imports([client, factory])[0].channels
+    assert resolved.target == EnvText((EnvRef("RATES_HOST"), ":", EnvRef("RATES_PORT", "50051")))
+
+
+@pytest.mark.parametrize(
+    ("call", "why"),
+    [
+        ("RatesClient(port = ratesPort.toInt(), host = ratesHost, timeoutMs = 500L)", "named"),
+        ("RatesClient(ratesHost, ratesPort.toInt())", "another constructor's count"),
+    ],
+)
+def test_a_constructor_call_whose_arguments_are_out_of_place_passes_nothing(
+    call: str, why: str
+) -> None:
+    factory = RATES_FACTORY.replace("RatesClient(ratesHost, ratesPort.toInt(), 500L)", call)
+    facts = parse("svc/src/main/kotlin/shop/config/ClientsFactory.kt", factory.encode())
+    calls = facts.exports.get("new RatesClient", [])
+    assert all(len(values) != 3 for values in calls), why
+
+
+def test_a_var_parameter_of_the_constructor_is_no_known_value() -> None:
+    changed = RATES_CLIENT.replace(
+        "class RatesClient(host: String", "class RatesClient(var host: String"
+    )
+    (channel,) = parse("RatesClient.kt", changed.encode()).channels
+    assert channel.target == UNKNOWN, "the class may change it before the channel is built"
+
+
+def test_a_file_read_only_for_its_injected_values_tells_no_syntax_error() -> None:
+    broken = RATES_FACTORY + "\nfun broken( {\n"
+    facts = parse("svc/src/main/kotlin/shop/config/ClientsFactory.kt", broken.encode())
+    assert facts.problem is None and not facts.exports
+
+
+def test_end_to_end_a_channel_a_micronaut_factory_configures_is_klb102(tmp_path: Path) -> None:
+    from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+
+    files: dict[str, str | bytes] = {
+        "checkout/build.gradle.kts": 'plugins {\n    id("io.micronaut.application")\n}\n',
+        "checkout/src/main/kotlin/shop/rates/RatesClient.kt": RATES_CLIENT,
+        "checkout/src/main/kotlin/shop/config/ClientsFactory.kt": RATES_FACTORY,
+        "checkout/src/main/resources/application.yml": (
+            "rates:\n  host: ${RATES_HOST:localhost}\n  port: ${RATES_PORT:50051}\n"
+        ),
+        "k8s/backend.yaml": GRPC_SERVICE + BACKEND,
+        "k8s/checkout.yaml": RATES_DEPLOYMENT,
+    }
+    (finding,) = lint_files(tmp_path, files, select=["KLB102"]).findings
+    assert finding.path.endswith("RatesClient.kt") and finding.line == 7
+    assert "'backend:50051'" in finding.text and "RATES_HOST" in finding.text

@@ -589,6 +589,47 @@ def go_env_helpers_and_clients(n: int) -> Files:
     return {"main.go": code}
 
 
+def go_env_helpers_across_packages(n: int) -> Files:
+    """`n` env helpers of a utilities package (a file read only for its values and
+    helpers), read `4 n` times (two a call) by a program that hands each address to a client
+    package's constructor, and `n` literals of one struct in `n` fields of another, each
+    field's address read through its holder: each helper is judged once, and each read
+    of a field filters the writes once."""
+    helpers = "".join(
+        f"func Env{i}(key, fallback string) string {{\n"
+        "\tvalue, ok := os.LookupEnv(key)\n\tif !ok {\n\t\treturn fallback\n\t}\n"
+        "\treturn value\n}\n"
+        for i in range(n)
+    )
+    util = 'package util\n\nimport "os"\n\n' + helpers
+    reads = "".join(
+        f'\tc{i}, _ := client.New(fmt.Sprintf("%s:%s", util.Env{i % n}("H{i}", "h"), '
+        f'util.Env{(i + 1) % n}("P{i}", "1")))\n\t_ = c{i}\n'
+        for i in range(n * 2)
+    )
+    main = (
+        'package main\n\nimport (\n\t"fmt"\n\n\t"example.com/app/pkg/client"\n'
+        '\t"example.com/app/pkg/util"\n)\n\nfunc main() {\n' + reads + "}\n"
+    )
+    fields = "".join(f"\tp{i} peer\n" for i in range(n))
+    literals = "".join(f"\t\tp{i}: peer{{address: a[{i}]}},\n" for i in range(n))
+    dials = "".join(f"\tgrpc.Dial(s.p{i}.address)\n" for i in range(n))
+    client = (
+        'package client\n\nimport "google.golang.org/grpc"\n\n'
+        "type peer struct{ address string }\n\ntype S struct {\n" + fields + "}\n\n"
+        "type C struct{ conn *grpc.ClientConn }\n\n"
+        "func New(addr string) (*C, error) {\n\tconn, err := grpc.Dial(addr)\n"
+        "\treturn &C{conn: conn}, err\n}\n\n"
+        "func Many(a []string) {\n\ts := &S{\n" + literals + "\t}\n" + dials + "}\n"
+    )
+    return {
+        "go.mod": "module example.com/app\n\ngo 1.22\n",
+        "pkg/util/env.go": util,
+        "cmd/app/main.go": main,
+        "pkg/client/client.go": client,
+    }
+
+
 def go_servers_on_flags(n: int) -> Files:
     """`n` integer flags, each the port of a server's listener, a listen address of a flag
     with text joined to it `n` times (past MAX_TEXT), and a Deployment of the built image
@@ -1377,6 +1418,29 @@ def java_balanced_urls(n: int) -> Files:
     return {"svc/src/main/java/Main.java": head + beans + chain + "}\n"}
 
 
+def kotlin_constructed_channels(n: int) -> Files:
+    """Kotlin: a class whose primary constructor takes `n` parameters, `n` channels built
+    from them, and a factory with `n` `@Value` fields calling the constructor `n` times:
+    each class's constructor is read once, not once a parameter read."""
+    parameters = ", ".join(f"h{i}: String" for i in range(n))
+    channels = "".join(
+        f"    val c{i} = ManagedChannelBuilder.forAddress(h{i}, {i}).build()\n" for i in range(n)
+    )
+    client = (
+        f"import io.grpc.ManagedChannelBuilder\n\nclass Client({parameters}) {{\n{channels}}}\n"
+    )
+    fields = "".join(
+        f'    @Value("\\${{k{i}.host:h{i}}}")\n    lateinit var v{i}: String\n' for i in range(n)
+    )
+    arguments = ", ".join(f"v{i}" for i in range(n))
+    calls = "".join(f"    fun c{i}() = Client({arguments})\n" for i in range(min(n, 50)))
+    factory = f"@Factory\nclass Clients {{\n{fields}{calls}}}\n"
+    return {
+        "svc/src/main/kotlin/Client.kt": client,
+        "svc/src/main/kotlin/Clients.kt": factory,
+    }
+
+
 def kotlin_servers_deep_and_wide(n: int) -> Files:
     """Kotlin (languages/kotlin/parse.py): a file of some 1 MB, `n` servers each built
     through a `val` that later lines configure and rebind, `n` shutdown hooks of each
@@ -1676,6 +1740,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Go: 3000 env helpers read 12000 times, 3000 Clients posting": (
         lambda: go_env_helpers_and_clients(3000)
     ),
+    "Go: 2000 env helpers of another package read 8000 times, 2000 fields' holders": (
+        lambda: go_env_helpers_across_packages(2000)
+    ),
     "Go: a handler binding a factory's client 10000 times, and 10000 handlers of one": (
         lambda: go_handlers_dropping_clients(10_000)
     ),
@@ -1731,6 +1798,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "JavaScript: 3000 clients in one function": lambda: javascript("many calls", 3000, 1),
     "TypeScript: 3000 clients in one function": lambda: typescript("many calls", 3000, 1),
     "Java: 1500 shutdown hooks of each form, and 1500 nested": lambda: java_shutdown_hooks(1500),
+    "Kotlin: 2000 constructor parameters read by 2000 channels, 50 calls of 2000": (
+        lambda: kotlin_constructed_channels(2000)
+    ),
     "Kotlin: a 1 MB file, 1500 servers and hooks of each form, 3000 nested": (
         lambda: (
             kotlin_servers_deep_and_wide(1500)

@@ -254,6 +254,22 @@ class PackageValue:
 
 
 @record
+class PackageEnv:
+    """A call of a Go function another file declares, given a variable's name (in
+    capitals) and a default (`helpers.GetEnv("ADDR", "backend:50051")`, or `getEnv(...)` of the same
+    package): an environment read with that default (an EnvRef) where a scanned file of
+    the package of import path `package` ("" for the caller's own) declares the function
+    an env helper (its `env <function>` export: it returns the variable, else the
+    default), else UNKNOWN. Resolved with the imported names (imported.py); rules never
+    see one."""
+
+    package: str
+    function: str
+    name: str
+    default: Any  # a str, or UNKNOWN
+
+
+@record
 class PackageField:
     """A field of a struct another Go package's function returns (`cfg, err :=
     config.Load()`, then `cfg.Backend.Address`): the `field <path>` export (`path` the
@@ -355,7 +371,15 @@ def joined(parts: list[Any]) -> Any:
         return one_of([joined([*parts[:at], c, *parts[at + 1 :]]) for c in parts[at].values])
     if any(
         isinstance(
-            p, Imported | Setting | BoundProperty | Joined | Passed | Constructed | PackageValue
+            p,
+            Imported
+            | Setting
+            | BoundProperty
+            | Joined
+            | Passed
+            | Constructed
+            | PackageValue
+            | PackageEnv,
         )
         for p in parts
     ):

@@ -36,6 +36,7 @@ from k8slb.code.facts import (
     Loc,
     Option,
     Options,
+    PackageEnv,
     PackageField,
     PackageValue,
     Passed,
@@ -248,6 +249,16 @@ class _Resolver:
         sources = [m for m in self.go_files(folder) if key in m.exports] if folder else []
         return self.export(sources[0], key, steps + 1) if len(sources) == 1 else UNKNOWN
 
+    def package_env(self, importer: CodeFacts, wanted: PackageEnv) -> Any:
+        """An env helper's read (`helpers.GetEnv("ADDR", "x")`): the variable with its
+        default where a scanned file of the package declares the function one (its `env
+        <function>` export), else unknown."""
+        folder = self.go_folder(importer, wanted.package)
+        key = f"env {wanted.function}"
+        if folder is None or not any(key in m.exports for m in self.go_files(folder)):
+            return UNKNOWN
+        return EnvRef(wanted.name, wanted.default)
+
     def package_field(self, importer: CodeFacts, wanted: PackageField) -> Any:
         """A field of a struct a Go package returns, as the one scanned file of the package
         that declares it exports it (its settings' key: nothing left to resolve)."""
@@ -357,6 +368,8 @@ class _Resolver:
             return self.package_value(importer, value, steps)
         if isinstance(value, PackageField):
             return self.package_field(importer, value)
+        if isinstance(value, PackageEnv):
+            return self.package_env(importer, value)
         if isinstance(value, Constructed):
             return self.constructed(importer, value, steps)
         if isinstance(value, Alternatives):

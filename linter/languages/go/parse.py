@@ -46,6 +46,7 @@ from k8slb.code.facts import (
     Loc,
     Option,
     Options,
+    PackageEnv,
     PackageField,
     PackageValue,
     Passed,
@@ -479,13 +480,15 @@ def _tag_values(tag: str) -> dict[str, str]:
     return found
 
 
-# a string that may be an address (`"svc-db:3306"`, `"http://..."`), or one from the environment
-_ADDRESS_VALUE = regex.compile(rb"""["`][^"`\n:]*:(?://|\d)|os\.Getenv""")
+# a string that may be an address (`"svc-db:3306"`, `"http://..."`), or one from the
+# environment (an env helper's read too: `os.LookupEnv`)
+_ADDRESS_VALUE = regex.compile(rb"""["`][^"`\n:]*:(?://|\d)|os\.(?:Getenv|LookupEnv)""")
 
 
 def _read_values(path: str, data: bytes, facts: CodeFacts) -> None:
-    """Only the package's exported values (a file with nothing else k8slb reads): the
-    file's bindings read into a scratch of facts, of which the exports are kept."""
+    """Only the package's exported values and env helpers (a file with nothing else k8slb
+    reads): the file's bindings read into a scratch of facts, of which the exports are
+    kept."""
     root = parser().parse(data).root_node
     if root.has_error:
         return
@@ -493,6 +496,7 @@ def _read_values(path: str, data: bytes, facts: CodeFacts) -> None:
     collector = _Collector(path, data, scratch)
     collector.bind(root)
     collector.export_values()
+    collector.export_env_helpers()
     facts.exports = scratch.exports
 
 
@@ -629,6 +633,9 @@ class _Called:
 
 # a call, its scope, what it calls (qualified: `_Collector._callee_of`) and its `_Called`
 _Named = tuple["Node", "_Scope", str | None, _Called]
+# what functions write through their pointer parameters: by the function (its name, and
+# whether a method), each write's parameter place, value and scope
+_PointerWrites = dict[tuple[str, bool], list[tuple[int, "Node", _Scope]]]
 
 
 class _Collector:
@@ -690,18 +697,17 @@ class _Collector:
         self.calls_to: dict[str, list[tuple[Node, _Scope, _Called]]] = defaultdict(list)
         self.shaped: list[tuple[Node, _Scope, _Called]] = []  # the calls, each read (run)
         # whether a value may be one of several (facts.Alternatives): only while a fact's
-        # address is computed (choices); anywhere else a parameter with several values is
-        # unknown
+        # address is computed (choices); elsewhere a parameter with several values is unknown
         self.choosing = False
         self.url_expressions: list[tuple[Node, _Scope]] = []  # `"http://" + host`
         # what the file writes to each field (`s.addr = v`, by the field's name, whatever
-        # the struct: a receiver and the variable of main name one value), what functions
-        # write through their pointer parameters (by the function, with the parameter's
-        # place), and the calls that hand a field's address to one (`f(&s.addr)`)
+        # the struct: a receiver and the variable of main name one value; held_writes, by it
+        # and the field it is known to be in, (`addr`, `m`) of `s.m.addr = v` or `S{m: M{addr:
+        # v}}`), what functions write through their pointer parameters (by the function, with
+        # the parameter's place), and the calls that hand a field's address to one (`f(&s.a)`)
         self.field_writes: dict[str, list[tuple[Node, _Scope]]] = defaultdict(list)
-        self.pointer_writes: dict[tuple[str, bool], list[tuple[int, Node, _Scope]]] = defaultdict(
-            list
-        )
+        self.held_writes: dict[tuple[str, str], list[tuple[Node, _Scope]]] = defaultdict(list)
+        self.pointer_writes: _PointerWrites = defaultdict(list)
         self.field_passes: dict[str, list[tuple[Node, int, _Scope]]] = defaultdict(list)
         # the one call of a function its parameters are read from, while a caller's facts
         # are made (_addresses), with its scope
@@ -712,6 +718,7 @@ class _Collector:
         self.callers: dict[tuple[str, bool], list[tuple[Node, _Scope]]] = {}
         self.functions: dict[str, Node] = {}  # the file's function declarations, by name
         self.env_helpers: dict[str, bool] = {}  # by function name: _env_helper's answer
+        self.reads_env = b"os.Getenv" in data or b"os.LookupEnv" in data  # env helpers, maybe
         # the calls that send through a name (`client.Post(...)`, `client.Do(req)`), by
         # the node id of what the name is bound to: built when a Client first asks (_sent_to)
         self.sends: dict[int, list[tuple[Node, _Scope, _Called]]] | None = None
@@ -928,6 +935,7 @@ class _Collector:
                 options, pending=tuple(dict.fromkeys(pending))
             )
         self.export_values()
+        self.export_env_helpers()
         keyed = [
             (call, scope, self._call_key(call, scope), shape) for call, scope, shape in self.shaped
         ]
@@ -970,6 +978,15 @@ class _Collector:
                 value = self.value(bound[0], package)
                 if not isinstance(value, Unknown):
                     self.facts.exports[f"value {name}"] = value
+
+    def export_env_helpers(self) -> None:
+        """The file's env helpers (`env <name>`: `_env_helper`), for the calls of other
+        files that name them (facts.PackageEnv)."""
+        if not self.reads_env:
+            return
+        for name in self.functions:
+            if self._env_helper(name):
+                self.facts.exports[f"env {name}"] = True
 
     def _closes_per_call(self, call: Node, scope: _Scope) -> bool:
         """Whether what a call returns is closed before its function returns (`c, err :=
@@ -1267,6 +1284,10 @@ class _Collector:
             if target.type == "selector_expression":
                 field = _text(target.child_by_field_name("field"))
                 self.field_writes[field].append((value, scope))
+                operand = target.child_by_field_name("operand")
+                if operand is not None and operand.type == "selector_expression":
+                    holder = _text(operand.child_by_field_name("field"))
+                    self.held_writes[(field, holder)].append((value, scope))
             elif (
                 target.type == "unary_expression"
                 and _text(target.child_by_field_name("operator")) == "*"
@@ -1510,7 +1531,10 @@ class _Collector:
         if len(tagged) > MAX_CHOICES:  # more variables than a value may be one of
             return UNKNOWN
         writes = self.field_writes.get(field, [])
-        values = [self.value(value, scope, depth + 1) for value, scope in writes] + tagged
+        # `s.metadata.addr`: the writes known to be in a `metadata` field, where there are
+        # (`s.online.addr` is another address)
+        held = self.held_writes.get((field, within), []) if within else []
+        values = [self.value(value, scope, depth + 1) for value, scope in held or writes] + tagged
         for call, at, call_scope in self.field_passes.get(field, []):
             function = call.child_by_field_name("function")
             callee = (
@@ -1589,6 +1613,12 @@ class _Collector:
             and self._env_helper(shape.name)  # `getEnv("ADDR", "backend:50051")`
         ):
             return EnvRef(values[0], values[1] if isinstance(values[1], str) else UNKNOWN)
+        if len(values) == 2 and isinstance(values[0], str) and _ENV_NAME.match(values[0]):
+            helper = self._other_env_helper(shape, name)
+            if helper is not None:  # `helpers.GetEnv("ADDR", "backend:50051")`
+                self.facts.deferred = True
+                default = values[1] if isinstance(values[1], str) else UNKNOWN
+                return PackageEnv(*helper, values[0], default)
         if name in _SLASH_TRIMS and len(values) == 2 and values[1] == "/":
             # a URL's trailing slash cut (`strings.TrimRight(baseURL, "/")`): its address
             # is the same, whatever the environment gives
@@ -1608,6 +1638,19 @@ class _Collector:
             if isinstance(given, str):
                 return FlagRef(given, default if isinstance(default, str) else UNKNOWN)
         return UNKNOWN
+
+    def _other_env_helper(self, shape: _Called, name: str) -> tuple[str, str] | None:
+        """(package, function) of a call that may be of an env helper another file
+        declares: an exported function of another scanned package (`helpers.GetEnv`), or
+        a function of the package that this file does not declare (`getEnv`); the
+        package's own files say whether it is one (facts.PackageEnv)."""
+        if shape.kind == "identifier":
+            known = shape.name not in self.functions and shape.name not in _BUILTINS
+            return ("", shape.name) if known and self.package.lookup(shape.name) is None else None
+        package, _, member = name.rpartition(".")
+        if package and not _standard(package) and member[:1].isupper():
+            return package, member
+        return None
 
     def _env_helper(self, name: str) -> bool:
         """Whether the file's function `name` reads an environment variable with a default:
@@ -1680,10 +1723,13 @@ class _Collector:
         kind = literal.child_by_field_name("type")
         if kind is None or kind.type != "type_identifier":
             return
+        holder = _literal_holder(literal)
         for element in _keyed_elements(literal):
             key, value = _keyed(element)
             if key.type in ("field_identifier", "identifier"):
                 self.field_writes[_text(key)].append((value, scope))
+                if holder:
+                    self.held_writes[(_text(key), holder)].append((value, scope))
 
     def _bind_flags(self) -> None:
         """`flag.StringVar(&addr, "address", ...)` gives `addr` (or the field of
@@ -3231,6 +3277,26 @@ def _unwrap(element: Node) -> Node:
     )
 
 
+def _literal_holder(literal: Node) -> str:
+    """The key a composite literal is the value of in the literal around it (`m` of
+    `S{m: &M{...}}`), or ""."""
+    node = literal.parent
+    if node is not None and node.type == "unary_expression":
+        node = node.parent
+    element = node.parent if node is not None and node.type == "literal_element" else None
+    if element is None or element.type != "keyed_element" or element.named_child_count != 2:
+        return ""
+    key, value = _keyed(element)
+    inner = value.child_by_field_name("operand") if value.type == "unary_expression" else value
+    if (
+        inner is None
+        or inner.id != literal.id
+        or key.type not in ("field_identifier", "identifier")
+    ):
+        return ""
+    return _text(key)
+
+
 def _keyed(element: Node) -> tuple[Node, Node]:
     key, value = element.child_by_field_name("key"), element.child_by_field_name("value")
     if key is None or value is None:
@@ -3493,6 +3559,9 @@ def _arithmetic(operator: str, left: float, right: float) -> Any:
 
 
 _VERB = regex.compile(r"(%[sdv%])")
+# an environment variable's name as programs spell them (`METADATA_HOST`): what a call of
+# another file's function must be given first to be asked whether it reads one
+_ENV_NAME = regex.compile(r"^[A-Z_][A-Z0-9_]*$")
 
 
 def _sprintf(template: str, values: list[Any]) -> Any:

@@ -16,10 +16,14 @@ False. Values are followed through number and string literals (with `$name` and
 `${...}` templates), `+`, `const val`s and `val`s bound once in their scope, and the
 environment (`System.getenv("X")`, with a default from `?:` or `getOrDefault`).
 
-Only files that name `io.grpc` (or a channel builder of another package) are read; build
-output (`build/`, `target/`), generated code and tests are not reported. Not read, where
-Java's reader does: HTTP clients' pools, `@ConfigurationProperties` classes, pauses in
-shutdown hooks, and values passed through constructors or from other files.
+A primary constructor's parameter read in its class is what the project's calls of the
+constructor pass (facts.Constructed, as Java's `new`), and a `@Value("${key}")` property
+the project's setting (facts.Setting). Only files that name `io.grpc` (or a channel
+builder of another package) are read, and those with a `@Value` for what they hand
+constructors; build output (`build/`, `target/`), generated code and tests are not
+reported. Not read, where Java's reader does: HTTP clients' pools,
+`@ConfigurationProperties` classes, pauses in shutdown hooks, and values another file's
+functions pass.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from k8slb.code.facts import (
     UNKNOWN,
     Channel,
     CodeFacts,
+    Constructed,
     EnvRef,
     HealthServicer,
     Listen,
@@ -51,7 +56,7 @@ from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
 from k8slb.languages.java import parse as java
 from k8slb.languages.java.parse_quarkus import quarkus_channels
-from k8slb.languages.java.parse_spring import starter_channels
+from k8slb.languages.java.parse_spring import injected, starter_channels
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -60,6 +65,10 @@ if TYPE_CHECKING:
 # What makes a file worth a syntax tree: grpc-java named (an import, a qualified name), or
 # a channel builder of a wrapper's package.
 WATCHED = (b"io.grpc", b"ManagedChannelBuilder")
+# A file that names none of them is read for the values it hands constructors of other
+# files (facts.Constructed) when a framework injects one (`@Value("${key}")`, Spring's and
+# Micronaut's); its syntax errors are not told (nothing k8slb reports is lost there).
+INJECTING = (b"@Value",)
 _COMMENTS = ("line_comment", "block_comment")
 # The nodes a function's body is: what a call or a name is placed in (innermost first).
 _FUNCTIONS = ("function_declaration", "lambda_literal", "anonymous_function")
@@ -160,9 +169,12 @@ def parse(path: str, data: bytes) -> CodeFacts:
     if b"GrpcClient" in data and not (facts.is_test or built or generated):
         facts.channels = quarkus_channels(path, data) + starter_channels(path, data)
         facts.deferred = bool(facts.channels)
-    if built or generated or not worth_parsing(data):
+    injecting = not worth_parsing(data) and any(word in data for word in INJECTING)
+    if built or generated or not (injecting or worth_parsing(data)):
         return facts
     root = _parsed(data)
+    if injecting and (root is None or syntax_problem(path, root, "Kotlin") is not None):
+        return facts
     if root is None:
         facts.problem = Problem(
             "KLB004",
@@ -277,6 +289,71 @@ def _arguments(call: Node) -> list[Node]:
             if values:
                 found.append(values[-1])
     return found
+
+
+def _positional_arguments(call: Node) -> list[Node]:
+    """A call's arguments when each is in its place (none named, `port = 1`, nor spread,
+    `*xs`, nor a trailing lambda); else none."""
+    found: list[Node] = []
+    for child in call.named_children:
+        if child.type == "annotated_lambda":
+            return []
+        if child.type != "value_arguments":
+            continue
+        for argument in child.named_children:
+            if argument.type != "value_argument":
+                continue
+            if any(c.type in ("=", "*") for c in argument.children):
+                return []
+            values = [c for c in argument.named_children if c.type not in _COMMENTS]
+            if len(values) != 1:
+                return []
+            found.append(values[0])
+    return found
+
+
+def _primary_constructor(owner: Node) -> tuple[str, dict[str, int], int] | None:
+    """A class's name, the places of its primary constructor's parameters by their names
+    (a `var` one left out: the class may change it) and their count; None without one."""
+    named = next((c for c in owner.named_children if c.type == "identifier"), None)
+    listed = next((c for c in owner.named_children if c.type == "primary_constructor"), None)
+    parameters = next(
+        (c for c in (listed.named_children if listed else ()) if c.type == "class_parameters"),
+        None,
+    )
+    if named is None or parameters is None:
+        return None
+    found = [c for c in parameters.named_children if c.type == "class_parameter"]
+    places = {
+        name: at
+        for at, parameter in enumerate(found)
+        if (name := _binding_of(parameter)) is not None
+        and not any(c.type == "var" for c in parameter.children)
+    }
+    return _text(named), places, len(found)
+
+
+def _binding_of(parameter: Node) -> str | None:
+    """The name a class parameter binds."""
+    named = next((c for c in parameter.named_children if c.type == "identifier"), None)
+    return _text(named) if named is not None else None
+
+
+def _annotation_argument(declaration: Node, name: str) -> Node | None:
+    """The one argument of a declaration's annotation of that simple name (`@Value("x")`,
+    or `@field:Value("x")`), or None."""
+    modifiers = next((c for c in declaration.children if c.type == "modifiers"), None)
+    for annotation in modifiers.named_children if modifiers is not None else ():
+        invoked = next(
+            (c for c in annotation.named_children if c.type == "constructor_invocation"), None
+        )
+        if invoked is None or not invoked.named_children:
+            continue
+        if _simple(_text(invoked.named_children[0])) != name:
+            continue
+        given = _positional_arguments(invoked)
+        return given[0] if len(given) == 1 else None
+    return None
 
 
 def _lambda(call: Node) -> Node | None:
@@ -452,6 +529,9 @@ class _Reader:
         self.passed: Calls = Calls(())
         self.scope_of: dict[int, Node] = {}  # each binding's block, by its id
         self.hooks: list[Node] = []
+        # each class's primary constructor (_primary_constructor), by the class's node id
+        self.constructors: dict[int, tuple[str, dict[str, int], int] | None] = {}
+        self.injections: dict[int, Any] = {}  # what `_injected` found, by the property's id
 
     # -- driving -----------------------------------------------------------------------
 
@@ -485,6 +565,7 @@ class _Reader:
             self.facts.sigterm_handlers.append(_loc(self.path, function))  # run on SIGTERM
             self.hooks.append(function)
         self.hooks.sort(key=_walk_order)
+        self._export_constructions()
         servers = {server.name for server in self.facts.servers if server.name}
         for call, method in self.calls:
             if method in _SERVER_METHODS:
@@ -519,6 +600,22 @@ class _Reader:
                 self.binding_starts.setdefault(name, []).append(binder.start_byte)
         self.passed = Calls((_text(node), node) for node in found.get("passed", []))
         self.scope_of = _innermost(found.get("scope", []), binders)
+
+    def _export_constructions(self) -> None:
+        """What each call of a class's constructor (`PostClient(host, port.toInt())`: a
+        capitalised name, every argument in its place) passes, for the parameters the
+        class's code reads (facts.Constructed, resolved in imported.py as Java's `new`):
+        exported when an argument is an address or a setting."""
+        for call, method in self.calls:
+            callee = _callee(call)
+            if callee is None or callee.type != "identifier" or not method[:1].isupper():
+                continue
+            given = _positional_arguments(call)
+            if not given:
+                continue
+            values = tuple(self.value(argument) for argument in given)
+            if any(java._address_like(value) for value in values):
+                self.facts.exports.setdefault(f"new {method}", []).append(values)
 
     def _method(self, call: Node) -> str:
         """A call's method name, as the reading of the file's calls found it."""
@@ -882,8 +979,10 @@ class _Reader:
         A parameter of that name around `at` hides them all (its value is the caller's);
         a name bound more than MAX_BINDINGS times is not followed."""
         bindings = self.bindings.get(name, [])
-        if len(bindings) > MAX_BINDINGS or self._a_parameter_around(at, name):
+        if len(bindings) > MAX_BINDINGS:
             return UNKNOWN
+        if self._a_parameter_around(at, name):
+            return self._constructor_parameter(at, name)
         held = [
             binding
             for binding in bindings
@@ -903,9 +1002,42 @@ class _Reader:
         if not _is_val(innermost) and len(bindings) != 1:
             return UNKNOWN
         value = _initialiser(innermost)
-        if value is None or value.start_byte <= at.start_byte < value.end_byte:
+        if value is None:  # `@Value("${key}") lateinit var host: String`
+            return self._injected(innermost, depth)
+        if value.start_byte <= at.start_byte < value.end_byte:
             return UNKNOWN
         return self.value(value, depth + 1)
+
+    def _injected(self, declaration: Node, depth: int) -> Any:
+        """What a framework injects into a property with no value of its own: a
+        `@Value("${key:default}")`'s setting (Spring's and Micronaut's placeholders, read
+        from the project's settings files, else the environment, as in Java)."""
+        if declaration.id not in self.injections:  # each property's read once
+            given = _annotation_argument(declaration, "Value")
+            text = self.value(given, depth + 1) if given is not None else UNKNOWN
+            self.injections[declaration.id] = injected(text) if isinstance(text, str) else UNKNOWN
+        found = self.injections[declaration.id]
+        self.facts.deferred |= found is not UNKNOWN
+        return found
+
+    def _constructor_parameter(self, at: Node, name: str) -> Any:
+        """A parameter of the primary constructor of the class `at` is in, read in the
+        class's code (`forAddress(host, port)` in a property's value) where no function or
+        lambda nearer takes that name: what the project's calls of the constructor pass
+        there (facts.Constructed). Not a `var` one (the class may change it)."""
+        owners = self._parameter_owners.get(name, [])
+        around = [o for o in owners if o.start_byte <= at.start_byte < o.end_byte]
+        owner = max(around, key=lambda o: o.start_byte) if around else None
+        if owner is None or owner.type != "class_declaration":
+            return UNKNOWN
+        if owner.id not in self.constructors:  # each class's read once
+            self.constructors[owner.id] = _primary_constructor(owner)
+        found = self.constructors[owner.id]
+        if found is None or name not in found[1]:
+            return UNKNOWN
+        class_name, places, count = found
+        self.facts.deferred = True
+        return Constructed(class_name, places[name], count)
 
     def _member(self, binding: Node, qualified: bool) -> bool:
         """Whether a binding is a property an access from outside its class body reads:
