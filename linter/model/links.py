@@ -16,7 +16,9 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    scanned packages it imports (of `go install ./...`, every program built, the one the
    container's `command`/`args` names as a binary; none named, no link);
 3. the container's own `command`/`args` naming a script or module (they override the
-   Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree);
+   Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree,
+   or the one Go `package main` named as the binary it runs, a prefix that execs it
+   looked through: `envdir /etc/env /opt/bin/ledger`);
 4. a Dockerfile kept apart from the code, named by the image's last path segment
    (`docker/cart/Dockerfile`, `cart.Dockerfile`), that copies a source folder: its
    context is the folder above it from which that copy is found; one beside code that
@@ -96,6 +98,7 @@ from k8slb.code.facts import (
     Route,
     Server,
 )
+from k8slb.code.launchers import past_prefixes
 from k8slb.code.projects import GoPackages, ImportGraph
 from k8slb.core import regex
 from k8slb.core.record import record
@@ -2748,9 +2751,11 @@ class _Finder:
                 said = self._command_said(workload, container)
                 evidence = [Evidence("command", said, os.path.dirname(script) or ".")]
         program = None
-        if not evidence and own is None and isinstance(command, list) and command:
-            # `./geo`: the Go program of that name, when the tree holds one
-            program = self.go.program_named(posixpath.basename(str(command[0])))
+        ran = past_prefixes([str(w) for w in container_argv(command, args, None, None)])
+        if not evidence and own is None and isinstance(command, list) and ran:
+            # `./geo`: the Go program of that name, when the tree holds one (a prefix that
+            # execs it looked through: `envdir /env /bin/geo`)
+            program = self.go.program_named(posixpath.basename(ran[0]))
             if program is not None:
                 said = self._command_said(workload, container)
                 evidence = [Evidence("command", said, program)]
@@ -3015,6 +3020,7 @@ class _Finder:
         script = shell_script_of(argv)  # `ENTRYPOINT build/trip`, `["sh", "-c", "/x $A"]`
         if script is not None:
             argv = script.split()[:1] or argv
+        argv = past_prefixes([str(word) for word in argv])  # `envdir /env /bin/trip`
         ran = posixpath.basename(str(argv[0])) if argv else ""
         if ran.endswith(".sh") and len(argv) > 1 and ran not in map(_binary, builds):
             # an entry point script that runs its arguments (`exec "$@"`): the program next
