@@ -2464,6 +2464,16 @@ class _Finder:
                 return candidate, module
         return entry, source
 
+    def _serving_anywhere(self, entry: Entry, script: str) -> str:
+        """`_serving` for a command's list with no folder known: of its programs found once
+        in the tree (`script` the first's), the first whose code serves, else the first."""
+        for module in [script] + [
+            found for then in entry.then if (found := self._script_anywhere(then)) is not None
+        ]:
+            if self._serves(module, os.path.dirname(module) or "."):
+                return module
+        return script
+
     def _serves(self, source: str, folder: str) -> bool:
         """Whether a Python program's code serves: a server, a route, a listen in its
         import closure (a Node program is taken to)."""
@@ -2747,6 +2757,8 @@ class _Finder:
         script = None
         if not evidence and own is not None and (own.script is not None or _package_module(own)):
             script = self._script_anywhere(own)
+            if script is not None and own.then:  # `python gen_config.py && python -m app`
+                script = self._serving_anywhere(own, script)
             if script is not None:
                 said = self._command_said(workload, container)
                 evidence = [Evidence("command", said, os.path.dirname(script) or ".")]
