@@ -64,7 +64,8 @@ the JVM module above it that makes it; a jar a build argument names by its file 
 is of the one module whose artifactId (or finalName, or Gradle folder name) it starts with
 before its version, else of none (no link); evidence pointing to a folder the repository
 does not hold is never stronger than evidence pointing to code. A Dockerfile kept apart from
-its context that copies nothing of it (`FROM postgres` with ENV lines) runs no code: no link.
+its context that copies nothing of it (`FROM postgres` with ENV lines) runs no code: no link;
+nor does one running its base's program on files that hold no code (SQL migrations).
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder.
@@ -2523,6 +2524,7 @@ class _Finder:
             self._multi_module_top(chosen, folder)
             or self._go_pattern_unnamed(dockerfile, folder)
             or self._copies_no_code(dockerfile, folder)
+            or self._copies_only_files(dockerfile, folder)
             or self._released_unnamed(chosen, folder)
             or self._released_elsewhere(chosen, folder, dockerfile)
         )
@@ -2606,6 +2608,35 @@ class _Finder:
         return (
             f"{dockerfile.path}: builds FROM {dockerfile.base} and copies nothing of its "
             f"context{how}: the image runs no code of the repository"
+        )
+
+    def _copies_only_files(self, dockerfile: Dockerfile | None, folder: str) -> str | None:
+        """Why an image that runs its base's program (no ENTRYPOINT or CMD of its own, no
+        build run) on files of the repository that are no code (`FROM a migration tool`
+        with `COPY ./db/migrations migrations` and its configuration) runs no code of the
+        repository: each path it copies from the context, seen from the build's folder or
+        any above it, holds no module, script or project read. None for an image the tree
+        builds its base of, or a copy a build argument names."""
+        if dockerfile is None or dockerfile.base is None or "$" in dockerfile.base:
+            return None
+        if dockerfile.entrypoint is not None or dockerfile.cmd is not None:
+            return None
+        if dockerfile.go_builds or dockerfile.arg_go_builds or dockerfile.make_calls:
+            return None
+        copies = (*dockerfile.copies, *dockerfile.stage_copies)
+        if not copies or any("$" in c.source for c in copies):
+            return None
+        for copy in copies:
+            for base in _climbed(folder):
+                path = _joined_folder(base, copy.source)
+                if path in self.modules or path in self.builds.scripts or self._held(path):
+                    return None
+        if any(same_image(build.image, dockerfile.base) for build in self.builds.builds):
+            return None
+        copied = ", ".join(sorted({c.source for c in copies})[:3])
+        return (
+            f"{dockerfile.path}: runs its base {dockerfile.base}'s program on files it copies "
+            f"({copied}), none of them code of the repository"
         )
 
     @staticmethod
