@@ -2615,9 +2615,13 @@ class _Finder:
         build run) on files of the repository that are no code (`FROM a migration tool`
         with `COPY ./db/migrations migrations` and its configuration) runs no code of the
         repository: each path it copies from the context, seen from the build's folder or
-        any above it, holds no module, script or project read. None for an image the tree
-        builds its base of, or a copy a build argument names."""
+        any above it, holds no module, script or project read. Only where the build's
+        folder holds code (a module's top, which the link would give it); one that holds
+        none links no code anyway. None for an image the tree builds its base of, or a
+        copy a build argument names."""
         if dockerfile is None or dockerfile.base is None or "$" in dockerfile.base:
+            return None
+        if not self.by_folder.get(folder):
             return None
         if dockerfile.entrypoint is not None or dockerfile.cmd is not None:
             return None
