@@ -1551,6 +1551,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "GoReleaser: 600 builds, 60 images whose ids name each, templates 600 long": (
         lambda: goreleaser_builds_and_images(600)
     ),
+    "GoReleaser of another name, read by its content: 600 builds, 60 images": (
+        lambda: {
+            ("release/images.yml" if path == ".goreleaser.yml" else path): text
+            for path, text in goreleaser_builds_and_images(600).items()
+        }
+    ),
     "a workflow matrix of 256 runs, 300 keys of a 300-value mapping, 300 includes": (
         lambda: workflow_matrix_of_mappings(300)
     ),

@@ -491,11 +491,30 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return BuildFile(path, builds=tuple(images), go_builds=programs)
     reader = _builds_reader(path, name)
     if reader is None:
-        return None
+        return _goreleaser_by_content(path, data)
     text = _text(data)
     # a Tiltfile's local_resource and a Drone step's `commands` build on the host's tree
     go = host_go_builds(path, text) if name == TILTFILE or reader is drone_builds else ()
     return BuildFile(path, builds=tuple(reader(path, text)), go_builds=go)
+
+
+# Top-level keys a GoReleaser configuration of another name holds: each at a line's start
+_RELEASE_BUILDS = regex.compile(rb"(?m)^builds:")
+_RELEASE_IMAGES = regex.compile(rb"(?m)^dockers(?:_v2)?:")
+
+
+def _goreleaser_by_content(path: str, data: bytes) -> BuildFile | None:
+    """A YAML file of another name that is a GoReleaser configuration by its content (its
+    top-level `builds:` and `dockers:`, of GoReleaser's shape): its images and Go builds,
+    its paths from the repository's top; None for any other file."""
+    if not path.endswith((".yml", ".yaml")) or len(data) > MAX_SCRIPT * 4:
+        return None
+    if not _RELEASE_BUILDS.search(data) or not _RELEASE_IMAGES.search(data):
+        return None
+    from k8slb.reading.goreleaser import goreleaser_facts
+
+    images, programs = goreleaser_facts(path, _text(data), by_content=True)
+    return BuildFile(path, builds=tuple(images), go_builds=programs) if images else None
 
 
 # A `go build` on the host, in a Tiltfile's command string or a script's line: up to the
