@@ -172,3 +172,21 @@ def test_an_image_running_its_base_s_tool_on_files_that_are_no_code_links_none(
     files["store/Dockerfile.migrate"] = dockerfile + "COPY ./store/cmd cmd\n"
     row = only(links(tmp_path / "with-code", files))
     assert row["code"] is not None, row
+
+
+def test_a_web_server_image_serving_a_build_s_output_keeps_its_folder(tmp_path: Path) -> None:
+    """nginx given a web app's `dist/` (its build's output, not in the tree) and its
+    `index.html`, built from the app's folder of code: that folder is linked, as before."""
+    files = {
+        "console/main.ts": "export const app = 1;\n",
+        "console/package.json": '{"name": "console"}\n',
+        "console/index.html": "<html></html>\n",
+        "console/Dockerfile": (
+            "FROM nginx:alpine\nWORKDIR /usr/share/nginx/html\n"
+            "COPY ./index.html .\nCOPY ./dist ./dist\n"
+        ),
+        "build.sh": "docker build -t tidepool/console console\n",
+        "k8s/console.yaml": workload(name="console", image="tidepool/console:1"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "console", row

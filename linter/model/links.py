@@ -110,6 +110,7 @@ from k8slb.model.index import Index
 from k8slb.model.objects import Container, PodTemplate, flag_value, pod_template, pos_of
 from k8slb.model.runtimes import base_image
 from k8slb.reading.build_files import (
+    OUTPUT_FOLDERS,
     SHELL_SCRIPT_SUFFIX,
     BuildFacts,
     Dockerfile,
@@ -2615,7 +2616,8 @@ class _Finder:
         build run) on files of the repository that are no code (`FROM a migration tool`
         with `COPY ./db/migrations migrations` and its configuration) runs no code of the
         repository: each path it copies from the context, seen from the build's folder or
-        any above it, holds no module, script or project read. Only where the build's
+        any above it, holds no module, script or project read, nor is a build's output
+        (a web app's `dist/` its nginx serves is its folder's code, built). Only where the build's
         folder holds code (a module's top, which the link would give it); one that holds
         none links no code anyway. None for an image the tree builds its base of, or a
         copy a build argument names."""
@@ -2628,8 +2630,8 @@ class _Finder:
         if dockerfile.go_builds or dockerfile.arg_go_builds or dockerfile.make_calls:
             return None
         copies = (*dockerfile.copies, *dockerfile.stage_copies)
-        if not copies or any("$" in c.source for c in copies):
-            return None
+        if not copies or any("$" in c.source or _built_output(c.source) for c in copies):
+            return None  # a build's output (`COPY ./dist ...`) is the folder's code, built
         for copy in copies:
             for base in _climbed(folder):
                 path = _joined_folder(base, copy.source)
@@ -3286,6 +3288,11 @@ def _named(build: GoBuild, ran: str) -> GoBuild | None:
     use = regex.compile(r"\$(?:\{%s\}|%s\b)" % ((regex.escape(build.variable),) * 2))
     output = use.sub(lambda _: ran, build.output or "")
     return GoBuild(use.sub(lambda _: ran, build.package), output or None, build.said)
+
+
+def _built_output(source: str) -> bool:
+    """Whether a COPY's source is in a build's output folder (`dist/`, `build/`, `out/`)."""
+    return any(part in OUTPUT_FOLDERS for part in posixpath.normpath(source).split("/"))
 
 
 def _climbed(folder: str) -> Iterator[str]:
