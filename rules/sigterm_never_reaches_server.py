@@ -259,8 +259,9 @@ class SigtermNeverReachesServer(Rule):
       does). Under a shell that runs the package manager as its child, it never gets the
       signal at all;
     - a prefix that replaces itself with the command after it (`bundle exec`, `poetry
-      run`, `pipenv run`, `env VAR=value`, `gosu USER`, `su-exec USER`,
-      OpenTelemetry's `opentelemetry-instrument` with its options) is looked through:
+      run`, `pipenv run`, `env VAR=value`, `gosu USER`, `su-exec USER`, daemontools'
+      `envdir DIR`, OpenTelemetry's `opentelemetry-instrument` with its options) is
+      looked through:
       `bundle exec rake serve` is Rake as PID 1, `bundle exec puma` is Puma, which k8slb
       does not report;
     - Node.js or Python as PID 1 (`node server.js`, `python app.py`) when no module of the

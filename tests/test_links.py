@@ -1080,6 +1080,34 @@ def test_a_command_that_runs_a_go_binary_links_to_the_main_package_of_that_name(
     assert row["evidence"][0].startswith("command: ")
 
 
+def test_a_go_binary_run_through_a_prefix_links_to_the_one_program_of_that_name(
+    tmp_path: Path,
+) -> None:
+    """One image holds every program of a platform (built from a context a script stages
+    outside the tree), and each container runs one by name through daemontools' `envdir`,
+    which execs it: `envdir /etc/env /opt/bin/ledger` runs the program named ledger. A
+    folder named as the binary that holds a library nothing imports (a generated client)
+    is no program; a name two programs share (the hub's and the edge's) links none."""
+    main = 'package main\n\nimport "github.com/acme/ops/{lib}"\n\nfunc main() {{ {name}.Run() }}\n'
+    files = {
+        "go.mod": "module github.com/acme/ops\n",
+        "hub/services/ledger/ledger/main.go": main.format(lib="hub/services/ledger", name="ledger"),
+        "hub/services/ledger/ledger.go": "package ledger\n\nfunc Run() {}\n",
+        "hub/api/client/ledger/ledger_client.go": "package ledger\n\nfunc New() {}\n",
+        "hub/services/relay/relay/main.go": main.format(lib="hub/services/relay", name="relay"),
+        "hub/services/relay/relay.go": "package relay\n\nfunc Run() {}\n",
+        "edge/services/relay/main.go": "package main\n\nfunc main() {}\n",
+    }
+    for name in ("ledger", "relay"):
+        run = f"          command: [/usr/bin/envdir]\n          args: [/etc/env, /opt/bin/{name}]\n"
+        files[f"hub/deploy/{name}.yaml"] = workload(name, "registry.example/ops/platform:1", run)
+    rows = {row["container"]: row for row in links(tmp_path, files)}
+    ledger = rows["Deployment/shop/ledger:server"]
+    assert ledger["code"] == "hub/services/ledger/ledger" and ledger["modules"] == 2
+    assert ledger["evidence"][0].startswith("command: ")
+    assert rows["Deployment/shop/relay:server"]["code"] is None
+
+
 # -- Node.js and Java ------------------------------------------------------------------------
 
 NODE_SERVER = "const grpc = require('@grpc/grpc-js');\nconst server = new grpc.Server();\n"

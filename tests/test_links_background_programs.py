@@ -116,3 +116,23 @@ def test_a_container_running_programs_in_the_background_links_each_one_s_modules
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("inventory", "worker.py")
     assert row["modules"] == 3  # the worker, the gRPC server and what it imports
+
+
+def test_a_command_s_set_up_script_is_followed_by_the_module_that_serves_with_no_folder_known(
+    tmp_path: Path,
+) -> None:
+    """An image nothing builds in the tree runs `python render_conf.py && python -m
+    gateway.agent.main` (its own command, each program found once in the tree): the
+    set-up script writes a file and exits, the module after it serves, and it is linked."""
+    command = (
+        "          command: [sh, -c]\n          args: ['/usr/bin/env python3 "
+        "/usr/local/bin/render_conf.py && /usr/bin/env python3 -m gateway.agent.main']\n"
+    )
+    files = {
+        "k8s/agent.yaml": workload("agent", "registry.example/edge/runtime:2", command),
+        "edge/scripts/render_conf.py": "import json\n\njson.dump({}, open('/tmp/c', 'w'))\n",
+        "edge/python/gateway/agent/main.py": FLASK_APP,
+        "edge/python/gateway/agent/routes.py": "import json\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("edge", "python", "gateway", "agent", "main.py")

@@ -422,6 +422,26 @@ def test_a_wide_context_with_no_entry_point_links_the_copied_folder_s_modules(
     assert (row["code"], row["modules"]) == (os.path.join("inventory_service", "app"), 2)
 
 
+def test_a_final_stage_from_a_stage_an_arg_names_copies_through_its_env_values(
+    tmp_path: Path,
+) -> None:
+    """`FROM ${FLAVOUR}-runtime AS final` (a global ARG's default naming an earlier stage)
+    starts from that stage's WORKDIR and ENV: its `COPY $APP_DIR /$APP_DIR/` copies the
+    service's folder, which CMD runs, not the shared folder the one literal COPY names."""
+    dockerfile = (
+        "ARG FLAVOUR=plain\nFROM python:3.12-slim AS plain-runtime\n"
+        "ENV APP_DIR=inventory_service/app\nCOPY $APP_DIR/requirements.txt /$APP_DIR/\n"
+        "WORKDIR /$APP_DIR\nRUN pip install -r requirements.txt\n"
+        "FROM ${FLAVOUR}-runtime AS final\nCOPY $APP_DIR /$APP_DIR/\n"
+        "COPY shared/codes /shared/codes/\nENV PYTHONPATH=/\n"
+        'ENTRYPOINT ["python"]\nCMD ["main.py"]\n'
+    )
+    files = _wide_context_tree(dockerfile)
+    files["shared/codes/__init__.py"] = "CODES = {}\n"
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("inventory_service", "app", "main.py")
+
+
 def test_a_dockerfile_copying_several_folders_of_one_service_links_that_service(
     tmp_path: Path,
 ) -> None:

@@ -145,3 +145,22 @@ def test_an_image_that_copies_none_of_its_builds_binaries_runs_none_of_their_cod
     # the same entry whose Dockerfile copies the build's binary runs its package
     files["schema/Dockerfile.release"] = BINARY_DOCKERFILE.format(binary="settler")
     assert only(links(tmp_path, files))["code"] == os.path.join("cmd", "settler")
+
+
+def test_a_goreleaser_file_of_another_name_is_read_by_its_content(tmp_path: Path) -> None:
+    """`release/images.yml`, given to GoReleaser by `--config` from the repository's top:
+    its top-level `builds:` and `dockers:` are GoReleaser's, and its paths (`main`, the
+    Dockerfile) are from the top, not from its folder. A YAML file that only has a key
+    `builds:` (a CI tool's list of names) is not read as one."""
+    files = {
+        "deploy/gateway.yaml": workload(name="gateway", image="ledgerco/ledger-gateway:1.4.0"),
+        "release/images.yml": RELEASE,
+        "release/ci.yml": "builds:\n  - name: gateway\n    main: nightly\ndockers: [gateway]\n",
+        "images/gateway/Dockerfile": BINARY_DOCKERFILE.format(binary="gateway"),
+        "images/tools/Dockerfile": BINARY_DOCKERFILE.format(binary="settler"),
+        **GO_CODE,
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("cmd", "gateway")
+    assert row["evidence"][0].startswith("goreleaser: release/images.yml:16: image_templates:")
+    assert [e for e in row["evidence"] if "ci.yml" in e] == []

@@ -141,3 +141,52 @@ def test_a_dockerfile_says_whether_any_copy_takes_from_its_context() -> None:
     assert mounted.copies_context  # the context, mounted for the builder's RUN
     other = "FROM b:2\nRUN --mount=type=bind,from=tools,target=/t cp /t/x /x\n"
     assert not parse_dockerfile("Dockerfile", other).copies_context
+
+
+def test_an_image_running_its_base_s_tool_on_files_that_are_no_code_links_none(
+    tmp_path: Path,
+) -> None:
+    """A Job's image built from the Go module's folder copies only its schema migrations
+    and the tool's configuration onto a migration tool's image, whose own program runs
+    them (`args: [migrate, apply]`): none of the module's code is in it. The same image
+    copying the module's `cmd/` folder does hold code, and stays linked."""
+    dockerfile = (
+        "FROM schemaops/migrator:2 AS migrate\n"
+        "COPY ./store/db/migrations migrations\nCOPY ./store/db/migrator.hcl migrator.hcl\n"
+    )
+    files = {
+        "store/go.mod": "module github.com/tidepool/store\n\ngo 1.22\n",
+        "store/cmd/store/main.go": GO_MAIN,
+        "store/db/db.go": "package db\n\nfunc Open() {}\n",
+        "store/Dockerfile.migrate": dockerfile,
+        "build.sh": "docker build -t tidepool/store-migrate -f store/Dockerfile.migrate .\n",
+        "k8s/job.yaml": workload(
+            name="store-migrate",
+            image="tidepool/store-migrate:1",
+            extra="          args: [migrate, apply]\n",
+        ),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] is None, row
+    assert "none of them code of the repository" in row["why_not"], row
+    files["store/Dockerfile.migrate"] = dockerfile + "COPY ./store/cmd cmd\n"
+    row = only(links(tmp_path / "with-code", files))
+    assert row["code"] is not None, row
+
+
+def test_a_web_server_image_serving_a_build_s_output_keeps_its_folder(tmp_path: Path) -> None:
+    """nginx given a web app's `dist/` (its build's output, not in the tree) and its
+    `index.html`, built from the app's folder of code: that folder is linked, as before."""
+    files = {
+        "console/main.ts": "export const app = 1;\n",
+        "console/package.json": '{"name": "console"}\n',
+        "console/index.html": "<html></html>\n",
+        "console/Dockerfile": (
+            "FROM nginx:alpine\nWORKDIR /usr/share/nginx/html\n"
+            "COPY ./index.html .\nCOPY ./dist ./dist\n"
+        ),
+        "build.sh": "docker build -t tidepool/console console\n",
+        "k8s/console.yaml": workload(name="console", image="tidepool/console:1"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "console", row

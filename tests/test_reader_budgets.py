@@ -1196,6 +1196,30 @@ def stages_chosen_by_defaults_and_subshell_builds(n: int) -> Files:
     }
 
 
+def stages_named_by_global_args_with_env_copies(n: int) -> Files:
+    """A Dockerfile of `n` global ARGs, each naming a stage (`FROM ${F3} AS s4`), `n`
+    stages each FROM the one before through them, each ENV value doubling the one before
+    and each stage's WORKDIR and COPY lines of `n` paths made of those values."""
+    args = "".join(f"ARG F{i}=s{i}\n" for i in range(n))
+    paths = " ".join(f"$E{i % 8}/p{i}" for i in range(n))
+    stages = "FROM python:3 AS s0\nENV E0=x\n" + "".join(
+        f"FROM ${{F{i - 1}}} AS s{i}\nENV E{i % 8}=$E{(i - 1) % 8}$E{(i - 1) % 8}\n"
+        f"WORKDIR /$E{i % 8}\nCOPY {paths} ./\n"
+        for i in range(1, n)
+    )
+    return {
+        "Dockerfile": f'{args}{stages}CMD ["python", "main.py"]\n',
+        "build.sh": "docker build -t acme/web:1 .\n",
+        "main.py": "import os\n",
+        "k8s/web.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+            "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n"
+            "      labels: {app: web}\n    spec:\n      containers:\n"
+            "        - name: web\n          image: acme/web:1\n"
+        ),
+    }
+
+
 def dockerfiles_built_from_each_other(n: int, env: int) -> Files:
     """`n` Dockerfiles each FROM the image the one before builds (a chain of bases the
     links follow, MAX_BASE_DEPTH deep at most), the first FROM the last (a loop), each with
@@ -1688,6 +1712,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Dockerfile: 300 stages copying 300 ARG-chosen folders a line; 300 subshell builds": (
         lambda: stages_chosen_by_defaults_and_subshell_builds(300)
     ),
+    "Dockerfile: 300 global ARGs naming 300 stages, each copying 300 paths of doubled ENVs": (
+        lambda: stages_named_by_global_args_with_env_copies(300)
+    ),
     "Makefile: 300 builds whose --build-arg opens a $(shell of 300 words; 300 closed": (
         lambda: make_functions_in_build_args(300)
     ),
@@ -1699,6 +1726,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "GoReleaser: 600 builds, 60 images whose ids name each, templates 600 long": (
         lambda: goreleaser_builds_and_images(600)
+    ),
+    "GoReleaser of another name, read by its content: 600 builds, 60 images": (
+        lambda: {
+            ("release/images.yml" if path == ".goreleaser.yml" else path): text
+            for path, text in goreleaser_builds_and_images(600).items()
+        }
     ),
     "a workflow matrix of 256 runs, 300 keys of a 300-value mapping, 300 includes": (
         lambda: workflow_matrix_of_mappings(300)

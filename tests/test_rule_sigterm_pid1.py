@@ -343,6 +343,7 @@ def test_one_finding_for_a_dockerfile_line_that_several_containers_run(tmp_path:
         (["env", "PORT=8080", "node", "server.js"], "runtime", False),
         (["poetry", "run", "python", "app.py"], "runtime", False),
         (["gosu", "app", "sh", "-c", "python app.py"], "shell", True),
+        (["/usr/bin/envdir", "/etc/env", "node", "server.js"], "runtime", False),
     ],
 )
 def test_what_a_command_line_leaves_as_pid1(argv: list[str], kind: str, fixable: bool) -> None:

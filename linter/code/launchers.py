@@ -122,6 +122,8 @@ PREFIXES: dict[tuple[str, str | None], int] = {
     ("env", None): 0,  # execvp, after its VAR=value words and options
     ("gosu", None): 1,  # execs after dropping to USER
     ("su-exec", None): 1,
+    # daemontools' `envdir DIR child`: sets the environment from DIR's files and execs child
+    ("envdir", None): 1,
     # OpenTelemetry's Python auto-instrumentation: its `run()` sets PYTHONPATH for its
     # sitecustomize and ends with `execl(executable, executable, *args.command_args)`
     # (opentelemetry-instrumentation, auto_instrumentation/__init__.py)
@@ -169,6 +171,23 @@ def after_prefix(words: Sequence[str]) -> list[str] | None:
                 rest.pop(0)  # the option's value
         return rest[taken:]
     return None
+
+
+# How many prefixes in a row are looked through (`env A=1 envdir /env gosu app prog`)
+MAX_PREFIXES = 4
+
+
+def past_prefixes(words: Sequence[str]) -> list[str]:
+    """The command line once every prefix in front is looked through (`envdir /env
+    /bin/api -v` -> `/bin/api -v`), MAX_PREFIXES deep at most; the words as given when
+    none is."""
+    rest = list(words)
+    for _ in range(MAX_PREFIXES):
+        handed = after_prefix(rest)
+        if handed is None:
+            break
+        rest = handed
+    return rest
 
 
 def in_process(words: Sequence[str]) -> str | None:

@@ -380,13 +380,17 @@ class GoPackages:
     def program_named(self, binary: str) -> str | None:
         """The folder of the one scanned `main` package a binary of that name is built
         from (`go build` names it for its folder): a folder so named that no scanned file
-        imports (a `main` package cannot be imported); None when there is not exactly one."""
+        imports (a `main` package cannot be imported); of several, the one whose files say
+        `package main` (a library no scanned file imports is no program); None when there
+        is not exactly one."""
         imported = self.imported()
         named = [
             folder
             for folder in self.by_tail.get((binary,), [])
             if os.path.basename(folder) == binary and folder not in imported
         ]
+        if len(named) > 1:
+            named = [folder for folder in named if self.is_main(folder)]
         return named[0] if len(named) == 1 else None
 
     def is_main(self, folder: str) -> bool:

@@ -16,7 +16,9 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    scanned packages it imports (of `go install ./...`, every program built, the one the
    container's `command`/`args` names as a binary; none named, no link);
 3. the container's own `command`/`args` naming a script or module (they override the
-   Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree);
+   Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree,
+   or the one Go `package main` named as the binary it runs, a prefix that execs it
+   looked through: `envdir /etc/env /opt/bin/ledger`);
 4. a Dockerfile kept apart from the code, named by the image's last path segment
    (`docker/cart/Dockerfile`, `cart.Dockerfile`), that copies a source folder: its
    context is the folder above it from which that copy is found; one beside code that
@@ -62,7 +64,8 @@ the JVM module above it that makes it; a jar a build argument names by its file 
 is of the one module whose artifactId (or finalName, or Gradle folder name) it starts with
 before its version, else of none (no link); evidence pointing to a folder the repository
 does not hold is never stronger than evidence pointing to code. A Dockerfile kept apart from
-its context that copies nothing of it (`FROM postgres` with ENV lines) runs no code: no link.
+its context that copies nothing of it (`FROM postgres` with ENV lines) runs no code: no link;
+nor does one running its base's program on files that hold no code (SQL migrations).
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder.
@@ -96,6 +99,7 @@ from k8slb.code.facts import (
     Route,
     Server,
 )
+from k8slb.code.launchers import past_prefixes
 from k8slb.code.projects import GoPackages, ImportGraph
 from k8slb.core import regex
 from k8slb.core.record import record
@@ -106,6 +110,7 @@ from k8slb.model.index import Index
 from k8slb.model.objects import Container, PodTemplate, flag_value, pod_template, pos_of
 from k8slb.model.runtimes import base_image
 from k8slb.reading.build_files import (
+    OUTPUT_FOLDERS,
     SHELL_SCRIPT_SUFFIX,
     BuildFacts,
     Dockerfile,
@@ -2461,6 +2466,16 @@ class _Finder:
                 return candidate, module
         return entry, source
 
+    def _serving_anywhere(self, entry: Entry, script: str) -> str:
+        """`_serving` for a command's list with no folder known: of its programs found once
+        in the tree (`script` the first's), the first whose code serves, else the first."""
+        for module in [script] + [
+            found for then in entry.then if (found := self._script_anywhere(then)) is not None
+        ]:
+            if self._serves(module, os.path.dirname(module) or "."):
+                return module
+        return script
+
     def _serves(self, source: str, folder: str) -> bool:
         """Whether a Python program's code serves: a server, a route, a listen in its
         import closure (a Node program is taken to)."""
@@ -2510,6 +2525,7 @@ class _Finder:
             self._multi_module_top(chosen, folder)
             or self._go_pattern_unnamed(dockerfile, folder)
             or self._copies_no_code(dockerfile, folder)
+            or self._copies_only_files(dockerfile, folder)
             or self._released_unnamed(chosen, folder)
             or self._released_elsewhere(chosen, folder, dockerfile)
         )
@@ -2593,6 +2609,40 @@ class _Finder:
         return (
             f"{dockerfile.path}: builds FROM {dockerfile.base} and copies nothing of its "
             f"context{how}: the image runs no code of the repository"
+        )
+
+    def _copies_only_files(self, dockerfile: Dockerfile | None, folder: str) -> str | None:
+        """Why an image that runs its base's program (no ENTRYPOINT or CMD of its own, no
+        build run) on files of the repository that are no code (`FROM a migration tool`
+        with `COPY ./db/migrations migrations` and its configuration) runs no code of the
+        repository: each path it copies from the context, seen from the build's folder or
+        any above it, holds no module, script or project read, nor is a build's output
+        (a web app's `dist/` its nginx serves is its folder's code, built). Only where the build's
+        folder holds code (a module's top, which the link would give it); one that holds
+        none links no code anyway. None for an image the tree builds its base of, or a
+        copy a build argument names."""
+        if dockerfile is None or dockerfile.base is None or "$" in dockerfile.base:
+            return None
+        if not self.by_folder.get(folder):
+            return None
+        if dockerfile.entrypoint is not None or dockerfile.cmd is not None:
+            return None
+        if dockerfile.go_builds or dockerfile.arg_go_builds or dockerfile.make_calls:
+            return None
+        copies = (*dockerfile.copies, *dockerfile.stage_copies)
+        if not copies or any("$" in c.source or _built_output(c.source) for c in copies):
+            return None  # a build's output (`COPY ./dist ...`) is the folder's code, built
+        for copy in copies:
+            for base in _climbed(folder):
+                path = _joined_folder(base, copy.source)
+                if path in self.modules or path in self.builds.scripts or self._held(path):
+                    return None
+        if any(same_image(build.image, dockerfile.base) for build in self.builds.builds):
+            return None
+        copied = ", ".join(sorted({c.source for c in copies})[:3])
+        return (
+            f"{dockerfile.path}: runs its base {dockerfile.base}'s program on files it copies "
+            f"({copied}), none of them code of the repository"
         )
 
     @staticmethod
@@ -2744,13 +2794,17 @@ class _Finder:
         script = None
         if not evidence and own is not None and (own.script is not None or _package_module(own)):
             script = self._script_anywhere(own)
+            if script is not None and own.then:  # `python gen_config.py && python -m app`
+                script = self._serving_anywhere(own, script)
             if script is not None:
                 said = self._command_said(workload, container)
                 evidence = [Evidence("command", said, os.path.dirname(script) or ".")]
         program = None
-        if not evidence and own is None and isinstance(command, list) and command:
-            # `./geo`: the Go program of that name, when the tree holds one
-            program = self.go.program_named(posixpath.basename(str(command[0])))
+        ran = past_prefixes([str(w) for w in container_argv(command, args, None, None)])
+        if not evidence and own is None and isinstance(command, list) and ran:
+            # `./geo`: the Go program of that name, when the tree holds one (a prefix that
+            # execs it looked through: `envdir /env /bin/geo`)
+            program = self.go.program_named(posixpath.basename(ran[0]))
             if program is not None:
                 said = self._command_said(workload, container)
                 evidence = [Evidence("command", said, program)]
@@ -3015,6 +3069,7 @@ class _Finder:
         script = shell_script_of(argv)  # `ENTRYPOINT build/trip`, `["sh", "-c", "/x $A"]`
         if script is not None:
             argv = script.split()[:1] or argv
+        argv = past_prefixes([str(word) for word in argv])  # `envdir /env /bin/trip`
         ran = posixpath.basename(str(argv[0])) if argv else ""
         if ran.endswith(".sh") and len(argv) > 1 and ran not in map(_binary, builds):
             # an entry point script that runs its arguments (`exec "$@"`): the program next
@@ -3233,6 +3288,11 @@ def _named(build: GoBuild, ran: str) -> GoBuild | None:
     use = regex.compile(r"\$(?:\{%s\}|%s\b)" % ((regex.escape(build.variable),) * 2))
     output = use.sub(lambda _: ran, build.output or "")
     return GoBuild(use.sub(lambda _: ran, build.package), output or None, build.said)
+
+
+def _built_output(source: str) -> bool:
+    """Whether a COPY's source is in a build's output folder (`dist/`, `build/`, `out/`)."""
+    return any(part in OUTPUT_FOLDERS for part in posixpath.normpath(source).split("/"))
 
 
 def _climbed(folder: str) -> Iterator[str]:

@@ -491,11 +491,30 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return BuildFile(path, builds=tuple(images), go_builds=programs)
     reader = _builds_reader(path, name)
     if reader is None:
-        return None
+        return _goreleaser_by_content(path, data)
     text = _text(data)
     # a Tiltfile's local_resource and a Drone step's `commands` build on the host's tree
     go = host_go_builds(path, text) if name == TILTFILE or reader is drone_builds else ()
     return BuildFile(path, builds=tuple(reader(path, text)), go_builds=go)
+
+
+# Top-level keys a GoReleaser configuration of another name holds: each at a line's start
+_RELEASE_BUILDS = regex.compile(rb"(?m)^builds:")
+_RELEASE_IMAGES = regex.compile(rb"(?m)^dockers(?:_v2)?:")
+
+
+def _goreleaser_by_content(path: str, data: bytes) -> BuildFile | None:
+    """A YAML file of another name that is a GoReleaser configuration by its content (its
+    top-level `builds:` and `dockers:`, of GoReleaser's shape): its images and Go builds,
+    its paths from the repository's top; None for any other file."""
+    if not path.endswith((".yml", ".yaml")) or len(data) > MAX_SCRIPT * 4:
+        return None
+    if not _RELEASE_BUILDS.search(data) or not _RELEASE_IMAGES.search(data):
+        return None
+    from k8slb.reading.goreleaser import goreleaser_facts
+
+    images, programs = goreleaser_facts(path, _text(data), by_content=True)
+    return BuildFile(path, builds=tuple(images), go_builds=programs) if images else None
 
 
 # A `go build` on the host, in a Tiltfile's command string or a script's line: up to the
@@ -2237,9 +2256,9 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
     built: list[Copy] = []  # the stage's copies from earlier stages, as context paths
     built_arg_folders: list[tuple[str, Said]] = []
     resolved = 0  # the sources of `COPY --from` read: each is looked up in the stage's copies
-    runs = _Runs(path)  # what the RUN lines build, with their stage's ENV values
+    runs = _Runs(path, _global_args(text))  # what the RUN lines build, with the ENV values
     sourced: list[Copy] = []  # the stage's copies, its ARGs' defaults put in (_defaulted)
-    for line, instruction, arguments in _instructions(text):
+    for line, instruction, arguments in runs.expanded(_instructions(text)):
         runs.read(line, instruction, arguments, named_stage, (workdir, sourced, declared))
         if instruction == "FROM":  # a new stage: only the last one runs
             earlier += copies
@@ -2247,7 +2266,7 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
                 state = (workdir, copies, entrypoint, cmd, entrypoint_said, cmd_said, base)
                 stages[named_stage] = state
             base, named_stage = _stage_named(arguments)
-            inherited = _stage_start(base, stages)
+            inherited = _stage_start(base, stages, runs.global_args)
             workdir, copied, entrypoint, cmd, entrypoint_said, cmd_said, base = inherited
             copies, built, sourced = list(copied), [], list(copied)
         elif instruction == "ARG":
@@ -2317,6 +2336,9 @@ class _Runs:
     starts with that one's, any other with none."""
 
     path: str
+    # the ARGs declared before the first FROM, with their literal defaults: what a FROM
+    # line's `${NAME}` is (`FROM ${FLAVOUR}-base`)
+    global_args: Mapping[str, str | None] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
     stage_env: dict[str, dict[str, str]] = field(default_factory=dict)
     go_builds: list[GoBuild] = field(default_factory=list)
@@ -2339,7 +2361,7 @@ class _Runs:
             if stage:
                 self.stage_env[stage] = self.env
             base, _ = _stage_named(arguments)
-            self.env = dict(self.stage_env.get((base or "").lower(), {}))
+            self.env = dict(self.stage_env.get(_stage_key(base, self.global_args), {}))
         elif instruction == "ENV":
             for name, value in _env_pairs(arguments):
                 value = _expanded(value, variables=self.env, make=False)
@@ -2347,6 +2369,17 @@ class _Runs:
                     self.env.pop(name, None)  # a build argument's, or another's unknown here
                 elif name in self.env or len(self.env) < MAX_ENV:
                     self.env[name] = value
+
+    def expanded(
+        self, instructions: Iterable[tuple[int, str, str]]
+    ) -> Iterator[tuple[int, str, str]]:
+        """The instructions as they are read, a WORKDIR's, COPY's or ADD's arguments with
+        the values the stage's ENV lines set before it put in (`COPY $APP_DIR /$APP_DIR/`,
+        as Docker does); `read` keeps those values as each instruction is read."""
+        for line, instruction, arguments in instructions:
+            if instruction in ("WORKDIR", "COPY", "ADD"):
+                arguments = _expanded(arguments, variables=self.env, make=False)
+            yield line, instruction, arguments
 
     def run(
         self,
@@ -2516,11 +2549,34 @@ def _rule_targets(line: str) -> list[str]:
     ]
 
 
-def _stage_start(base: str | None, stages: Mapping[str, tuple[Any, ...]]) -> tuple[Any, ...]:
+def _stage_start(
+    base: str | None,
+    stages: Mapping[str, tuple[Any, ...]],
+    global_args: Mapping[str, str | None] | None = None,
+) -> tuple[Any, ...]:
     """A stage's state as it begins: `FROM base AS final` starts from the base stage's
-    WORKDIR, COPY, CMD and image; one FROM an image, afresh."""
+    WORKDIR, COPY, CMD and image (`FROM ${FLAVOUR}-base`, a global ARG's default naming
+    it, too); one FROM an image, afresh."""
     fresh = ("/", (), None, None, None, None, base)
-    return stages.get(base.lower(), fresh) if base else fresh
+    return stages.get(_stage_key(base, global_args or {}), fresh) if base else fresh
+
+
+def _stage_key(base: str | None, global_args: Mapping[str, str | None]) -> str:
+    """The name of the stage a FROM line's image may be, lower-cased, with the defaults of
+    the ARGs declared before the first FROM put in (`${FLAVOUR}-base`, `ARG
+    FLAVOUR=slim`: `slim-base`); Docker reads no other ARG there."""
+    return _defaulted(base or "", global_args).lower()
+
+
+def _global_args(text: str) -> dict[str, str | None]:
+    """The ARGs declared before a Dockerfile's first FROM, with their literal defaults."""
+    declared: dict[str, str | None] = {}
+    for _, instruction, arguments in _instructions(text):
+        if instruction == "FROM":
+            break
+        if instruction == "ARG" and len(declared) < MAX_ENV:
+            _declare(arguments, declared)
+    return declared
 
 
 def _run_stage_first(read: Dockerfile, text: str) -> Dockerfile:

@@ -1,5 +1,7 @@
-"""A GoReleaser configuration (`.goreleaser.yml`, `.goreleaser.yaml`, `goreleaser.yml`),
-read for the images it builds and the Go programs they run.
+"""A GoReleaser configuration (`.goreleaser.yml`, `.goreleaser.yaml`, `goreleaser.yml`; or
+a YAML file of another name whose content has GoReleaser's shape, top-level `builds:` of Go
+builds and `dockers:` of images, `goreleaser/docker.yml` given by `--config`, its paths then
+from the repository's top), read for the images it builds and the Go programs they run.
 
 Its `builds[]` compile Go programs on the host: each its `id` (the project's name when
 none), its `main` package (`./cmd/api/main.go`, or a folder; `.` when none) under its
@@ -48,15 +50,20 @@ _ENV_FIELD = regex.compile(r"\.Env\.([A-Za-z_][A-Za-z0-9_]*)")
 _PROJECT = regex.compile(r"\.ProjectName")
 
 
-def goreleaser_facts(path: str, text: str) -> tuple[list[ImageBuild], tuple[GoBuild, ...]]:
-    """The images a GoReleaser file builds, and its Go builds as the host's."""
+def goreleaser_facts(
+    path: str, text: str, *, by_content: bool = False
+) -> tuple[list[ImageBuild], tuple[GoBuild, ...]]:
+    """The images a GoReleaser file builds, and its Go builds as the host's. A file
+    `by_content` (named otherwise, `release/docker.yml`, given by `--config`) is read only
+    where a document has GoReleaser's shape (shaped), its paths from the repository's top,
+    where GoReleaser runs."""
     if len(text) > MAX_SCRIPT * 4:
         return [], ()
-    top = os.path.dirname(path) or "."
+    top = "." if by_content else os.path.dirname(path) or "."
     images: list[ImageBuild] = []
     programs: list[GoBuild] = []
     for document in _documents(path, text):
-        if not isinstance(document, dict):
+        if not isinstance(document, dict) or (by_content and not shaped(document)):
             continue
         project = document.get("project_name")
         project = project if isinstance(project, str) and "{{" not in project else None
@@ -69,6 +76,27 @@ def goreleaser_facts(path: str, text: str) -> tuple[list[ImageBuild], tuple[GoBu
                 if isinstance(entry, dict):
                     images += _images(path, text, top, entry, builds, project, env)
     return images, tuple(programs)
+
+
+# keys of a GoReleaser build, and of a `dockers[]` (or `dockers_v2[]`) entry
+_BUILD_KEYS = frozenset({"main", "binary", "goos", "goarch", "ldflags"})
+_IMAGE_KEYS = frozenset({"image_templates", "images"})
+
+
+def shaped(document: dict[Any, Any]) -> bool:
+    """Whether a YAML document is a GoReleaser configuration by its content: top-level
+    `builds:`, a list whose entries name a Go build's keys (`main`, `binary`, `goos`), and
+    `dockers:` (or `dockers_v2:`), a list whose entries give images (`image_templates`)."""
+    builds = document.get("builds")
+    images = [*_listed(document.get("dockers")), *_listed(document.get("dockers_v2"))]
+    return any(isinstance(b, dict) and _BUILD_KEYS & b.keys() for b in _listed(builds)) and any(
+        isinstance(i, dict) and _IMAGE_KEYS & i.keys() for i in images
+    )
+
+
+def _listed(value: object) -> list[Any]:
+    """A list's first MAX_ENTRIES items; none of anything else."""
+    return value[:MAX_ENTRIES] if isinstance(value, list) else []
 
 
 def _env(listed: object) -> dict[str, str]:
