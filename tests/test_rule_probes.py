@@ -514,6 +514,29 @@ def test_a_shared_go_handler_that_pings_the_database_keeps_the_warning(tmp_path:
     assert finding.severity is Severity.WARNING
 
 
+def test_a_go_handler_that_handles_its_own_write_error_still_answers_a_constant(
+    tmp_path: Path,
+) -> None:
+    """`_, err := w.Write([]byte(":)"))`, and a 500 and a log line when that write fails:
+    an answer, however the write goes, and no dependency checked; an `if` on anything else
+    is no answer."""
+    kept = GO_OK.replace(
+        '\t_, _ = w.Write([]byte("ok"))\n',
+        '\t_, err := w.Write([]byte(":)"))\n'
+        "\tif err != nil {\n\t\tw.WriteHeader(http.StatusInternalServerError)\n"
+        "\t\tlog.Println(\"health:\", err)\n\t}\n",
+    )
+    finding = klb301_with_code(
+        tmp_path / "kept", kept, SHARED_HTTP, SHARED_HTTP, name="main.go", built=GO_BUILT
+    )
+    assert finding.severity is Severity.INFO
+    other = kept.replace("if err != nil", 'if r.URL.Query().Get("deep") != ""')
+    finding = klb301_with_code(
+        tmp_path / "other", other, SHARED_HTTP, SHARED_HTTP, name="main.go", built=GO_BUILT
+    )
+    assert finding.severity is Severity.WARNING
+
+
 def test_a_shared_go_handler_defined_in_another_file_is_not_read_and_stays_info(
     tmp_path: Path,
 ) -> None:

@@ -174,7 +174,89 @@ def _trivial(function: Node) -> bool:
     if name is None or body is None:
         return False
     writer = node_text(name)
-    return all(_answers(statement, writer) for statement in _statements(body))
+    return _all_answer(_statements(body), writer, set())
+
+
+def _all_answer(
+    statements: list[Node], writer: str, errors: set[str], failing: bool = False
+) -> bool:
+    """Whether each statement answers constants: a write whose error it keeps
+    (`_, err := w.Write([]byte(":)"))`) and an `if err != nil { ... }` on that error whose
+    block answers constants too (an answer, however its write may fail), where the error
+    may also be logged (`logrus.Error(err)`: a package's function given it)."""
+    for statement in statements:
+        if statement.type == "if_statement" and _on_errors(statement, errors):
+            consequence = statement.child_by_field_name("consequence")
+            if consequence is None or not _all_answer(
+                _statements(consequence), writer, errors, failing=True
+            ):
+                return False
+        elif failing and _logs(statement, writer, errors):
+            continue
+        elif statement.type == "short_var_declaration" or _keeps_error(statement):
+            kept = _kept_error(statement, writer)
+            if kept is None:
+                return False
+            errors.add(kept)
+        elif not _answers(statement, writer):
+            return False
+    return True
+
+
+def _logs(statement: Node, writer: str, errors: set[str]) -> bool:
+    """`log.Println(err)`, `logrus.Error("write:", err)`: a package's function given only a
+    kept error and constants."""
+    call = statement.named_children[0] if statement.type == "expression_statement" else None
+    function = call.child_by_field_name("function") if call is not None else None
+    if call is None or call.type != "call_expression" or function is None:
+        return False
+    operand = (
+        function.child_by_field_name("operand") if function.type == "selector_expression" else None
+    )
+    if operand is None or operand.type != "identifier" or node_text(operand) == writer:
+        return False
+    return all(node_text(a) in errors or _constant(a, writer) for a in call_arguments(call))
+
+
+def _keeps_error(statement: Node) -> bool:
+    left = (
+        statement.child_by_field_name("left") if statement.type == "assignment_statement" else None
+    )
+    return left is not None and any(node_text(n) != "_" for n in left.named_children)
+
+
+def _kept_error(statement: Node, writer: str) -> str | None:
+    """`err` of `_, err := w.Write(...)` (or `err = ...`) when the call answers constants."""
+    left, right = statement.child_by_field_name("left"), statement.child_by_field_name("right")
+    names = [node_text(n) for n in left.named_children] if left is not None else []
+    values = right.named_children if right is not None else []
+    kept = [n for n in names if n != "_"]
+    if len(kept) != 1 or names[-1] != kept[0] or len(values) != 1:
+        return None
+    call = values[0]
+    return kept[0] if call.type == "call_expression" and _answer(call, writer) else None
+
+
+def _on_errors(statement: Node, errors: set[str]) -> bool:
+    """An `if` with no initializer or `else` whose condition is `e != nil` on a kept error."""
+    condition = statement.child_by_field_name("condition")
+    if (
+        condition is None
+        or statement.child_by_field_name("initializer") is not None
+        or statement.child_by_field_name("alternative") is not None
+        or condition.type != "binary_expression"
+    ):
+        return False
+    left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+    operator = condition.child_by_field_name("operator")
+    return (
+        left is not None
+        and right is not None
+        and node_text(left) in errors
+        and node_text(right) == "nil"
+        and operator is not None
+        and node_text(operator) in ("!=", "==")
+    )
 
 
 def _statements(block: Node) -> list[Node]:
