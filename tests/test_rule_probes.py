@@ -524,7 +524,7 @@ def test_a_go_handler_that_handles_its_own_write_error_still_answers_a_constant(
         '\t_, _ = w.Write([]byte("ok"))\n',
         '\t_, err := w.Write([]byte(":)"))\n'
         "\tif err != nil {\n\t\tw.WriteHeader(http.StatusInternalServerError)\n"
-        "\t\tlog.Println(\"health:\", err)\n\t}\n",
+        '\t\tlog.Println("health:", err)\n\t}\n',
     )
     finding = klb301_with_code(
         tmp_path / "kept", kept, SHARED_HTTP, SHARED_HTTP, name="main.go", built=GO_BUILT
