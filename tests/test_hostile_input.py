@@ -122,6 +122,17 @@ def test_a_javascript_file_of_nested_syntax_errors_is_klb004_quickly(tmp_path: P
     assert "KLB004 [error] not valid JavaScript: a syntax error at line 1" in done.stdout
 
 
+def test_go_functions_nested_past_a_hundred_are_klb004_info_quickly(tmp_path: Path) -> None:
+    # a server in each of 3,000 closures nested: the reader climbed each name's parents,
+    # which tree-sitter finds from the root (minutes); past about 100 the file is unread
+    opened = "\tfunc() {\n\t\ts := grpc.NewServer()\n\t\ts.Serve(nil)\n" * 3000
+    code = 'package main\n\nimport "google.golang.org/grpc"\n\nfunc main() {\n'
+    (tmp_path / "main.go").write_text(code + opened + "\t}()\n" * 3000 + "}\n")
+    done = _k8slb("check", "--isolated", "--no-cache", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "KLB004 [info] not analysed: functions and blocks nested too deep" in done.stdout
+
+
 def test_a_python_file_in_an_undeclared_encoding_says_so(tmp_path: Path) -> None:
     result = lint_files(tmp_path, {"app.py": b'import grpc\nname = "caf\xe9"\n'})
     [finding] = result.findings

@@ -3291,8 +3291,12 @@ def _named(build: GoBuild, ran: str) -> GoBuild | None:
 
 
 def _built_output(source: str) -> bool:
-    """Whether a COPY's source is in a build's output folder (`dist/`, `build/`, `out/`)."""
-    return any(part in OUTPUT_FOLDERS for part in posixpath.normpath(source).split("/"))
+    """Whether a COPY's source is a build's output: in an output folder (`dist/`, `build/`,
+    `out/`, Maven's `target/`) or a JVM archive (`app.jar`, `*.war`) a build made."""
+    parts = posixpath.normpath(source).split("/")
+    return any(part in OUTPUT_FOLDERS or part == "target" for part in parts) or parts[-1].endswith(
+        (".jar", ".war")
+    )
 
 
 def _climbed(folder: str) -> Iterator[str]:
