@@ -589,6 +589,20 @@ def test_a_shared_express_handler_that_answers_a_constant_is_info_and_says_where
     assert "the handler at server.js:5 checks nothing but the process itself" in finding.text
 
 
+def test_an_express_handler_whose_body_names_a_variable_still_answers_a_constant(
+    tmp_path: Path,
+) -> None:
+    """`res.json({version, message: 'ok'})`: a field read from a variable the process
+    holds is no check of anything; the status stays 200 whatever it holds."""
+    code = EXPRESS_OK.replace(
+        "res.status(200).send('OK');", "res.json({version, message: 'I am up'});"
+    ).replace("const app", "const version = process.env.VERSION;\nconst app")
+    finding = klb301_with_code(
+        tmp_path, code, SHARED_HTTP, SHARED_HTTP, name="server.js", built=NODE_BUILT
+    )
+    assert finding.severity is Severity.INFO
+
+
 def test_a_shared_express_handler_that_queries_the_database_keeps_the_warning(
     tmp_path: Path,
 ) -> None:

@@ -120,9 +120,10 @@ def _constant(node: Node) -> bool:
         return True
     if node.type == "template_string":
         return not any(c.type == "template_substitution" for c in node.named_children)
-    if node.type == "object":
+    if node.type == "object":  # a body's fields; a variable's (`{version}`) is read, not checked
         return all(
-            pair.type == "pair" and _constant(pair.child_by_field_name("value") or pair)
+            pair.type == "shorthand_property_identifier"
+            or (pair.type == "pair" and _constant(pair.child_by_field_name("value") or pair))
             for pair in node.named_children
             if pair.type != "comment"
         )
