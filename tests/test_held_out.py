@@ -26,6 +26,7 @@ def test_the_held_out_sets_and_the_graduated_rounds_are_found() -> None:
     assert evaluate.HELD_OUT / "2026-12-05-round9" in SETS
     assert evaluate.HELD_OUT / "2026-12-05-round10" in SETS
     assert evaluate.HELD_OUT / "2026-12-06-round18" in SETS
+    assert evaluate.HELD_OUT / "2026-12-06-round19" in SETS
     assert evaluate.ROUNDS / "2026-12-05" in evaluate.rounds()
     assert evaluate.ROUNDS / "2026-12-05-round11" in evaluate.rounds()
     assert evaluate.ROUNDS / "2026-12-05-round12" in evaluate.rounds()
