@@ -70,15 +70,7 @@ def patch_files(path: str, text: str) -> list[str]:
     """The files the kustomization at `path` applies as patches (`patches:` and
     `patchesJson6902:` entries' `path:`, `patchesStrategicMerge:` items): fragments of
     objects, not objects, resolved (read line by line, as `references` reads)."""
-    folder = os.path.dirname(path)
-    found: list[str] = []
-    for listing, _, line in _listed(text, _PATCH_LISTS):
-        pattern, group = (_ITEM, 2) if listing == "patchesStrategicMerge" else (_PATCH_PATH, 1)
-        match = pattern.match(line)
-        named = match.group(group) if match else None
-        if named and not _REMOTE.match(named) and not named.startswith(("|", ">")):
-            found.append(os.path.normpath(os.path.join(folder, named)))
-    return found
+    return _patches_in(path, text, _PATCH_LISTS)
 
 
 _MERGE_LISTS = regex.compile(r"^(patches|patchesStrategicMerge):")
@@ -88,9 +80,14 @@ def merge_patch_files(path: str, text: str) -> list[str]:
     """The files among `patch_files` that may be strategic-merge patches (`patches:`
     entries' `path:`, `patchesStrategicMerge:` items; a `patchesJson6902:` file never is):
     read, for model/patched.py to apply, and never linted as objects."""
+    return _patches_in(path, text, _MERGE_LISTS)
+
+
+def _patches_in(path: str, text: str, lists: regex.Pattern[str]) -> list[str]:
+    """The local files the entries of those lists name, from the kustomization's folder."""
     folder = os.path.dirname(path)
     found: list[str] = []
-    for listing, _, line in _listed(text, _MERGE_LISTS):
+    for listing, _, line in _listed(text, lists):
         pattern, group = (_ITEM, 2) if listing == "patchesStrategicMerge" else (_PATCH_PATH, 1)
         match = pattern.match(line)
         named = match.group(group) if match else None
