@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import math
 import os
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any
 
 from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, MAX_NESTING, MAX_STEPS, Budget
@@ -707,6 +708,7 @@ class _Collector:
         # the parameter's place), and the calls that hand a field's address to one (`f(&s.a)`)
         self.field_writes: dict[str, list[tuple[Node, _Scope]]] = defaultdict(list)
         self.held_writes: dict[tuple[str, str], list[tuple[Node, _Scope]]] = defaultdict(list)
+        self.holders: dict[int, str] = {}  # a composite literal's key in the one holding it
         self.pointer_writes: _PointerWrites = defaultdict(list)
         self.field_passes: dict[str, list[tuple[Node, int, _Scope]]] = defaultdict(list)
         # the one call of a function its parameters are read from, while a caller's facts
@@ -1079,6 +1081,11 @@ class _Collector:
         ordered = [(n.start_byte, -n.end_byte, 0, n) for n in found.get("import", [])]
         ordered += [(n.start_byte, -n.end_byte, 1, n) for n in found.get("n", [])]
         ordered.sort(key=_place)
+        # each `if`'s condition by where it ends: a consequence's is the last to end before
+        # the block opens (asking the block's `parent`, found from the root, was quadratic
+        # in an `else if` chain)
+        conditions = sorted(found.get("condition", []), key=_end_byte)
+        condition_ends = [c.end_byte for c in conditions]
         for start, _, _, current in ordered:
             while open_[-1][0] <= start:
                 open_.pop()
@@ -1094,8 +1101,8 @@ class _Collector:
             elif kind in _FUNCTION_NODES:
                 self._function(current, scope, open_)
             elif kind == "block":  # an `if`'s consequence (the query's only blocks)
-                parent = current.parent
-                condition = parent.child_by_field_name("condition") if parent else None
+                at = bisect_right(condition_ends, start) - 1
+                condition = conditions[at] if at >= 0 else None
                 open_.append((current.end_byte, scope, condition, False))
             elif kind in ("short_var_declaration", "assignment_statement"):
                 self._assign(current, scope, guard)
@@ -1112,6 +1119,7 @@ class _Collector:
                 self.unary.append(current)
             elif kind == "composite_literal":
                 self.literals.append((current, scope))
+                self._note_holders(current)
                 self._literal_fields(current, scope)
             elif kind == "field_identifier":
                 if (current.text or b"").endswith(b"NOT_SERVING"):
@@ -1717,13 +1725,43 @@ class _Collector:
             return places if package.rpartition(".")[0] in _FLAG_PACKAGES else None
         return places if any(p in _FLAG_PACKAGES for p in self.import_paths) else None
 
+    def _note_holders(self, literal: Node) -> None:
+        """The key each composite literal this one holds is the value of (`m` of `S{m:
+        &M{...}}`, in a value whose type is elided too), kept by the held literal: read from
+        the outer literal, met first (a literal's `parent` is found from the root: asked of
+        each literal, literals nested in each other were quadratic)."""
+        bodies = [literal.child_by_field_name("body")]
+        while bodies:
+            body = bodies.pop()
+            for element in body.named_children if body is not None else ():
+                values = element.named_children if element.type == "keyed_element" else [element]
+                bodies += [v.named_children[0] for v in values if _elided(v)]
+                if element.type != "keyed_element" or element.named_child_count != 2:
+                    continue
+                key, value = _keyed(element)
+                inner = (
+                    value.child_by_field_name("operand")
+                    if value.type == "unary_expression"
+                    else value
+                )
+                if (
+                    inner is not None
+                    and inner.type == "composite_literal"
+                    and key.type
+                    in (
+                        "field_identifier",
+                        "identifier",
+                    )
+                ):
+                    self.holders[inner.id] = _text(key)
+
     def _literal_fields(self, literal: Node, scope: _Scope) -> None:
         """`&Finalizer{baseURL: os.Getenv("URL")}`: a literal of the package's own struct
         writes its fields, as `f.baseURL = ...` does (a constructor's)."""
         kind = literal.child_by_field_name("type")
         if kind is None or kind.type != "type_identifier":
             return
-        holder = _literal_holder(literal)
+        holder = self.holders.get(literal.id, "")
         for element in _keyed_elements(literal):
             key, value = _keyed(element)
             if key.type in ("field_identifier", "identifier"):
@@ -3277,24 +3315,14 @@ def _unwrap(element: Node) -> Node:
     )
 
 
-def _literal_holder(literal: Node) -> str:
-    """The key a composite literal is the value of in the literal around it (`m` of
-    `S{m: &M{...}}`), or ""."""
-    node = literal.parent
-    if node is not None and node.type == "unary_expression":
-        node = node.parent
-    element = node.parent if node is not None and node.type == "literal_element" else None
-    if element is None or element.type != "keyed_element" or element.named_child_count != 2:
-        return ""
-    key, value = _keyed(element)
-    inner = value.child_by_field_name("operand") if value.type == "unary_expression" else value
-    if (
-        inner is None
-        or inner.id != literal.id
-        or key.type not in ("field_identifier", "identifier")
-    ):
-        return ""
-    return _text(key)
+def _elided(element: Node) -> bool:
+    """Whether a literal's element is a value whose type is elided (`{a: 1}` in `[]T{{a:
+    1}}`)."""
+    return (
+        element.type == "literal_element"
+        and element.named_child_count == 1
+        and element.named_children[0].type == "literal_value"
+    )
 
 
 def _keyed(element: Node) -> tuple[Node, Node]:
@@ -3357,6 +3385,7 @@ _BOUND_KINDS = (
 )
 _STRINGS = ("interpreted_string_literal", "raw_string_literal")
 _place = itemgetter(0, 1, 2)  # a capture's place in the walk (_Collector._bind)
+_end_byte = attrgetter("end_byte")
 
 
 @cache
@@ -3365,7 +3394,10 @@ def _bound_query(strings: bool, drains: bool) -> str:
     target, a health server's drains only where one may be set."""
     kinds = _BOUND_KINDS + (_STRINGS if strings else ()) + (("field_identifier",) if drains else ())
     alternatives = " ".join(kind if kind[0] == "(" else f"({kind})" for kind in kinds)
-    return f"[{alternatives}] @n (if_statement consequence: (block) @n) (import_spec) @import"
+    return (
+        f"[{alternatives}] @n (if_statement condition: (_) @condition consequence: (block) @n)"
+        " (import_spec) @import"
+    )
 
 
 def _serving_before(call: Node, servers: dict[str, Server]) -> Node | None:
