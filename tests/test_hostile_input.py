@@ -125,12 +125,106 @@ def test_a_javascript_file_of_nested_syntax_errors_is_klb004_quickly(tmp_path: P
 def test_go_functions_nested_past_a_hundred_are_klb004_info_quickly(tmp_path: Path) -> None:
     # a server in each of 3,000 closures nested: the reader climbed each name's parents,
     # which tree-sitter finds from the root (minutes); past about 100 the file is unread
-    opened = "\tfunc() {\n\t\ts := grpc.NewServer()\n\t\ts.Serve(nil)\n" * 3000
+    # (here 120, which nest less than the 1,000 levels of any code's limit)
+    opened = "\tfunc() {\n\t\ts := grpc.NewServer()\n\t\ts.Serve(nil)\n" * 120
     code = 'package main\n\nimport "google.golang.org/grpc"\n\nfunc main() {\n'
-    (tmp_path / "main.go").write_text(code + opened + "\t}()\n" * 3000 + "}\n")
+    (tmp_path / "main.go").write_text(code + opened + "\t}()\n" * 120 + "}\n")
     done = _k8slb("check", "--isolated", "--no-cache", str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert "KLB004 [info] not analysed: functions and blocks nested too deep" in done.stdout
+
+
+GO_SERVER = (
+    'package main\n\nimport "google.golang.org/grpc"\n\nfunc main() {\n\ts := grpc.NewServer()\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "code", "language"),
+    [
+        # a query over 40,000 `if`s nested in each other took 12 s in tree-sitter's engine
+        ("main.go", GO_SERVER + "if err != nil {\n" * 40_000 + "}\n" * 40_001, "Go"),
+        # each of 20,000 literals asked for its parent, found from the root: 28 s
+        ("main.go", GO_SERVER + "x := " + "T{" * 20_000 + "}" * 20_000 + "\n}\n", "Go"),
+        (
+            "index.js",
+            "const grpc = require('@grpc/grpc-js');\nconst x = "
+            + "{a: " * 100_000
+            + "1"
+            + "}" * 100_000,
+            "JavaScript",
+        ),
+        (
+            "Main.java",
+            "import io.grpc.*;\nclass Main { Object x = a" + ".f()" * 100_000 + "; }\n",
+            "Java",
+        ),
+        (
+            "Main.kt",
+            "import io.grpc.ManagedChannelBuilder\nval x = " + "(" * 50_000 + "1" + ")" * 50_000,
+            "Kotlin",
+        ),
+    ],
+    ids=["go-ifs", "go-literals", "javascript-objects", "java-chain", "kotlin-parentheses"],
+)
+def test_code_nested_past_a_thousand_levels_is_klb004_info_quickly(
+    tmp_path: Path, name: str, code: str, language: str
+) -> None:
+    (tmp_path / name).write_text(code + "\n")
+    arguments = ["check", "--isolated", "--no-cache", str(tmp_path)]
+    done = within_cpu([sys.executable, "-m", "k8slb", *arguments], cpu_seconds=6)
+    assert done.returncode == 0, done.stderr
+    said = f"KLB004 [info] not analysed: {language} code nested more than 1000 levels deep"
+    assert said in done.stdout
+
+
+def test_a_syntax_error_nested_past_a_thousand_levels_is_the_files(tmp_path: Path) -> None:
+    # asking whether the grammar made the error of valid code (its parents) crashed
+    # tree-sitter's binding 100,000 levels down
+    code = "const grpc = require('@grpc/grpc-js');\nconst x = " + "{a: " * 100_000
+    (tmp_path / "index.js").write_text(code + "}" * 100_000 + "\n")
+    arguments = ["check", "--isolated", "--no-cache", str(tmp_path)]
+    done = within_cpu([sys.executable, "-m", "k8slb", *arguments], cpu_seconds=6)
+    assert done.returncode == 1, done.stderr
+    assert "KLB004 [error] not valid JavaScript: a syntax error at line 2" in done.stdout
+
+
+def test_code_nested_as_deep_as_real_code_is_read(tmp_path: Path) -> None:
+    # a string built of 600 pieces nests some 600 levels, as generated code may: read, and
+    # the server below it found
+    pieces = " +\n".join(f'\t\t"line {i}\\n"' for i in range(600))
+    code = GO_SERVER + f"\tdoc := {pieces}\n\t_ = doc\n\ts.Serve(nil)\n}}\n"
+    (tmp_path / "main.go").write_text(code)
+    done = _k8slb("check", "--isolated", "--no-cache", "--select", "KLB004,KLB201", str(tmp_path))
+    assert "KLB004" not in done.stdout
+    assert "KLB201" in done.stdout
+
+
+def test_a_file_tree_sitter_parses_past_its_limit_is_klb004_info(tmp_path: Path) -> None:
+    # tree-sitter's recovery from `x!x!x!...` in TypeScript: 400 KB took 7.7 s to parse
+    code = "import * as grpc from '@grpc/grpc-js';\n" + "x!" * 200_000 + "\n"
+    (tmp_path / "index.ts").write_text(code)
+    arguments = ["check", "--isolated", "--no-cache", str(tmp_path)]
+    command = ["env", "K8SLB_PARSE_SECONDS=1", sys.executable, "-m", "k8slb", *arguments]
+    done = within_cpu(command, cpu_seconds=5)
+    assert done.returncode == 0, done.stderr
+    assert (
+        "KLB004 [info] not analysed: tree-sitter took more than 1 s of CPU to parse this "
+        "TypeScript file (K8SLB_PARSE_SECONDS)" in done.stdout
+    )
+
+
+def test_a_parse_stopped_by_its_limit_leaves_the_parser_to_the_next_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from k8slb.code.syntax_trees import parsed
+    from k8slb.languages.javascript.parse import parser_for
+
+    monkeypatch.setenv("K8SLB_PARSE_SECONDS", "0.2")
+    parser = parser_for("index.ts")()
+    assert parsed(parser, b"x!" * 200_000) is None
+    tree = parsed(parser, b"const a = 1;\n")
+    assert tree is not None and not tree.has_error and tree.text == b"const a = 1;\n"
 
 
 def test_a_python_file_in_an_undeclared_encoding_says_so(tmp_path: Path) -> None:

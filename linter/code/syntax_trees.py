@@ -4,6 +4,8 @@ texts hold the same code but for their comments (what `--add-noqa` may change)."
 
 from __future__ import annotations
 
+import os
+import time
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
@@ -14,6 +16,60 @@ from k8slb.core.findings import Problem, Severity
 
 if TYPE_CHECKING:
     from tree_sitter import Language, Node, Parser, Query
+
+
+# CPU seconds tree-sitter may take to parse one file; the environment may change it (a
+# repository cannot). Real files take milliseconds; its recovery from errors costs some
+# text 20 s a megabyte (a TypeScript file of `x!x!x!...`), linear but unbounded.
+PARSE_SECONDS = 10.0
+PARSE_SECONDS_VARIABLE = "K8SLB_PARSE_SECONDS"
+READ_CHUNK = 4096  # bytes handed to tree-sitter a read
+
+
+def parse_seconds() -> float:
+    try:
+        seconds = float(os.environ.get(PARSE_SECONDS_VARIABLE, PARSE_SECONDS))
+    except ValueError:
+        return PARSE_SECONDS
+    return seconds if seconds > 0 else PARSE_SECONDS
+
+
+def parsed(parser: Parser, data: bytes, max_reads: int | None = None) -> Node | None:
+    """The file's tree, or None when tree-sitter's parse takes more than `parse_seconds()`
+    of CPU, or reads the bytes more than `max_reads` times (a grammar whose recovery from
+    an error goes back over what it read). The bytes are handed over in chunks so that the
+    parse can be stopped, then parsed again from the bytes themselves, each node's text a
+    slice of them: nothing changed, so tree-sitter reuses the whole first tree."""
+    deadline = time.process_time() + parse_seconds()
+    reads = 0
+
+    def read(offset: int, _point: object) -> bytes:
+        nonlocal reads
+        reads += 1
+        over = max_reads is not None and reads > max_reads
+        return b"" if over else data[offset : offset + READ_CHUNK]
+
+    def stop(_offset: int, _has_error: bool) -> bool:
+        return time.process_time() > deadline
+
+    try:
+        tree = parser.parse(read, progress_callback=stop)
+    except ValueError:  # what the binding raises for a parse the callback stopped
+        tree = None
+    too_many = max_reads is not None and reads > max_reads
+    if tree is None or too_many or time.process_time() > deadline:
+        parser.reset()  # a stopped parse would go on with the next file's bytes
+        return None
+    return parser.parse(data, old_tree=tree).root_node
+
+
+def parse_too_long(path: str, language: str) -> Problem:
+    """KLB004 at info for a file `parsed` gave up on."""
+    why = (
+        f"tree-sitter took more than {parse_seconds():g} s of CPU to parse this {language} "
+        f"file ({PARSE_SECONDS_VARIABLE})"
+    )
+    return Problem("KLB004", path, 1, 1, f"not analysed: {why}", severity=Severity.INFO)
 
 
 def walk(node: Node) -> Iterator[Node]:
@@ -135,11 +191,14 @@ def syntax_problem(
     if not root.has_error:
         return None
     found = False
-    for node, held in _errors(root, within_types):
+    for node, held, depth in _errors(root, within_types):
         found = True
-        if held or (automatic_semicolons and _inserted_semicolon(node)):
+        # an error past MAX_TREE_DEPTH is the file's: asking for its excuses climbs its
+        # parents, which crashed tree-sitter's binding 100,000 levels down
+        deep = depth > MAX_TREE_DEPTH
+        if held or (automatic_semicolons and not deep and _inserted_semicolon(node)):
             continue
-        if grammars_own is not None and grammars_own(node):
+        if grammars_own is not None and not deep and grammars_own(node):
             continue
         line = int(node.start_point[0]) + 1
         return Problem(
@@ -151,6 +210,42 @@ def syntax_problem(
     return Problem("KLB004", path, line, 1, f"not valid {language}: a syntax error at line {line}")
 
 
+# How deep a tree may nest to be read: below what tree-sitter's query engine and a node's
+# `parent` (found by descending from the root) slow down at, above real code (of 40,844
+# files in the rounds' projects, the deepest nest 631 levels, generated protobuf code, and
+# 503, a hand-written TypeScript component; one of 6,632, a generated Go string, is not read)
+MAX_TREE_DEPTH = 1000
+
+
+def too_deep(path: str, root: Node, language: str) -> Problem | None:
+    """KLB004 at info where the tree nests more than MAX_TREE_DEPTH nodes deep, none with a
+    syntax error: the file is left unread. A query's cost grows with the depth of the
+    nodes it holds (a megabyte of `if`s nested in each other took one 12 s), and so does a
+    reader's every question of a node's parent. Only a subtree that holds enough nodes to
+    reach that deep is looked into (a node knows how many it holds without a walk): an
+    ordinary file costs a look at its largest few nodes."""
+    deep = _deeper_than(root, MAX_TREE_DEPTH)
+    if deep is None:
+        return None
+    line = int(deep.start_point[0]) + 1
+    problem = Problem("KLB004", path, line, 1, "")
+    why = f"{language} code nested more than {MAX_TREE_DEPTH} levels deep (at line {line})"
+    return not_analysed(problem, why)
+
+
+def _deeper_than(root: Node, limit: int) -> Node | None:
+    """A node more than `limit` levels below `root`, or None. A child `depth` below the root
+    holding `count` nodes (itself included) reaches `depth + count - 1` at most."""
+    stack = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return node
+        deep = [(c, depth + 1) for c in node.children if depth + c.descendant_count > limit]
+        stack += reversed(deep)  # the first in source order on top
+    return None
+
+
 def not_analysed(problem: Problem, why: str) -> Problem:
     """KLB004 told at `info`: a file the grammar refuses but its own toolchain takes (a
     dialect, or a version of the language newer than the grammar), which k8slb leaves
@@ -158,17 +253,18 @@ def not_analysed(problem: Problem, why: str) -> Problem:
     return replace(problem, severity=Severity.INFO, message=f"not analysed: {why}")
 
 
-def _errors(root: Node, within_types: frozenset[str]) -> Iterator[tuple[Node, bool]]:
+def _errors(root: Node, within_types: frozenset[str]) -> Iterator[tuple[Node, bool, int]]:
     """The ERROR and missing nodes below `root` in source order, each with whether a node
-    above it is of `within_types`: one walk (asking each error's ancestors again was
-    quadratic in a file of nested errors: 50,000 `(` took half a minute)."""
-    stack = [(root, False)]
+    above it is of `within_types` and how deep it is: one walk (asking each error's
+    ancestors again was quadratic in a file of nested errors: 50,000 `(` took half a
+    minute)."""
+    stack = [(root, False, 0)]
     while stack:
-        node, held = stack.pop()
+        node, held, depth = stack.pop()
         if node.type == "ERROR" or node.is_missing:
-            yield node, held
+            yield node, held, depth
         held = held or node.type in within_types
-        stack.extend((child, held) for child in reversed(node.children))
+        stack.extend((child, held, depth + 1) for child in reversed(node.children))
 
 
 def _inserted_semicolon(node: Node) -> bool:

@@ -69,8 +69,11 @@ from k8slb.code.syntax_trees import (
     captured,
     captured_unordered,
     not_analysed,
+    parse_too_long,
+    parsed,
     same_code,
     syntax_problem,
+    too_deep,
     walk,
 )
 from k8slb.code.syntax_trees import node_text as _text
@@ -339,11 +342,17 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
         if _ADDRESS_VALUE.search(data) is not None:  # for the packages that import it
             _read_values(path, data, facts)
         return facts
-    root = parser().parse(data).root_node
+    root = parsed(parser(), data)
+    if root is None:
+        facts.problem = parse_too_long(path, "Go")
+        return facts
     facts.problem = syntax_problem(path, root, "Go")
     if facts.problem is not None:
         if b"new" in data:
             facts.problem = _newer_go(data, facts.problem)
+        return facts
+    facts.problem = too_deep(path, root, "Go")
+    if facts.problem is not None:
         return facts
     try:
         _Collector(path, data, facts).run(root)
@@ -380,7 +389,10 @@ def _newer_go(data: bytes, problem: Problem) -> Problem:
     again = bytearray(data)
     for found in _NEW_CALL.finditer(data):
         again[found.start() : found.start() + 3] = b"_ew"
-    if again == data or syntax_problem("", parser().parse(bytes(again)).root_node, "Go"):
+    if again == data:
+        return problem
+    root = parsed(parser(), bytes(again))
+    if root is None or syntax_problem("", root, "Go"):
         return problem
     return not_analysed(
         problem,
@@ -490,8 +502,8 @@ def _read_values(path: str, data: bytes, facts: CodeFacts) -> None:
     """Only the package's exported values and env helpers (a file with nothing else k8slb
     reads): the file's bindings read into a scratch of facts, of which the exports are
     kept."""
-    root = parser().parse(data).root_node
-    if root.has_error:
+    root = parsed(parser(), data)
+    if root is None or root.has_error or too_deep(path, root, "Go") is not None:
         return
     scratch = CodeFacts(path, "go")
     collector = _Collector(path, data, scratch)

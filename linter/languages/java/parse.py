@@ -50,7 +50,16 @@ from k8slb.code.facts import (
     Wait,
     joined,
 )
-from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_problem, walk
+from k8slb.code.syntax_trees import (
+    Calls,
+    call_arguments,
+    captured,
+    parse_too_long,
+    parsed,
+    syntax_problem,
+    too_deep,
+    walk,
+)
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.java.parse_balanced import (
@@ -306,15 +315,20 @@ def parse(path: str, data: bytes) -> CodeFacts:
         # framework-made: not a builder's
         facts.channels = quarkus_channels(path, data) + starter_channels(path, data)
         facts.deferred = bool(facts.channels)
-    root = None  # parsed once, for the properties and the reading alike
+    root: Node | None = None  # parsed once, for the properties and the reading alike
+    tried = False
     if b"@ConfigurationProperties" in data and not (facts.is_test or built):
-        root = parser().parse(data).root_node
-        facts.exports = _bound_properties(path, root)
+        root, tried = parsed(parser(), data), True
+        if root is not None and too_deep(path, root, "Java") is None:
+            facts.exports = _bound_properties(path, root)
     if built or not worth_parsing(data) or is_generated(data):
         return facts
+    if not tried:
+        root = parsed(parser(), data)
     if root is None:
-        root = parser().parse(data).root_node
-    facts.problem = syntax_problem(path, root, "Java")
+        facts.problem = parse_too_long(path, "Java")
+        return facts
+    facts.problem = syntax_problem(path, root, "Java") or too_deep(path, root, "Java")
     if facts.problem is not None:
         return facts
     _Reader(path, facts).run(root, data)

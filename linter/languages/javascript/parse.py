@@ -74,7 +74,10 @@ from k8slb.code.syntax_trees import (
     call_arguments,
     captured,
     not_analysed,
+    parse_too_long,
+    parsed,
     syntax_problem,
+    too_deep,
     walk,
 )
 from k8slb.code.syntax_trees import node_text as _text
@@ -318,10 +321,14 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
     facts.compiled = language == "javascript" and _compiled(data)
     if not worth_parsing(data):
         if may_export_an_address(data):  # for the modules that import it (imported.py)
-            root = parser_for(path)().parse(data).root_node
-            _Module(path, root, facts, _top_level(root)).read_exports()
+            root = parsed(parser_for(path)(), data)
+            if root is not None and too_deep(path, root, shown) is None:
+                _Module(path, root, facts, _top_level(root)).read_exports()
         return facts
-    root = parser_for(path)().parse(data).root_node
+    root = parsed(parser_for(path)(), data)
+    if root is None:
+        facts.problem = parse_too_long(path, shown)
+        return facts
     facts.problem = syntax_problem(
         path, root, shown, _TYPES_ONLY, automatic_semicolons=True, grammars_own=_grammars_own
     )
@@ -342,6 +349,8 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
             f"Flow-typed JavaScript (`@flow`; tree-sitter finds an error at line "
             f"{facts.problem.line}), a dialect k8slb does not read",
         )
+    if facts.problem is None:
+        facts.problem = too_deep(path, root, shown)
     if facts.problem is None:
         query = _READ_STATUS if b"NOT_SERVING" in data else _READ
         _Module(path, root, facts, captured(parser_for(path)(), root, query)).read()
@@ -474,7 +483,9 @@ def _with_bare_ampersands(
     again = bytearray(data)
     for at in spots:
         again[at] = ord(" ")
-    tree = parser_for(path)().parse(bytes(again)).root_node
+    tree = parsed(parser_for(path)(), bytes(again))
+    if tree is None:
+        return data, root, problem
     found_at = [tree.descendant_for_byte_range(at, at + 1) for at in spots]
     if any(node is None or node.type != "jsx_text" for node in found_at):
         return data, root, problem
@@ -525,7 +536,7 @@ def _with_keyword_attributes(
         masked, again, kept = _renamed(data, names)
         if kept != names:
             return data, root, problem
-    if not names:
+    if not names or again is None:
         return data, root, problem
     found = syntax_problem(path, again, "JavaScript", _TYPES_ONLY, automatic_semicolons=True)
     return masked, again, found
@@ -533,13 +544,15 @@ def _with_keyword_attributes(
 
 def _renamed(
     data: bytes, spans: list[tuple[int, int]]
-) -> tuple[bytes, Node, list[tuple[int, int]]]:
-    """`data` with the words at `spans` made identifiers, its tree, and the spans that are
-    a JSX attribute's or a class field's name there."""
+) -> tuple[bytes, Node | None, list[tuple[int, int]]]:
+    """`data` with the words at `spans` made identifiers, its tree (None past the parse's
+    budget), and the spans that are a JSX attribute's or a class field's name there."""
     masked = bytearray(data)
     for start, end in spans:
         masked[start:end] = b"_" * (end - start)
-    tree = parser().parse(bytes(masked)).root_node
+    tree = parsed(parser(), bytes(masked))
+    if tree is None:
+        return bytes(masked), None, []
     names = []
     for start, end in spans:
         named = tree.descendant_for_byte_range(start, end)

@@ -50,7 +50,15 @@ from k8slb.code.facts import (
     Wait,
     joined,
 )
-from k8slb.code.syntax_trees import Calls, captured, syntax_problem
+from k8slb.code.syntax_trees import (
+    READ_CHUNK,
+    Calls,
+    captured,
+    parse_seconds,
+    parsed,
+    syntax_problem,
+    too_deep,
+)
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
@@ -83,9 +91,8 @@ _IDENTIFIER_START = regex.compile(r"^[A-Za-z_][A-Za-z0-9_]*")
 # How far `_enclosing` climbs (each step asks tree-sitter for a parent, found from the
 # root): past it a name's home is unknown, and the builder's settings are left incomplete.
 MAX_CLIMB = 64
-# How the file's bytes are handed to tree-sitter, and how often it may ask for them: a file
-# read once is read once a chunk (_parsed).
-READ_CHUNK = 4096
+# How often tree-sitter may ask for the file's bytes, READ_CHUNK at a time: a file read
+# once is read once a chunk (_parsed).
 MAX_READS_PER_CHUNK = 4
 MAX_EXTRA_READS = 2000
 # What declares parameters, and the bodies that hold members read without their owner.
@@ -173,7 +180,11 @@ def parse(path: str, data: bytes) -> CodeFacts:
     if built or generated or not (injecting or worth_parsing(data)):
         return facts
     root = _parsed(data)
-    if injecting and (root is None or syntax_problem(path, root, "Kotlin") is not None):
+    if injecting and (
+        root is None
+        or syntax_problem(path, root, "Kotlin") is not None
+        or too_deep(path, root, "Kotlin") is not None
+    ):
         return facts
     if root is None:
         facts.problem = Problem(
@@ -182,7 +193,8 @@ def parse(path: str, data: bytes) -> CodeFacts:
             1,
             1,
             "not analysed: tree-sitter's Kotlin grammar went back over the file more than "
-            "its budget allows (its recovery from syntax errors it finds)",
+            f"its budget allows, or took more than {parse_seconds():g} s of CPU (its "
+            "recovery from syntax errors it finds)",
             severity=Severity.INFO,
         )
         return facts
@@ -197,6 +209,9 @@ def parse(path: str, data: bytes) -> CodeFacts:
             f"line {problem.line} (it lags the Kotlin compiler in places)",
         )
         return facts
+    facts.problem = too_deep(path, root, "Kotlin")
+    if facts.problem is not None:
+        return facts
     _Reader(path, facts).run(root, data)
     facts.markers = comment_markers(path, data.decode("utf-8", "replace"), comment_pattern("//"))
     return facts
@@ -204,24 +219,13 @@ def parse(path: str, data: bytes) -> CodeFacts:
 
 def _parsed(data: bytes) -> Node | None:
     """The file's tree, or None when tree-sitter reads the file's bytes more often than
-    MAX_READS allows: its Kotlin grammar's recovery from an error it finds goes back over
-    what it read, and some errors repeated (a thousand one-line object bodies) make that
-    quadratic. The bytes are handed over in chunks, and the reads counted: a file read
-    once costs one read a chunk, so the budget is linear, and the same on every machine."""
+    MAX_READS allows (or takes longer than any file's parse may): its Kotlin grammar's
+    recovery from an error it finds goes back over what it read, and some errors repeated
+    (a thousand one-line object bodies) make that quadratic. The reads are counted: a
+    file read once costs one read a chunk, so the budget is linear, and the same on every
+    machine."""
     budget = MAX_READS_PER_CHUNK * (len(data) // READ_CHUNK + 1) + MAX_EXTRA_READS
-    reads = 0
-
-    def read(offset: int, _point: object) -> bytes:
-        nonlocal reads
-        reads += 1
-        return data[offset : offset + READ_CHUNK] if reads <= budget else b""
-
-    tree = parser().parse(read)
-    if reads > budget:
-        return None
-    # the tree again, from the bytes themselves (each node's text is a slice of them):
-    # nothing changed, so tree-sitter reuses the whole of the first
-    return parser().parse(data, old_tree=tree).root_node
+    return parsed(parser(), data, max_reads=budget)
 
 
 def _separators_missing_only(root: Node) -> bool:
