@@ -1053,3 +1053,24 @@ def test_the_build_of_the_tag_or_nearest_the_manifest_says_which_dockerfile_runs
         assert (
             'dockerfile: gateway/Dockerfile-prod:4: CMD ["python", "server.py"]' in row["evidence"]
         )
+
+
+def test_two_programs_of_one_name_in_two_languages_are_no_copies_to_guess_between(
+    tmp_path: Path,
+) -> None:
+    """A browser extension's TypeScript `tracker/` at the top and a Go module's
+    `server/cmd/tracker/`, neither built by anything read: the nearer to the chart is no
+    better a guess, as it is between a service's copies. No link, and the doubt said."""
+    files = {
+        "charts/tracker/templates/deployment.yaml": workload(
+            name="tracker", image="registry.example/acme/tracker:1.4"
+        ),
+        "tracker/package.json": '{"name": "tracker-extension", "main": "index.ts"}\n',
+        "tracker/index.ts": "export function start(): void {\n  console.log('up');\n}\n",
+        "server/go.mod": "module github.com/acme/server\n\ngo 1.22\n",
+        "server/cmd/tracker/main.go": 'package main\n\nimport "net/http"\n\n'
+        'func main() { http.ListenAndServe(":8080", nil) }\n',
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] is None
+    assert "2 folders are named as image tracker" in row["why_not"]

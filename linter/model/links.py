@@ -1944,9 +1944,12 @@ class _Finder:
             folder, other = role
             text = f"{said.text} (a guess: {folder} builds {other}, its name but for a role suffix)"
             return [Evidence("image name guess", replace(said, text=text), folder)]
-        if len(candidates) > 1 and not built and (near := _closest(candidates, said.path)):
+        copies = len(candidates) > 1 and self._alike(candidates)
+        if copies and not built and (near := _closest(candidates, said.path)):
             # copies of a service (a workshop's beside the originals) as near by the folders
-            # they share with the manifest: the fewest steps from it, as a guess
+            # they share with the manifest: the fewest steps from it, as a guess; not two
+            # programs in two languages that share a name (a Go `cmd/api` and a Python
+            # `api/`), which are no copies of one another
             text = f"{said.text} (a guess: of {len(candidates)} folders so named, {near} is "
             text += "the fewest steps away)"
             return [Evidence("image name guess", replace(said, text=text), near)]
@@ -1957,6 +1960,17 @@ class _Finder:
                 "one it runs in the configuration's `links`"
             )
         return []
+
+    def _alike(self, folders: Sequence[str]) -> bool:
+        """Whether the folders hold code of the same languages (copies of one service
+        may; two programs of one name in two languages are not)."""
+        held = {
+            frozenset(
+                self.modules[path].language for path in self.by_folder.get(folder, ())
+            )
+            for folder in folders
+        }
+        return len(held) == 1
 
     def _module_of_package(self, folder: str) -> str | None:
         """A folder, or for one inside a module's source set (`authors/src/main/java/acme/
