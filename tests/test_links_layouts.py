@@ -1074,3 +1074,38 @@ def test_two_programs_of_one_name_in_two_languages_are_no_copies_to_guess_betwee
     row = only(links(tmp_path, files))
     assert row["code"] is None
     assert "2 folders are named as image tracker" in row["why_not"]
+
+
+SCRATCH_BUILD = """\
+#!/bin/bash
+set -e
+edition="community"
+[[ $1 == "pro" ]] && {
+    edition="pro"
+}
+scratch="_relay_${edition}"
+rm -rf ../${scratch}
+cp -R ../relay ../${scratch}
+cd ../${scratch}
+[[ $1 == "pro" ]] && cp -rf ../pro/relay/* ./
+docker build -f ./Dockerfile -t ${REGISTRY:-'local'}/dispatch:${TAG} .
+cd ../relay
+rm -rf ../${scratch}
+"""
+
+
+def test_a_script_building_from_a_scratch_copy_of_a_folder_links_the_folder(
+    tmp_path: Path,
+) -> None:
+    """`cp -R ../relay ../_relay_pro`, `cd` there and `docker build .`: the copy, gone once
+    built, holds the folder's code (an edition's files laid over it)."""
+    files = {
+        "deploy/dispatch.yaml": workload(name="dispatch", image="registry.example/dispatch:2"),
+        "relay/build.sh": SCRATCH_BUILD,
+        "relay/Dockerfile": DOCKERFILE,
+        **service_app("relay"),
+    }
+    (build,) = script_builds("relay/build.sh", SCRATCH_BUILD)
+    assert build.context == "relay"
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("relay", "server.py")
