@@ -1109,3 +1109,21 @@ def test_a_script_building_from_a_scratch_copy_of_a_folder_links_the_folder(
     assert build.context == "relay"
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("relay", "server.py")
+
+
+def test_of_folders_named_as_the_image_the_one_program_among_packages_is_the_guess(
+    tmp_path: Path,
+) -> None:
+    """A Go `cmd/archive/` and, fewer steps from the manifest, a web app's
+    `components/archive/` (a package of the app, no program): the program is the guess."""
+    files = {
+        "deploy/archive.yaml": workload(name="archive", image="registry.example/acme/archive:1.4"),
+        "web/package.json": '{"name": "web", "main": "index.ts"}\n',
+        "web/index.ts": "import { Archive } from './components/archive/view';\n",
+        "web/components/archive/view.ts": "export class Archive {}\n",
+        "services/server/go.mod": "module github.com/acme/server\n\ngo 1.22\n",
+        "services/server/cmd/archive/main.go": 'package main\n\nimport "net/http"\n\n'
+        'func main() { http.ListenAndServe(":8080", nil) }\n',
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "server", "cmd", "archive")
