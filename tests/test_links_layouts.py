@@ -1053,3 +1053,77 @@ def test_the_build_of_the_tag_or_nearest_the_manifest_says_which_dockerfile_runs
         assert (
             'dockerfile: gateway/Dockerfile-prod:4: CMD ["python", "server.py"]' in row["evidence"]
         )
+
+
+def test_two_programs_of_one_name_in_two_languages_are_no_copies_to_guess_between(
+    tmp_path: Path,
+) -> None:
+    """A browser extension's TypeScript `tracker/` at the top and a Go module's
+    `server/cmd/tracker/`, neither built by anything read: the nearer to the chart is no
+    better a guess, as it is between a service's copies. No link, and the doubt said."""
+    files = {
+        "charts/tracker/templates/deployment.yaml": workload(
+            name="tracker", image="registry.example/acme/tracker:1.4"
+        ),
+        "tracker/package.json": '{"name": "tracker-extension", "main": "index.ts"}\n',
+        "tracker/index.ts": "export function start(): void {\n  console.log('up');\n}\n",
+        "server/go.mod": "module github.com/acme/server\n\ngo 1.22\n",
+        "server/cmd/tracker/main.go": 'package main\n\nimport "net/http"\n\n'
+        'func main() { http.ListenAndServe(":8080", nil) }\n',
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] is None
+    assert "2 folders are named as image tracker" in row["why_not"]
+
+
+SCRATCH_BUILD = """\
+#!/bin/bash
+set -e
+edition="community"
+[[ $1 == "pro" ]] && {
+    edition="pro"
+}
+scratch="_relay_${edition}"
+rm -rf ../${scratch}
+cp -R ../relay ../${scratch}
+cd ../${scratch}
+[[ $1 == "pro" ]] && cp -rf ../pro/relay/* ./
+docker build -f ./Dockerfile -t ${REGISTRY:-'local'}/dispatch:${TAG} .
+cd ../relay
+rm -rf ../${scratch}
+"""
+
+
+def test_a_script_building_from_a_scratch_copy_of_a_folder_links_the_folder(
+    tmp_path: Path,
+) -> None:
+    """`cp -R ../relay ../_relay_pro`, `cd` there and `docker build .`: the copy, gone once
+    built, holds the folder's code (an edition's files laid over it)."""
+    files = {
+        "deploy/dispatch.yaml": workload(name="dispatch", image="registry.example/dispatch:2"),
+        "relay/build.sh": SCRATCH_BUILD,
+        "relay/Dockerfile": DOCKERFILE,
+        **service_app("relay"),
+    }
+    (build,) = script_builds("relay/build.sh", SCRATCH_BUILD)
+    assert build.context == "relay"
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("relay", "server.py")
+
+
+def test_of_folders_named_as_the_image_the_one_program_among_packages_is_the_guess(
+    tmp_path: Path,
+) -> None:
+    """A Go `cmd/archive/` and, fewer steps from the manifest, a web app's
+    `components/archive/` (a package of the app, no program): the program is the guess."""
+    files = {
+        "deploy/archive.yaml": workload(name="archive", image="registry.example/acme/archive:1.4"),
+        "web/package.json": '{"name": "web", "main": "index.ts"}\n',
+        "web/index.ts": "import { Archive } from './components/archive/view';\n",
+        "web/components/archive/view.ts": "export class Archive {}\n",
+        "services/server/go.mod": "module github.com/acme/server\n\ngo 1.22\n",
+        "services/server/cmd/archive/main.go": 'package main\n\nimport "net/http"\n\n'
+        'func main() { http.ListenAndServe(":8080", nil) }\n',
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "server", "cmd", "archive")

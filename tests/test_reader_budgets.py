@@ -1220,6 +1220,26 @@ def stages_named_by_global_args_with_env_copies(n: int) -> Files:
     }
 
 
+def scratch_copies_of_scratch_copies(n: int) -> Files:
+    """A script of `n` `cp -R` lines, each copying the copy the one before made under a
+    name that doubles a variable, a `cd` into each and a `docker build .` there."""
+    lines = "V=x\n" + "".join(
+        f"V=$V$V\ncp -Rf ../c{i - 1} ../c{i}\ncd ../c{i}\ndocker build -t acme/i{i}:1 .\n"
+        for i in range(1, n)
+    )
+    return {
+        "web/build.sh": f"cp -a ../web ../c0\n{lines}docker build -t acme/web:1 .\n",
+        "web/Dockerfile": 'FROM python:3\nCOPY . /app\nCMD ["python", "/app/main.py"]\n',
+        "web/main.py": "import os\n",
+        "k8s/web.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+            "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n"
+            "      labels: {app: web}\n    spec:\n      containers:\n"
+            "        - name: web\n          image: acme/web:1\n"
+        ),
+    }
+
+
 def dockerfiles_built_from_each_other(n: int, env: int) -> Files:
     """`n` Dockerfiles each FROM the image the one before builds (a chain of bases the
     links follow, MAX_BASE_DEPTH deep at most), the first FROM the last (a loop), each with
@@ -1720,6 +1740,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfiles: 50 bases built from each other in a loop, each 100 ENV lines of 100 names": (
         lambda: dockerfiles_built_from_each_other(50, 100)
+    ),
+    "a script of 3000 scratch copies, each of the one before, cd'd into and built there": (
+        lambda: scratch_copies_of_scratch_copies(3000)
     ),
     "a Jenkinsfile of 600 doubling variables, dir blocks and steps; a GitLab job's cd lines": (
         lambda: jenkins_pipeline(600)

@@ -56,6 +56,11 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    (`payments:v1`, `RegisterPaymentsServiceServer`); or the one Dockerfile named for a
    role (`docker/client.Dockerfile`) that the image's tag or name and the workload's or
    container's name both say (`acme/go-grpc:client-1.0.0` run as `go-grpc-client`).
+Of several folders named as an image with no build, the fewest steps from the manifest is a
+guess only between copies of one service (code of the same languages): the programs among
+them (a Go `package main`, a Node package, a Dockerfile's folder) first, never one of two
+programs in two languages (a Go `cmd/api` and a Node `api/`). A script's `cp -R DIR COPY`
+then `cd COPY` and `docker build .` builds DIR's code (a scratch copy).
 A chart's image that a shell script sets at deploy time (`--set image.repository=$REPO`)
 is not the chart's default: the image the script writes, or the default where the release
 is named as it, else none.
@@ -1944,9 +1949,15 @@ class _Finder:
             folder, other = role
             text = f"{said.text} (a guess: {folder} builds {other}, its name but for a role suffix)"
             return [Evidence("image name guess", replace(said, text=text), folder)]
-        if len(candidates) > 1 and not built and (near := _closest(candidates, said.path)):
+        # of the folders so named, the programs (a Go `package main`, a Node package, a
+        # Dockerfile's folder) over packages of a program's code (`web/components/cart`)
+        programs = [f for f in candidates if self._program_folder(f)] or candidates
+        copies = len(candidates) > 1 and self._alike(programs)
+        if copies and not built and (near := _closest(programs, said.path)):
             # copies of a service (a workshop's beside the originals) as near by the folders
-            # they share with the manifest: the fewest steps from it, as a guess
+            # they share with the manifest: the fewest steps from it, as a guess; not two
+            # programs in two languages that share a name (a Go `cmd/api` and a Node
+            # package `api/`), which are no copies of one another
             text = f"{said.text} (a guess: of {len(candidates)} folders so named, {near} is "
             text += "the fewest steps away)"
             return [Evidence("image name guess", replace(said, text=text), near)]
@@ -1957,6 +1968,24 @@ class _Finder:
                 "one it runs in the configuration's `links`"
             )
         return []
+
+    def _program_folder(self, folder: str) -> bool:
+        """Whether the folder is a program's own: a Go `package main`, a Node package (its
+        package.json), or one with a Dockerfile."""
+        return (
+            self.go.is_main(folder)
+            or folder in self.builds.packages
+            or self._dockerfile(folder) is not None
+        )
+
+    def _alike(self, folders: Sequence[str]) -> bool:
+        """Whether the folders hold code of the same languages (copies of one service
+        do; two programs of one name in two languages are not copies)."""
+        held = {
+            frozenset(self.modules[path].language for path in self.by_folder.get(folder, ()))
+            for folder in folders
+        }
+        return len(held) == 1
 
     def _module_of_package(self, folder: str) -> str | None:
         """A folder, or for one inside a module's source set (`authors/src/main/java/acme/

@@ -1704,6 +1704,7 @@ def script_facts(
     here: str | None = folder  # a script's folder after its `cd` lines (None: unknown)
     expand = functools.partial(_expanded, variables=variables, make=make)
     loops: list[tuple[str, str]] = []  # a script's `for NAME in WORDS` around the line
+    scratch: dict[str, str] = {}  # a folder a script's `cp -R` made: the folder it copied
     # Make's `NAME ?= value`: a default the caller's `make NAME=...` replaces
     defaults = {
         assigned[1]
@@ -1732,6 +1733,10 @@ def script_facts(
                     except ValueError:
                         words = ["cd", "$"]
                     here = _cd(here, ["cd", *words[1:2]]) if here is not None else None
+                    # a scratch copy the script made of a folder: the folder's code
+                    here = scratch.get(here, here) if here is not None else None
+                elif line.startswith("cp ") and here is not None:
+                    _scratch_copy(line, expand, here, scratch)
             continue
         loop = _loop_header(recipe[: start.start()]) or (loops[-1] if loops else None)
         if loop is None:
@@ -1742,6 +1747,35 @@ def script_facts(
         else:
             found += _loop_builds(path, number, recipe, loop, expand, here, make, defaults)
     return found, tags
+
+
+# `cp`'s options that copy a folder whole (`-R`, `-r`, `-a`, together with others: `-rf`)
+_RECURSIVE_COPY = regex.compile(r"-[A-Za-z]*[Rra][A-Za-z]*|--recursive|--archive")
+
+
+def _scratch_copy(
+    line: str, expand: Callable[[str], str], here: str, scratch: dict[str, str]
+) -> None:
+    """Keep in `scratch` the folder a script's `cp -R SOURCE DEST` (`-r`, `-a`) makes of
+    another (`cp -R ../assist ../_assist_ee`, then `cd ../_assist_ee` and `docker build .`:
+    a scratch copy to lay an edition's files over): the copy holds the source's code. Both
+    paths literal once the script's variables are read, one source only; a copy of a
+    scratch copy is of its source."""
+    try:
+        words = [expand(word) for word in shell_words(line, comments=True)]
+    except ValueError:
+        return
+    end = next((i for i, word in enumerate(words) if word in ("&&", "||", ";", "|")), len(words))
+    words = words[1:end]
+    options = [word for word in words if word.startswith("-")]
+    paths = [word for word in words if not word.startswith("-")]
+    if len(paths) != 2 or not any(_RECURSIVE_COPY.fullmatch(word) for word in options):
+        return
+    source, dest = (_literal(word.rstrip("/")) for word in paths)
+    if source is None or dest is None or "*" in source:
+        return
+    copied = _joined(here, source)
+    scratch[_joined(here, dest)] = scratch.get(copied, copied)
 
 
 def _line_builds(
