@@ -32,6 +32,12 @@ class InvalidCode(ReadProblemRule):
     alone (interfaces, type aliases), which no code runs; and, in JavaScript, a `;` the
     tree lacks before a line break.
 
+    Files no program's source looks like are left unread too, told at `info`: code
+    nested more than 1,000 levels deep (a Go file whose functions and blocks nest about 100
+    deep, too), and a file tree-sitter takes more than 10 s of CPU to parse
+    (`K8SLB_PARSE_SECONDS`). The first line nested too deep is named. See the README's
+    Security section.
+
     ## Why it matters
     The rules on code cannot see inside the file, so a channel or server in it goes
     unchecked. Files that mention none of those are never parsed and never reported here.
