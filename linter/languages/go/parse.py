@@ -713,11 +713,10 @@ class _Collector:
         # address is computed (choices); elsewhere a parameter with several values is unknown
         self.choosing = False
         self.url_expressions: list[tuple[Node, _Scope]] = []  # `"http://" + host`
-        # what the file writes to each field (`s.addr = v`, by the field's name, whatever
-        # the struct: a receiver and the variable of main name one value; held_writes, by it
-        # and the field it is known to be in, (`addr`, `m`) of `s.m.addr = v` or `S{m: M{addr:
-        # v}}`), what functions write through their pointer parameters (by the function, with
-        # the parameter's place), and the calls that hand a field's address to one (`f(&s.a)`)
+        # what the file writes to each field (`s.addr = v`, by name, whatever the struct: a
+        # receiver and main's variable are one value; held_writes, by it and the field it is
+        # in, (`addr`, `m`) of `s.m.addr = v` or `S{m: M{addr: v}}`), through functions' pointer
+        # parameters (by function and place), and the calls handing one a field's address
         self.field_writes: dict[str, list[tuple[Node, _Scope]]] = defaultdict(list)
         self.held_writes: dict[tuple[str, str], list[tuple[Node, _Scope]]] = defaultdict(list)
         self.holders: dict[int, str] = {}  # a composite literal's key in the one holding it
