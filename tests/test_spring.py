@@ -11,6 +11,7 @@ import pytest
 from k8slb.code.facts import UNKNOWN, EnvRef, EnvText, Setting
 from k8slb.code.imported import resolve_imports
 from k8slb.code.projects import assign_projects
+from k8slb.code.syntax_trees import MAX_TREE_DEPTH
 from k8slb.languages import language_of
 from k8slb.languages.java.parse import parse as parse_java
 from k8slb.languages.java.parse_spring import duration_ms, parse
@@ -684,16 +685,21 @@ def test_bound_properties_set_by_dotted_env_names_to_a_clusterip_service_are_klb
     assert finding.path.endswith(CLIENT_PATH) and finding.line == 13
 
 
-def test_a_chain_of_getters_past_the_budget_is_no_setting_and_no_crash() -> None:
+@pytest.mark.parametrize("getters", [400, 60_000])
+def test_a_chain_of_getters_past_the_budget_is_no_setting_and_no_crash(getters: int) -> None:
     """A getter of a getter is followed to a nested setting a few levels deep; a chain of
-    60,000 (a hostile file) is read in a loop with a budget, not a recursion that dies."""
-    chain = "props" + ".getA()" * 60_000
+    400 is read in a loop with a budget, not a recursion that dies, and one of 60,000 (a
+    hostile file) nests past what any file may and is left unread."""
+    chain = "props" + ".getA()" * getters
     source = (
         "import io.grpc.ManagedChannelBuilder;\n"
         "class Main {\n  void m(Props props) {\n"
         f"    var c = ManagedChannelBuilder.forAddress({chain}, 50051).build();\n  }}\n}}\n"
     )
     facts = parse_java("src/main/java/Main.java", source.encode())
+    if getters > MAX_TREE_DEPTH:
+        assert facts.problem is not None and "nested more than" in facts.problem.message
+        return
     assert facts.problem is None
     assert [channel.target for channel in facts.channels] == [UNKNOWN]
 
