@@ -1536,7 +1536,15 @@ def chart_installer_commands(n: int) -> Files:
     wide = "\thelm upgrade w c " + "-f v.yaml " * n + "--set a=b " * n + "\n"
     moves = "cd c\n" * n + "helm install m . -f v.yaml\n"
     deep = {"/".join(["d"] * 100) + "/x.sh": "helm install d ../c -f ../v.yaml\n"}
-    return {**chart, **scripts, **deep, "Makefile": f"all:\n{lines}{wide}", "m.sh": moves}
+    # Guides: `n` Markdown files, one of `n` fences opened and never closed, one block of
+    # `n` helm lines that fit no folder (each tried from the chart's folders), a fence
+    # `n` backticks long.
+    guides = {f"g/{i}.md": "```\nhelm install g c -f v.yaml\n```\n" for i in range(n)}
+    guides["g/open.md"] = "```sh\n" * n + "helm install o c -f v.yaml\n"
+    guides["g/block.md"] = "```\n" + "helm upgrade b c -f nothing.yaml\n" * n + "```\n"
+    guides["g/long.md"] = "`" * n + "\nhelm install l c -f v.yaml\n" + "`" * n + "\n"
+    files = {**chart, **scripts, **deep, **guides, "m.sh": moves}
+    return {**files, "Makefile": f"all:\n{lines}{wide}"}
 
 
 def tiltfile_helm_calls(n: int) -> Files:
@@ -1759,7 +1767,7 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "a workflow matrix of 256 runs, 300 keys of a 300-value mapping, 300 includes": (
         lambda: workflow_matrix_of_mappings(300)
     ),
-    "a chart's installers: 2000 scripts, 2000 helm lines, 2000 values files, 2000 cd lines": (
+    "a chart's installers: 2000 scripts, guides, helm lines, values files, cd lines": (
         lambda: chart_installer_commands(2000)
     ),
     "Tiltfile: 6000 helm() calls, 6000 names deployed in a list, 6000 values files, 150 deep": (
