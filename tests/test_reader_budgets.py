@@ -1547,6 +1547,21 @@ def chart_installer_commands(n: int) -> Files:
     return {**files, "Makefile": f"all:\n{lines}{wide}"}
 
 
+def chart_clock_actions(n: int) -> Files:
+    """A chart's template (reading/chart_clock.py) of `n` actions never closed, each with a
+    quote and a raw string left open, `n` calls of `now` in one action and `n` actions."""
+    opened = "{{ now ' ` \" " * n
+    calls = "{{ list " + "now " * n + "| len }}"
+    many = '{{ now | date "2006" }}' * n
+    return {
+        "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+        "c/templates/cm.yaml": (
+            f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: x}}\ndata:\n"
+            f"  a: '{many}'\n  b: '{calls}'\n# {opened}\n"
+        ),
+    }
+
+
 def tiltfile_helm_calls(n: int) -> Files:
     """A Tiltfile (inputs/tiltfile.py) of some 900 kB (under the 1 MiB it is rendered
     to): `n` helm() calls of a chart deployed one by one, `n` names each given a call and
@@ -1769,6 +1784,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "a chart's installers: 2000 scripts, guides, helm lines, values files, cd lines": (
         lambda: chart_installer_commands(2000)
+    ),
+    "a chart's template: 20000 actions left open, 20000 calls of now, 20000 actions": (
+        lambda: chart_clock_actions(20000)
     ),
     "Tiltfile: 6000 helm() calls, 6000 names deployed in a list, 6000 values files, 150 deep": (
         lambda: tiltfile_helm_calls(6000)
