@@ -18,8 +18,9 @@ class UnrenderedTemplate(ReadProblemRule):
     by a bound of the run (its time, its memory, the run's time for all its charts), a
     chart whose values schema refers to a URL or a file (Helm would fetch it; k8slb does
     not), a chart whose defaults fail but that the repository's own `helm install|upgrade|
-    template -f FILE` (in a script, a Makefile recipe, a GitHub workflow step) renders
-    (info: its objects are linted with that command's values, which the finding names),
+    template -f FILE` (in a script, a Makefile recipe, a GitHub workflow step or, last, a
+    shell code block of a Markdown deployment guide) renders (info: its objects are linted
+    with that command's values, which the finding names, a guide's said to be one),
     a chart with only a stand-in for its values
     (`values.yaml.tpl`) that renders to text that is not YAML, a chart nothing on this
     machine can render (no `k8slb[helm]`, no `helm` binary; info, once per chart), and a

@@ -3,8 +3,9 @@ read that only the installer's values file sets) is rendered with the values the
 repository's own `helm install|upgrade|template -f FILE --set K=V` passes: in a shell
 script, a Makefile recipe or a GitHub workflow's run step, resolved from where that
 command runs. Its KLB003 is then an info naming the command, and each finding says which
-values made the render. A README's command is not read; a command whose values are not
-files of the repository (`/tmp`, a variable) is refused; a chart that renders with its
+values made the render. A Markdown guide's shell block is read last, from the one folder
+its command fits; a command whose values are not files of the repository (`/tmp`, a
+variable, a `<placeholder>`) is refused; a chart that renders with its
 defaults is rendered as before, whatever the scripts say."""
 
 from __future__ import annotations
@@ -160,10 +161,55 @@ def test_a_command_not_read_as_written_is_refused(tree: Path, command: str) -> N
     assert unrendered(findings)[0].severity is Severity.WARNING
 
 
-def test_a_readme_is_not_evidence(tree: Path) -> None:
-    readme = "```sh\ncd deploy\nhelm install shop ./shop -f site-values.yaml\n```\n"
-    write(tree, {"README.md": readme, "deploy/README.md": readme})
+GUIDE = """\
+# Deploying
+
+Build the image, then run these from the [deploy](deploy) folder:
+
+1. Install the shop:
+
+   ```bash
+   $ helm install shop shop -f site-values.yaml
+   ```
+"""
+
+
+def test_a_guides_shell_block_is_read_last_from_the_one_folder_it_fits(tree: Path) -> None:
+    write(tree, {"docs/DEPLOYING.md": GUIDE})
+    findings = lint(tree)
+    [api] = preStops(findings).values()
+    assert "Deployment/default/shop-api" in api.message
+    guide = tree / "docs/DEPLOYING.md"
+    [note] = unrendered(findings)
+    assert note.severity is Severity.INFO
+    assert f"at {guide}:8 (a code block of a Markdown guide)" in note.message
+    # A script's command comes first, the guide's is counted.
+    write(tree, {"deploy/install.sh": INSTALL_SCRIPT})
+    findings = lint(tree)
+    assert list(preStops(findings)) == ["shop/shop-api"]
+    assert "1 other command of the repository installs it too" in unrendered(findings)[0].detail
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "```yaml\nrun: helm install shop shop -f site-values.yaml\n```\n",  # not a shell's
+        "```\nhelm install <release> shop -f site-values.yaml\n```\n",  # a placeholder
+        "```\nhelm install shop shop\n```\n",  # no values file: nothing pins the folder
+        "    helm install shop shop -f site-values.yaml\n",  # no fence
+    ],
+)
+def test_a_guides_command_that_is_no_evidence_is_refused(tree: Path, block: str) -> None:
+    write(tree, {"README.md": block})
     assert not preStops(lint(tree))
+
+
+def test_a_guides_command_that_fits_two_folders_is_refused(tree: Path) -> None:
+    write(tree / "staging" / "shop", CHART)
+    write(tree, {"staging/site-values.yaml": SITE_VALUES, "README.md": GUIDE})
+    findings = lint(tree)
+    assert not preStops(findings)
+    assert {f.severity for f in unrendered(findings)} == {Severity.WARNING}
 
 
 def test_an_install_comes_before_a_template_and_the_others_are_counted(tree: Path) -> None:

@@ -1536,7 +1536,30 @@ def chart_installer_commands(n: int) -> Files:
     wide = "\thelm upgrade w c " + "-f v.yaml " * n + "--set a=b " * n + "\n"
     moves = "cd c\n" * n + "helm install m . -f v.yaml\n"
     deep = {"/".join(["d"] * 100) + "/x.sh": "helm install d ../c -f ../v.yaml\n"}
-    return {**chart, **scripts, **deep, "Makefile": f"all:\n{lines}{wide}", "m.sh": moves}
+    # Guides: `n` Markdown files, one of `n` fences opened and never closed, one block of
+    # `n` helm lines that fit no folder (each tried from the chart's folders), a fence
+    # `n` backticks long.
+    guides = {f"g/{i}.md": "```\nhelm install g c -f v.yaml\n```\n" for i in range(n)}
+    guides["g/open.md"] = "```sh\n" * n + "helm install o c -f v.yaml\n"
+    guides["g/block.md"] = "```\n" + "helm upgrade b c -f nothing.yaml\n" * n + "```\n"
+    guides["g/long.md"] = "`" * n + "\nhelm install l c -f v.yaml\n" + "`" * n + "\n"
+    files = {**chart, **scripts, **deep, **guides, "m.sh": moves}
+    return {**files, "Makefile": f"all:\n{lines}{wide}"}
+
+
+def chart_clock_actions(n: int) -> Files:
+    """A chart's template (reading/chart_clock.py) of `n` actions never closed, each with a
+    quote and a raw string left open, `n` calls of `now` in one action and `n` actions."""
+    opened = "{{ now ' ` \" " * n
+    calls = "{{ list " + "now " * n + "| len }}"
+    many = '{{ now | date "2006" }}' * n
+    return {
+        "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+        "c/templates/cm.yaml": (
+            f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: x}}\ndata:\n"
+            f"  a: '{many}'\n  b: '{calls}'\n# {opened}\n"
+        ),
+    }
 
 
 def tiltfile_helm_calls(n: int) -> Files:
@@ -1759,8 +1782,11 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "a workflow matrix of 256 runs, 300 keys of a 300-value mapping, 300 includes": (
         lambda: workflow_matrix_of_mappings(300)
     ),
-    "a chart's installers: 2000 scripts, 2000 helm lines, 2000 values files, 2000 cd lines": (
+    "a chart's installers: 2000 scripts, guides, helm lines, values files, cd lines": (
         lambda: chart_installer_commands(2000)
+    ),
+    "a chart's template: 20000 actions left open, 20000 calls of now, 20000 actions": (
+        lambda: chart_clock_actions(20000)
     ),
     "Tiltfile: 6000 helm() calls, 6000 names deployed in a list, 6000 values files, 150 deep": (
         lambda: tiltfile_helm_calls(6000)

@@ -1,25 +1,32 @@
-"""The values a chart's installer passes: a chart that Helm cannot render with its
-defaults (a `required` value, a nil map its templates read) is rendered the way the
-repository itself installs it, by a `helm install|upgrade|template ... -f FILE --set K=V`
-command written in a shell script (`*.sh`), a Makefile's recipe or a GitHub Actions
-workflow's `run` step. A README is not read: its commands are examples, not what runs.
+"""The values a chart's installer passes: a chart that Helm cannot render with its defaults
+(a `required` value, a nil map its templates read) is rendered the way the repository
+itself installs it, by a `helm install|upgrade|template ... -f FILE --set K=V` command
+written in a shell script (`*.sh`), a Makefile's recipe, a GitHub Actions workflow's `run`
+step or, last, a deployment guide's shell code block (a Markdown fence with no language or
+a shell's: `sh`, `bash`, `shell`, `console`, `zsh`; a `$ ` prompt is dropped): what a
+reader of the repository is told to run. The guide's prose (`run this from the helm
+folder`) is not read: its command runs from the guide's folder or the repository's top
+(after the block's `cd DIR` lines), else from the one folder of the repository where the
+command's chart is a chart to render and every one of its values files (it needs one) is
+a file; from two or more, or none, it is refused.
 
 A command is read only where every word that matters is literal: its chart must be the
 chart's own folder (resolved from where the command runs: a Makefile's folder, a
 workflow's top or its step's `working-directory`, a script's folder or, failing that, the
 repository's top; each after the `cd DIR` lines and `cd DIR &&` before it), and its
 values files must be files of the repository (a `/tmp/...` the CI job writes, a URL, a
-`$VAR` or `-`, stdin, refuses the command). `--set` and `--set-string` are read when
-literal and when Helm would read them back as written (a `$TAG` refuses the command);
-`--set-file`, `--set-json` and `--post-renderer` refuse it (what they read or run is not
-here). A word that is only a variable (`${HELM_OPTIONS}`) after the chart is said to be
-unread, the command kept: it adds to what the files give. Of several commands, the first
-in this order is used: `install`/`upgrade` before `template`, a script or a Makefile
-before a workflow, then by path and line; the others are counted, not merged.
+`$VAR` or `-`, stdin, a guide's `<placeholder>`, refuses the command). `--set` and
+`--set-string` are read when literal and when Helm would read them back as written (a
+`$TAG` refuses the command); `--set-file`, `--set-json` and `--post-renderer` refuse it
+(what they read or run is not here). A word that is only a variable (`${HELM_OPTIONS}`)
+after the chart is said to be unread, the command kept: it adds to what the files give.
+Of several commands, the first in this order is used: `install`/`upgrade` before
+`template`, a script or a Makefile before a workflow before a guide, then by path and
+line; the others are counted, not merged.
 
 Bounded: at most MAX_FOLDERS folders walked under the repository's top, MAX_FILES files
-read (each up to MAX_FILE_BYTES), MAX_COMMANDS `helm` commands parsed, MAX_VALUES values
-files and MAX_SETS `--set` entries a command."""
+read (each up to MAX_FILE_BYTES; guides MAX_GUIDES of them), MAX_COMMANDS `helm` commands
+parsed, MAX_VALUES values files and MAX_SETS `--set` entries a command."""
 
 from __future__ import annotations
 
@@ -53,12 +60,20 @@ from k8slb.reading.repository import inside, repository_of
 
 MAX_FOLDERS = 4000
 MAX_FILES = 600
+MAX_GUIDES = 200  # Markdown files, of the MAX_FILES
 MAX_FILE_BYTES = 256 * 1024
 MAX_COMMANDS = 200
 MAX_VALUES = 16
 MAX_SETS = 64
 _SKIPPED = frozenset({"node_modules", "vendor", "dist", "build", "target", "__pycache__"})
 _WORKFLOWS = (".github", "workflows")
+_GUIDES = (".md", ".markdown")
+_KINDS = ("script", "makefile", "workflow", "guide")  # what a command is trusted by, best first
+# A Markdown code fence (CommonMark: three or more backticks or tildes, indented as a list
+# item's may be) and its language, the info string's first word.
+_FENCE = regex.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\s`{]*)")
+_SHELL_BLOCKS = frozenset({"", "sh", "bash", "shell", "console", "zsh", "shell-session"})
+_PROMPT = regex.compile(r"^[ \t]*\$[ \t]+")  # a console block's `$ ` before the command
 _SUBCOMMANDS = frozenset({"install", "upgrade", "template"})
 # Helm's flags of those commands that take a value (the others are switches).
 _VALUED = frozenset(
@@ -133,19 +148,20 @@ class Installer:
     values: tuple[str, ...]  # values files, as shown, in Helm's order
     sets: tuple[str, ...]  # `--set` assignments
     unread: tuple[str, ...]  # words only a variable (`${HELM_OPTIONS}`): not known here
-    kind: str  # script, makefile or workflow
+    kind: str  # script, makefile, workflow or guide (_KINDS)
 
     def describe(self) -> str:
         files = ", ".join(self.values) or "no values file"
         sets = f" and --set {', '.join(self.sets)}" if self.sets else ""
         unread = f" ({' '.join(self.unread)} not known here)" if self.unread else ""
+        guide = " (a code block of a Markdown guide)" if self.kind == "guide" else ""
         return (
-            f"the values `helm {self.command}` at {self.path}:{self.line} passes: "
+            f"the values `helm {self.command}` at {self.path}:{self.line}{guide} passes: "
             f"{files}{sets}{unread}"
         )
 
     def order(self) -> tuple[int, int, str, int]:
-        return (self.command == "template", self.kind == "workflow", self.path, self.line)
+        return (self.command == "template", _KINDS.index(self.kind), self.path, self.line)
 
 
 def installers(charts: Sequence[str], top: str) -> dict[str, list[Installer]]:
@@ -158,7 +174,7 @@ def installers(charts: Sequence[str], top: str) -> dict[str, list[Installer]]:
         text = _read(path)
         if text is None or _HELM_WORD.search(text) is None:
             continue
-        for each in _commands(path, kind, text, top, budget):
+        for each in _commands(path, kind, text, top, budget, tuple(wanted)):
             if each.chart in wanted:
                 found[wanted[each.chart]].append(each)
         if budget[0] <= 0:
@@ -169,7 +185,7 @@ def installers(charts: Sequence[str], top: str) -> dict[str, list[Installer]]:
 def _files(top: str) -> Iterator[tuple[str, str]]:
     """The scripts, Makefiles and workflows under `top` (breadth first, by name), each
     with its kind, within the budgets."""
-    folders, seen, files = [top], 0, 0
+    folders, seen, files, guides = [top], 0, 0, 0
     while folders and seen < MAX_FOLDERS:
         current = folders.pop(0)
         seen += 1
@@ -191,8 +207,9 @@ def _files(top: str) -> Iterator[tuple[str, str]]:
             if not entry.is_file(follow_symlinks=False):
                 continue
             kind = _kind(name, workflows)
-            if kind is None:
+            if kind is None or (kind == "guide" and guides >= MAX_GUIDES):
                 continue
+            guides += kind == "guide"
             files += 1
             if files > MAX_FILES:
                 return
@@ -204,6 +221,8 @@ def _kind(name: str, workflows: bool) -> str | None:
         return "workflow" if name.endswith((".yml", ".yaml")) else None
     if name in MAKEFILES:
         return "makefile"
+    if name.lower().endswith(_GUIDES):
+        return "guide"
     return "script" if name.endswith(SHELL_SCRIPT_SUFFIX) else None
 
 
@@ -216,13 +235,20 @@ def _read(path: str) -> str | None:
     return data.decode("utf-8", "replace") if data is not None else None
 
 
-def _commands(path: str, kind: str, text: str, top: str, budget: list[int]) -> Iterator[Installer]:
-    """The file's helm commands that name a chart folder of the repository."""
+def _commands(
+    path: str, kind: str, text: str, top: str, budget: list[int], charts: Sequence[str] = ()
+) -> Iterator[Installer]:
+    """The file's helm commands that name a chart folder of the repository (`charts`, the
+    real paths of the charts to render: where a guide's command that fits neither of its
+    folders may run)."""
     shown = os.path.relpath(path, os.getcwd()) if inside(path, os.getcwd()) else path
+    here = os.path.dirname(path)
     if kind == "workflow":
         sessions = list(_workflow_sessions(path, text, top))
+    elif kind == "guide":
+        starts = list(dict.fromkeys([here, top]))
+        sessions = [(first, block, starts, False) for first, block in shell_blocks(text)]
     else:
-        here = os.path.dirname(path)
         starts = [here] if kind == "makefile" else list(dict.fromkeys([here, top]))
         sessions = [(1, text, starts, kind == "makefile")]
     for first, script, starts, each_line in sessions:
@@ -231,6 +257,71 @@ def _commands(path: str, kind: str, text: str, top: str, budget: list[int]) -> I
             if made:  # a script's commands read from the first folder they fit
                 yield from made
                 break
+        else:
+            if kind == "guide":
+                yield from _fitted(shown, first, script, top, charts, budget)
+
+
+def shell_blocks(text: str) -> Iterator[tuple[int, str]]:
+    """A Markdown text's shell code blocks (a fence with no language or a shell's), each
+    with the line its first line of code is on; the fence's indentation and a `$ `
+    prompt are taken off each line (line numbers kept)."""
+    lines = text.splitlines()
+    at = 0
+    while at < len(lines):
+        opened = _FENCE.match(lines[at])
+        at += 1
+        if opened is None:
+            continue
+        fence, indent = opened.group("fence"), len(opened.group("indent"))
+        first, code = at + 1, []
+        while at < len(lines):
+            closing = _FENCE.match(lines[at])
+            if (
+                closing is not None
+                and closing.group("fence").startswith(fence)
+                and (not closing.group("info"))
+            ):
+                break
+            line = lines[at]
+            line = line[indent:] if line[:indent].strip() == "" else line.lstrip()
+            prompt = _PROMPT.match(line)
+            code.append(line[prompt.end() :] if prompt is not None else line)
+            at += 1
+        at += 1
+        if opened.group("info").lower() in _SHELL_BLOCKS and code:
+            yield first, "\n".join(code) + "\n"
+
+
+def _fitted(
+    shown: str, first: int, block: str, top: str, charts: Sequence[str], budget: list[int]
+) -> Iterator[Installer]:
+    """A guide's block whose commands fit neither of its folders, read from the one folder
+    of the repository (the folder of a chart to render, or one above it within the
+    repository) where a command's chart is one of `charts` and its values files (one at
+    least) are files; nothing when none or several fit, or the block moves (`cd`)."""
+    if any(line.lstrip().startswith(("cd ", "pushd ")) for line in block.splitlines()):
+        return
+    folders: dict[str, None] = {}
+    for chart in charts:
+        folder = chart
+        for _ in range(_FIT_DEPTH):
+            if not inside(folder, top):
+                break
+            folders[folder] = None
+            folder = os.path.dirname(folder)
+    wanted = set(charts)
+    fits = set()
+    for folder in list(folders)[:_MAX_FOLDERS_TRIED]:
+        for made in _session(shown, "guide", first, block, folder, top, False, budget):
+            if made.chart in wanted and made.values:
+                fits.add(folder)
+    if len(fits) == 1:
+        yield from _session(shown, "guide", first, block, fits.pop(), top, False, budget)
+
+
+_FIT_DEPTH = 4  # a chart's folder and the three above it: where a guide's command may run
+_MAX_FOLDERS_TRIED = 64  # of those, for one block (each try counts its helm lines)
 
 
 def _workflow_sessions(

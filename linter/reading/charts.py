@@ -505,7 +505,12 @@ def _render_once(
     options: HelmOptions,
     members: Mapping[str, bytes],
 ) -> tuple[dict[str, str], list[str]]:
-    """Helm's output by template name, and the subcharts it lacks (rendered without)."""
+    """Helm's output by template name, and the subcharts it lacks (rendered without); a
+    template's `now` is a fixed time (chart_clock.py), so that a chart renders the same
+    every run."""
+    from k8slb.reading.chart_clock import with_fixed_clock
+
+    members = with_fixed_clock(members)
     try:
         if engine == "sdk":
             return _render_sdk(chart, values, options, members), []
