@@ -300,7 +300,10 @@ class SigtermNeverReachesServer(Rule):
       ./run.sh`) is reported as certain, with no fix: `exec` in front of the script leaves
       the script's shell in between, so its last command needs `exec` too. The lines of a
       heredoc (`cat > conf <<EOF` to `EOF`) are read as its command's input, not as
-      commands; a script with a heredoc that never ends is not judged.
+      commands; a script with a heredoc that never ends is not judged. A COPY that put the
+      script there is looked for through the stages the last one is built FROM, and through
+      a stage a build argument chooses (`FROM build-${TARGETARCH}`): what every stage it
+      may name copied.
 
     An init process as PID 1 (`tini`, `dumb-init`, `catatonit`), a shell script with a
     `trap`, and a pod with `shareProcessNamespace: true` (the pause container is PID 1)
@@ -1280,6 +1283,11 @@ def _script_fix(script: Pid1, around: Pid1 | None = None) -> str:
     """How to hand PID 1 to the server through a script that does not: `exec` in front of
     its last command (and of the script, where a shell runs it)."""
     last = " ".join(script.last) or "the server's command"
+    if script.last[:1] and script.last[0] in _BUILTINS:  # `wait -n`, `exit $?`: no program
+        return (
+            f"run the server last in {script.script}, in the foreground with exec, or an init "
+            "(tini) in front of it that passes SIGTERM on"
+        )
     where = (
         f", and run {script.script} with exec ({around.program} runs it as a child too)"
         if around is not None

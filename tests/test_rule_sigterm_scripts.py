@@ -459,3 +459,45 @@ def test_a_shell_entrypoint_whose_cmd_names_a_script_is_judged_by_the_script(
     assert finding.path.endswith("/Dockerfile") and finding.severity is Severity.WARNING
     assert "start.sh is PID 1, a sh script" in finding.text
     assert "`exec supervisord -c /etc/supervisord.conf`" in finding.text
+
+
+# A Dockerfile whose final stages start FROM a stage the platform chooses.
+PLATFORM_STAGES = """\
+FROM registry.example/base:1 AS base
+FROM base AS build-amd64
+COPY docker/entrypoint.sh /usr/local/bin/
+WORKDIR /srv
+FROM base AS build-arm64
+COPY docker/entrypoint.sh /usr/local/bin/
+RUN echo "fetch the arm64 browser"
+FROM build-${TARGETARCH} AS build
+WORKDIR /srv/app
+COPY . /srv/app
+ENTRYPOINT ["/bin/bash", "/usr/local/bin/entrypoint.sh"]
+"""
+# Two programs left in the background, the shell waiting for either.
+BACKGROUND = """\
+#!/bin/bash
+{ cd /srv/app/api && node index.js; } &
+{ node /srv/app/worker/index.js; } &
+wait -n
+exit $?
+"""
+
+
+def test_a_stage_the_platform_chooses_keeps_what_every_choice_copied(tmp_path: Path) -> None:
+    files = {
+        "manifest.yaml": web_deployment(),
+        "skaffold.yaml": SKAFFOLD,
+        "Dockerfile": PLATFORM_STAGES,
+        "docker/entrypoint.sh": BACKGROUND,
+    }
+    (finding,) = klb406(tmp_path, files)
+    assert finding.path.endswith("/Dockerfile") and finding.line == 11
+    assert "entrypoint.sh is PID 1, a bash script" in finding.text
+    # the script ends with builtins: the fix is no `exec wait -n`
+    assert "run the server last in entrypoint.sh" in finding.text
+    assert "`exec" not in finding.text
+    # a script only one platform's stage copies is not known to be in the image
+    one = PLATFORM_STAGES.replace("COPY docker/entrypoint.sh /usr/local/bin/\nRUN", "RUN")
+    assert klb406(tmp_path / "one", dict(files, Dockerfile=one)) == []
