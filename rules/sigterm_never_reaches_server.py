@@ -298,7 +298,12 @@ class SigtermNeverReachesServer(Rule):
       were PID 1 (a shell-form `CMD java -jar app.jar` makes `/bin/sh -c` PID 1 again), and
       reported at the CMD's line. A shell-form line that runs such a script (`CMD
       ./run.sh`) is reported as certain, with no fix: `exec` in front of the script leaves
-      the script's shell in between, so its last command needs `exec` too.
+      the script's shell in between, so its last command needs `exec` too. The lines of a
+      heredoc (`cat > conf <<EOF` to `EOF`) are read as its command's input, not as
+      commands; a script with a heredoc that never ends is not judged. A COPY that put the
+      script there is looked for through the stages the last one is built FROM, and through
+      a stage a build argument chooses (`FROM build-${TARGETARCH}`): what every stage it
+      may name copied.
 
     An init process as PID 1 (`tini`, `dumb-init`, `catatonit`), a shell script with a
     `trap`, and a pod with `shareProcessNamespace: true` (the pause container is PID 1)
@@ -1142,19 +1147,47 @@ def _unredirected(words: Sequence[str]) -> list[str]:
 def _script_commands(text: str) -> list[Command] | None:
     """A script file's simple commands: each line read as the shell reads it (a `#`
     comment to its end, a backslash joining the next line); None for what k8slb does not
-    follow (quotes over several lines, a heredoc)."""
+    follow (quotes over several lines, a heredoc whose end is not found). A heredoc's
+    lines (`cat > conf <<EOF` to the line `EOF`) are its command's input, not commands."""
     tokens: list[str] = []
+    pending: list[tuple[str, bool]] = []  # the heredocs begun, in order: (end word, `<<-`)
     for line in text.replace("\\\n", " ").splitlines():
+        if pending:  # a heredoc's body, up to its end word alone on a line
+            end, tabs = pending[0]
+            if (line.lstrip("\t") if tabs else line) == end:
+                pending.pop(0)
+            continue
         lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
         lexer.whitespace_split = True
         try:
             words = list(lexer)
         except ValueError:
             return None
-        if any(word.startswith("<<") for word in words):
+        begun = _heredocs(words)
+        if begun is None:
             return None
+        pending = begun
         tokens += [*words, ";"] if words else []
-    return _grouped(tokens)
+    return _grouped(tokens) if not pending else None
+
+
+def _heredocs(words: Sequence[str]) -> list[tuple[str, bool]] | None:
+    """The heredocs a line's words begin (`<<EOF`, `<<-'EOF'`, as shlex splits them: `<<`
+    then the word), each with its end word and whether tabs before it are dropped; None
+    for one k8slb does not read (`<<<` is a here-string, no heredoc)."""
+    found: list[tuple[str, bool]] = []
+    for at, word in enumerate(words):
+        if not word.startswith("<<") or word.startswith("<<<"):
+            continue
+        if word != "<<" or at + 1 >= len(words):
+            return None
+        end = words[at + 1]
+        tabs = end.startswith("-")
+        end = end[1:] if tabs else end
+        if not end or not end.replace("_", "").isalnum():
+            return None
+        found.append((end, tabs))
+    return found
 
 
 def _script_of(
@@ -1250,6 +1283,11 @@ def _script_fix(script: Pid1, around: Pid1 | None = None) -> str:
     """How to hand PID 1 to the server through a script that does not: `exec` in front of
     its last command (and of the script, where a shell runs it)."""
     last = " ".join(script.last) or "the server's command"
+    if script.last[:1] and script.last[0] in _BUILTINS:  # `wait -n`, `exit $?`: no program
+        return (
+            f"run the server last in {script.script}, in the foreground with exec, or an init "
+            "(tini) in front of it that passes SIGTERM on"
+        )
     where = (
         f", and run {script.script} with exec ({around.program} runs it as a child too)"
         if around is not None

@@ -1220,6 +1220,32 @@ def stages_named_by_global_args_with_env_copies(n: int) -> Files:
     }
 
 
+def stages_a_build_argument_chooses(n: int) -> Files:
+    """A Dockerfile of `n` stages, 16 of them named `b-N`, each copying 16 paths (all but
+    one the same), then `n` stages each FROM `b-${TARGETARCH}` (a name those 16 may take),
+    and a script of `n` heredocs left open, each on its own line."""
+    paths = "".join(f"COPY p{i} /app/p{i}\n" for i in range(15))
+    stages = "".join(
+        f"FROM python:3 AS {'b' if i < 16 else 'o'}-{i}\nWORKDIR /w{i % 2}\n{paths}"
+        f"COPY own{i} /app/own\n"
+        for i in range(n)
+    )
+    chosen = "".join(f"FROM b-${{TARGETARCH}} AS c{i}\n" for i in range(n))
+    heredocs = "".join(f"cat > /tmp/f{i} <<EOF{i}\nline\n" for i in range(n))
+    return {
+        "Dockerfile": f'{stages}{chosen}ENTRYPOINT ["sh", "run.sh"]\n',
+        "run.sh": heredocs + "python main.py\n",
+        "build.sh": "docker build -t acme/web:1 .\n",
+        "main.py": "import os\n",
+        "k8s/web.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+            "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n"
+            "      labels: {app: web}\n    spec:\n      containers:\n"
+            "        - name: web\n          image: acme/web:1\n"
+        ),
+    }
+
+
 def scratch_copies_of_scratch_copies(n: int) -> Files:
     """A script of `n` `cp -R` lines, each copying the copy the one before made under a
     name that doubles a variable, a `cd` into each and a `docker build .` there."""
@@ -1757,6 +1783,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfile: 300 global ARGs naming 300 stages, each copying 300 paths of doubled ENVs": (
         lambda: stages_named_by_global_args_with_env_copies(300)
+    ),
+    "Dockerfile: 1000 stages FROM b-${TARGETARCH}, 16 of 1000 it names; 1000 open heredocs": (
+        lambda: stages_a_build_argument_chooses(1000)
     ),
     "Makefile: 300 builds whose --build-arg opens a $(shell of 300 words; 300 closed": (
         lambda: make_functions_in_build_args(300)

@@ -77,7 +77,19 @@ def test_a_scripts_shell_is_read_from_its_first_line() -> None:
         ("trap 'kill -TERM $child' TERM\npython app.py & child=$!\nwait\n", [], None),
         ('set -- gunicorn app:app "$@"\nexec "$@"\n', ["--workers", "2"], None),
         ('exec gosu app "$@"\n', ["python", "app.py"], None),
-        ("cat <<EOF > /tmp/conf\nport: 8080\nEOF\npython app.py\n", [], None),
+        # a heredoc's lines are its command's input, up to its end word (tabs dropped
+        # for `<<-`); one that never ends is not read
+        (
+            "cat <<EOF > /tmp/conf\nport: 8080\nEOF\npython app.py\n",
+            [],
+            ("shell", "sh", "entrypoint.sh"),
+        ),
+        (
+            "cat > /tmp/c <<-'END'\n\texec nothing\n\tEND\nexec python app.py\n",
+            [],
+            ("runtime", "python", ""),
+        ),
+        ("cat <<EOF > /tmp/conf\nport: 8080\npython app.py\n", [], None),
     ],
     ids=[
         "exec-args-shell",
@@ -89,6 +101,8 @@ def test_a_scripts_shell_is_read_from_its_first_line() -> None:
         "set-args",
         "unknown-program",
         "heredoc",
+        "heredoc-tabs-quoted",
+        "heredoc-unended",
     ],
 )
 def test_what_a_script_leaves_as_pid1(
@@ -421,3 +435,69 @@ def test_flask_from_a_factory_in_debug_as_pid1_is_not_reported(tmp_path: Path) -
     assert klb406(tmp_path / "debug", debug) == []
     plain = built('CMD ["python", "app.py"]\n', {"app.py": FACTORY.replace("RUN", "")})
     assert [f.rule for f in klb406(tmp_path / "plain", plain)] == ["KLB406"]
+
+
+# A start script that writes a config file with a heredoc, then runs its supervisor.
+SUPERVISED = """\
+#!/bin/sh
+mkdir -p "$DATA_DIR"
+cat > /etc/periodic/hourly/cleanup <<EOF
+#!/bin/sh
+find $DATA_DIR -mtime +7 -delete
+EOF
+supervisord -c /etc/supervisord.conf
+"""
+
+
+def test_a_shell_entrypoint_whose_cmd_names_a_script_is_judged_by_the_script(
+    tmp_path: Path,
+) -> None:
+    # ENTRYPOINT ["sh"] with CMD ["./bin/start.sh"]: the image's own entry point, no
+    # command in the manifest, runs the script file as sh's operand
+    files = built('ENTRYPOINT ["sh"]\nCMD ["./bin/start.sh"]\n', {"bin/start.sh": SUPERVISED})
+    (finding,) = klb406(tmp_path, files)
+    assert finding.path.endswith("/Dockerfile") and finding.severity is Severity.WARNING
+    assert "start.sh is PID 1, a sh script" in finding.text
+    assert "`exec supervisord -c /etc/supervisord.conf`" in finding.text
+
+
+# A Dockerfile whose final stages start FROM a stage the platform chooses.
+PLATFORM_STAGES = """\
+FROM registry.example/base:1 AS base
+FROM base AS build-amd64
+COPY docker/entrypoint.sh /usr/local/bin/
+WORKDIR /srv
+FROM base AS build-arm64
+COPY docker/entrypoint.sh /usr/local/bin/
+RUN echo "fetch the arm64 browser"
+FROM build-${TARGETARCH} AS build
+WORKDIR /srv/app
+COPY . /srv/app
+ENTRYPOINT ["/bin/bash", "/usr/local/bin/entrypoint.sh"]
+"""
+# Two programs left in the background, the shell waiting for either.
+BACKGROUND = """\
+#!/bin/bash
+{ cd /srv/app/api && node index.js; } &
+{ node /srv/app/worker/index.js; } &
+wait -n
+exit $?
+"""
+
+
+def test_a_stage_the_platform_chooses_keeps_what_every_choice_copied(tmp_path: Path) -> None:
+    files = {
+        "manifest.yaml": web_deployment(),
+        "skaffold.yaml": SKAFFOLD,
+        "Dockerfile": PLATFORM_STAGES,
+        "docker/entrypoint.sh": BACKGROUND,
+    }
+    (finding,) = klb406(tmp_path, files)
+    assert finding.path.endswith("/Dockerfile") and finding.line == 11
+    assert "entrypoint.sh is PID 1, a bash script" in finding.text
+    # the script ends with builtins: the fix is no `exec wait -n`
+    assert "run the server last in entrypoint.sh" in finding.text
+    assert "`exec" not in finding.text
+    # a script only one platform's stage copies is not known to be in the image
+    one = PLATFORM_STAGES.replace("COPY docker/entrypoint.sh /usr/local/bin/\nRUN", "RUN")
+    assert klb406(tmp_path / "one", dict(files, Dockerfile=one)) == []

@@ -15,7 +15,7 @@ import json
 import os
 import posixpath
 from collections import ChainMap, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -2395,7 +2395,14 @@ class _Runs:
             if stage:
                 self.stage_env[stage] = self.env
             base, _ = _stage_named(arguments)
-            self.env = dict(self.stage_env.get(_stage_key(base, self.global_args), {}))
+            chosen = _stage_choices(_stage_key(base, self.global_args), self.stage_env)
+            envs = [self.stage_env[name] for name in chosen]
+            # what the stages it may start from all set
+            self.env = (
+                {k: v for k, v in envs[0].items() if all(e.get(k) == v for e in envs)}
+                if envs
+                else {}
+            )
         elif instruction == "ENV":
             for name, value in _env_pairs(arguments):
                 value = _expanded(value, variables=self.env, make=False)
@@ -2590,9 +2597,34 @@ def _stage_start(
 ) -> tuple[Any, ...]:
     """A stage's state as it begins: `FROM base AS final` starts from the base stage's
     WORKDIR, COPY, CMD and image (`FROM ${FLAVOUR}-base`, a global ARG's default naming
-    it, too); one FROM an image, afresh."""
+    it, too); one FROM an image, afresh. A stage FROM a name a build argument chooses
+    (`build-${TARGETARCH}`) starts from what every stage it may name shares: the copies
+    each of them made, and their WORKDIR, ENTRYPOINT, CMD and image where all agree (a
+    WORKDIR they do not agree on is unknown: `.`, which only paths relative to it meet)."""
     fresh = ("/", (), None, None, None, None, base)
-    return stages.get(_stage_key(base, global_args or {}), fresh) if base else fresh
+    if not base:
+        return fresh
+    chosen = _stage_choices(_stage_key(base, global_args or {}), stages)
+    if not chosen:
+        return fresh
+    states = [stages[name] for name in chosen]
+    first = states[0]
+    if all(state == first for state in states[1:]):
+        return first
+    shared = [
+        first[at] if all(state[at] == first[at] for state in states) else None
+        for at in range(len(first))
+    ]
+    held = [set(state[1]) for state in states[1:]]
+    copies = [c for c in first[1] if all(c in each for each in held)]
+    return (shared[0] or ".", copies, *shared[2:6], shared[6] or base)
+
+
+# How many stages a FROM line's name with a build argument in it may match
+# (`build-${TARGETARCH}`: `build-amd64`, `build-arm64`) and still be read, and how many
+# stages before it such a name is matched against at most
+MAX_STAGE_CHOICES = 16
+MAX_STAGES_MATCHED = 64
 
 
 def _stage_key(base: str | None, global_args: Mapping[str, str | None]) -> str:
@@ -2600,6 +2632,37 @@ def _stage_key(base: str | None, global_args: Mapping[str, str | None]) -> str:
     the ARGs declared before the first FROM put in (`${FLAVOUR}-base`, `ARG
     FLAVOUR=slim`: `slim-base`); Docker reads no other ARG there."""
     return _defaulted(base or "", global_args).lower()
+
+
+def _stage_choices(key: str, stages: Mapping[str, Any]) -> list[str]:
+    """The stages a FROM line's stage name (`_stage_key`) may be: itself, or, for a name a
+    build argument still chooses (`build-${TARGETARCH}`, a platform's, set for each
+    build), each stage whose name it may take (`build-amd64`, `build-arm64`); none past
+    MAX_STAGE_CHOICES, or after MAX_STAGES_MATCHED stages."""
+    if key in stages:
+        return [key]
+    if "$" not in key or len(stages) > MAX_STAGES_MATCHED:
+        return []
+    parts = _SHELL_VARIABLE.split(key)[::3]  # the literal text around each variable
+    if any("$" in part for part in parts):
+        return []  # a `$` that is no variable's
+    chosen = [name for name in stages if _glob_match(name, parts)]
+    return chosen if len(chosen) <= MAX_STAGE_CHOICES else []
+
+
+def _glob_match(name: str, parts: Sequence[str]) -> bool:
+    """Whether `name` is the literal `parts` in order, each gap filled by a nonempty value."""
+    if len(name) < sum(map(len, parts)) + len(parts) - 1:
+        return False
+    if not (name.startswith(parts[0]) and name.endswith(parts[-1])):
+        return False
+    at, end = len(parts[0]) + 1, len(name) - len(parts[-1]) - 1
+    for part in parts[1:-1]:
+        found = name.find(part, at, end)
+        if found < 0:
+            return False
+        at = found + len(part) + 1
+    return at <= end + 1
 
 
 def _global_args(text: str) -> dict[str, str | None]:
