@@ -1901,6 +1901,13 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Bazel: 100 images sharing 200 layers of 200 files their entrypoints all name": (
         lambda: bazel_shared_layers(100, 200)
     ),
+    "JavaScript and Python: 200000 `{{` and `{%` never closed, then a syntax error": (
+        lambda: {
+            "site/a.js": "const a = 1;\n" + "{{ {% x" * 200_000 + "\nconst = ;\n",
+            "site/b.js": "let b = 2;\n" * 100_000 + "x = {{ " + "{{" * 200_000 + " (\n",
+            "svc/c.py": "import grpc\n" + "{% if " * 200_000 + "\ndef (:\n",
+        }
+    ),
 }
 
 # -- reading in a child process -----------------------------------------------------------
