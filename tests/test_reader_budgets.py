@@ -1539,6 +1539,22 @@ def chart_installer_commands(n: int) -> Files:
     return {**chart, **scripts, **deep, "Makefile": f"all:\n{lines}{wide}", "m.sh": moves}
 
 
+def subcharts_named_apart(n: int, deep: int) -> Files:
+    """A chart with `n` vendored subcharts each in a folder its Chart.yaml names apart
+    (charts.subchart_folders), one chain of them `deep` levels down, and a Chart.yaml
+    whose `name:` is a long line."""
+    files = {"c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n"}
+    for i in range(n):
+        files[f"c/charts/f{i}/Chart.yaml"] = f"apiVersion: v2\nname: s{i}\nversion: 0.1.0\n"
+    chain = "c"
+    for i in range(deep):
+        chain += f"/charts/d{i}"
+        files[f"{chain}/Chart.yaml"] = f"apiVersion: v2\nname: e{i}\nversion: 0.1.0\n"
+    files[f"{chain}/templates/cm.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"
+    files["c/charts/long/Chart.yaml"] = "apiVersion: v2\nname: " + "a" * 500_000 + "\n"
+    return files
+
+
 def tiltfile_helm_calls(n: int) -> Files:
     """A Tiltfile (inputs/tiltfile.py) of some 900 kB (under the 1 MiB it is rendered
     to): `n` helm() calls of a chart deployed one by one, `n` names each given a call and
@@ -1707,6 +1723,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Helm: 400 templates failing on a required value, each defining 100 named templates": (
         lambda: helm_templates_failing(400, 100)
+    ),
+    "Helm: 300 subcharts in folders named apart from their charts, a chain 40 deep": (
+        lambda: subcharts_named_apart(300, 40)
     ),
     "Bazel: image calls 20000 deep, 20000 lists left open, 20000 image targets": (
         lambda: bazel_calls_nested_and_lists_left_open(20000)
