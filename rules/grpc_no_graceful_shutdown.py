@@ -140,10 +140,13 @@ class GrpcNoGracefulShutdown(Rule):
     which the JVM runs on SIGTERM) nor a `Signal.handle(new Signal("TERM"), ...)`, and has
     no method a container runs as it closes (`@PreDestroy`, a Spring `DisposableBean`'s
     `destroy()`: Spring Boot closes its context from a shutdown hook of its own). With
-    none, the JVM exits as soon as SIGTERM arrives, cutting every call in flight. In
-    Kotlin alike (a wait in a coroutine, `GlobalScope.launch { server.awaitTermination() }`,
-    is one; a hook is `addShutdownHook(Thread { ... })`, an `object : Thread()` or
-    `Thread(::stop)`).
+    none, the JVM exits as soon as SIGTERM arrives, cutting every call in flight. An
+    `awaitTermination()` made on `shutdown()`'s result (`server.shutdown().awaitTermination()`)
+    or after the same server's `shutdown()` earlier in the same method is the drain of a
+    stop already begun (a `stop()` method a lifecycle of the project calls), not a wait to
+    serve: it is not reported. In Kotlin alike (a wait in a coroutine,
+    `GlobalScope.launch { server.awaitTermination() }`, is one; a hook is
+    `addShutdownHook(Thread { ... })`, an `object : Thread()` or `Thread(::stop)`).
 
     In Node.js: a grpc-js server started with `bindAsync` (from then on the event loop
     keeps the process serving) when no module of its program (the folder of the nearest

@@ -19,6 +19,13 @@ class InvalidCode(ReadProblemRule):
       file is read);
     - JavaScript whose opening comments say `@flow` (Flow-typed, its annotations stripped
       by Babel), when it does not parse as JavaScript;
+    - a template with a code file's name: JavaScript or TypeScript whose line in error
+      holds a template language's action (Hugo's or Go's `{{ if ... }}`, `{{ .Title }}`,
+      `{{ site.Params.x }}`, Jinja's `{{ name }}`, `{% if %}`; not JSX's `style={{ ... }}`),
+      or that holds a control action anywhere (`{{ if`, `{{ range`, `{{ end }}`, `{% for`);
+      and Python that holds such a control action (a project template's `{% if %}`; not
+      `{{ x }}`, which an f-string holds): a site generator or a renderer replaces them
+      before the file is code (a docs site's `assets/js/search.js`);
     - Go that uses `new` with an expression (`new(int64(5))`, Go 1.26), which tree-sitter's
       Go grammar does not read yet: the file parses once each `new(` is read as a plain
       call.

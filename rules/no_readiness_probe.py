@@ -27,10 +27,14 @@ class NoReadinessProbe(Rule):
     discovery (`publishNotReadyAddresses: true`, or ports named for gossip, memberlist,
     raft, cluster or peer traffic), metrics scrapes and profiling (ports named only with
     the words `metrics`, `prometheus`, `prom`, `pprof`, `profiling`, `debug`, a number
-    beside them left out as in `prometheus-12020` or `metrics-9090`, or scraped
+    beside them left out as in `prometheus-12020` or `metrics-9090`, and a protocol's
+    word beside a name of Prometheus or its monitors as in
+    `tcp-prometheus-servicemonitor`, or scraped
     by a ServiceMonitor, or by a PodMonitor on every pod the Service selects; not
     `http-metrics`, which several charts give to their whole HTTP API), unless a caller
-    is seen: an Ingress or route to the Service, or a client's URL naming it with the port
+    is seen: an Ingress or route to the Service (to the ports it names, when every
+    Ingress backend or Gateway API backendRef to the Service names one; to every port
+    otherwise), or a client's URL naming it with the port
     (in a ConfigMap, or a container's env or arguments; not a Prometheus configuration's
     scrape targets). A pod that only such Services select, or a container reached only on
     such ports of a client Service (a metrics sidecar), is not reported. (A `targetPort`

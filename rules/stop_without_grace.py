@@ -39,7 +39,12 @@ class StopWithoutGrace(Rule):
     and is not reported. Nor is a `Stop()` that only SIGINT reaches (after a receive from
     a channel that `signal.Notify(ch, os.Interrupt)` alone feeds, with no receive of
     SIGTERM before it): Kubernetes never sends SIGINT, and KLB403 reports the missing
-    SIGTERM handler.
+    SIGTERM handler. Nor is the `Stop()` of a server that serves no listener of its own
+    and is reached only as an HTTP handler (`server.ServeHTTP(w, r)` in the handler of an
+    `http.Server`, `h2c.NewHandler(server, ...)`): its connections are the HTTP server's,
+    which its `Shutdown(ctx)` drains, and grpc-go's `GracefulStop()` cannot drain them
+    (it panics on such connections: grpc-go's maintainers advise the HTTP server's
+    `Shutdown` there).
 
     In Java: `server.shutdownNow()` on a server the file builds, unless it only bounds a
     graceful stop: after `shutdown()` of the same server in the same method (the usual
@@ -179,6 +184,8 @@ class StopWithoutGrace(Rule):
             for stop in facts.stops:
                 if stop.in_keyboard_interrupt or stop.grace not in (0, None):
                     continue
+                if stop.server in facts.http_served and stop.server not in facts.starts:
+                    continue  # its connections are the HTTP server's: its Shutdown drains
                 grace = context.fix_values.stop_grace_seconds
                 dialect = dialect_of(facts.language)
                 advice, fix = dialect.stop_words(stop, grace)

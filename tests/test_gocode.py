@@ -1410,3 +1410,61 @@ def test_a_chi_route_is_under_the_prefixes_of_the_route_calls_around_it() -> Non
         # (`routes.Metrics`, another package's constant: its `Get("/")` is not at "/")
         "/version": ("s.version", False),
     }
+
+
+_MUXED = """\
+package gateway
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc"
+)
+
+type Gateway struct {
+	rpc  *grpc.Server
+	web  *http.Server
+}
+
+func (g *Gateway) Setup(addr string) {
+	g.rpc = grpc.NewServer()
+	g.web = &http.Server{Addr: addr, Handler: http.HandlerFunc(g.route)}
+}
+
+func (g *Gateway) route(w http.ResponseWriter, r *http.Request) {
+	if r.ProtoMajor == 2 && strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc") {
+		g.rpc.ServeHTTP(w, r)
+		return
+	}
+	http.NotFound(w, r)
+}
+
+func (g *Gateway) Run() error {
+	return g.web.ListenAndServeTLS("tls.crt", "tls.key")
+}
+
+func (g *Gateway) Close(wait time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	_ = g.web.Shutdown(ctx)
+	g.rpc.Stop()
+}
+SERVE
+"""
+
+
+def test_stop_of_a_server_reached_only_as_an_http_handler_is_not_klb404(tmp_path: Path) -> None:
+    """A gRPC server served only through ServeHTTP: the HTTP server's Shutdown drains its
+    connections, and GracefulStop() cannot (grpc-go panics on them), so its Stop() is no
+    finding; one that also serves a listener of its own still is."""
+    handler_only = _MUXED.replace("SERVE", "")
+    assert lint_files(tmp_path / "h", {"gw/gateway.go": handler_only}, ["KLB404"]).findings == []
+    own = _MUXED.replace(
+        "SERVE",
+        "func (g *Gateway) Direct(lis net.Listener) error { return g.rpc.Serve(lis) }",
+    ).replace('"net/http"', '"net"\n\t"net/http"')
+    (finding,) = lint_files(tmp_path / "o", {"gw/gateway.go": own}, ["KLB404"]).findings
+    assert finding.rule == "KLB404"

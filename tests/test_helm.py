@@ -240,6 +240,32 @@ def test_a_vendored_subchart_is_rendered_with_its_parent(tmp_path: Path) -> None
     assert ("KLB104", "charts/cache/templates/service.yaml", 6, 20) in where(report, chart)
 
 
+@pytest.mark.parametrize("nested", [False, True])
+def test_a_subchart_in_a_folder_named_apart_from_its_chart_is_reported_in_its_folder(
+    tmp_path: Path, nested: bool
+) -> None:
+    """Helm names a subchart's templates by its chart's name (`charts/session-cache/`);
+    the tree has them in its folder (`charts/cache/`): findings are on the folder's file,
+    also for a subchart of a subchart."""
+    chart = write(tmp_path / "shop", CHART)
+    sub = chart / "charts" / "cache"
+    if nested:
+        write(sub, {"Chart.yaml": "apiVersion: v2\nname: storage\nversion: 0.1.0\n"})
+        sub = sub / "charts" / "redis"
+    write(
+        sub,
+        {
+            "Chart.yaml": "apiVersion: v2\nname: session-cache\nversion: 0.1.0\n",
+            "templates/service.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n"
+            "  name: cache\nspec:\n  sessionAffinity: ClientIP\n  selector:\n    app: cache\n",
+        },
+    )
+    _, report = check(str(chart))
+    shown = Path(os.path.relpath(sub, chart)).as_posix()
+    assert ("KLB104", f"{shown}/templates/service.yaml", 6, 20) in where(report, chart)
+    assert all(os.path.isfile(finding["path"]) for finding in report["findings"])
+
+
 def test_a_warm_run_sees_an_edited_template(tmp_path: Path) -> None:
     chart = write(tmp_path / "shop", CHART)
     assert any(f["rule"] == "KLB401" for f in check(str(chart))[1]["findings"])

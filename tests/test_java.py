@@ -794,6 +794,65 @@ def test_a_server_with_no_shutdown_hook_is_klb403(tmp_path: Path) -> None:
     assert "JVM" in finding.text
 
 
+# A server component a lifecycle framework of the project starts and stops: start() starts
+# it, close() drains it, the framework's own hook (elsewhere) calls close().
+_COMPONENT = """\
+package shop.ledger;
+
+import io.grpc.Server;
+import io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+
+public class LedgerRpc {
+  private final Server rpc;
+
+  public LedgerRpc(int port) {
+    rpc = NettyServerBuilder.forPort(port).addService(new LedgerService()).build();
+  }
+
+  public void open() throws IOException {
+    rpc.start();
+  }
+
+  public void close() {
+    try {
+{drain}
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "drain",
+    [
+        "      rpc.shutdown().awaitTermination();",
+        "      (rpc.shutdownNow()).awaitTermination();",
+        "      if (rpc != null) {\n        rpc.shutdown();\n"
+        "        rpc.awaitTermination();\n      }",
+    ],
+    ids=["chained", "parenthesised", "after-shutdown"],
+)
+def test_awaiting_a_stop_begun_is_a_drain_not_a_wait_to_serve(tmp_path: Path, drain: str) -> None:
+    """awaitTermination() on shutdown()'s result, or after the same server's shutdown() in
+    the same method, waits for a drain: the server is not waited on as it serves."""
+    text = _COMPONENT.replace("{drain}", drain)
+    assert facts_of(text, "src/main/java/shop/ledger/LedgerRpc.java").waits == []
+    assert lint_files(tmp_path, {"LedgerRpc.java": text}, ["KLB403"]).findings == []
+
+
+def test_a_wait_after_another_objects_shutdown_is_still_a_wait(tmp_path: Path) -> None:
+    """An executor's shutdown() before the server's awaitTermination() drains nothing of
+    the server's."""
+    text = _COMPONENT.replace(
+        "{drain}", "      workers.shutdown();\n      rpc.awaitTermination();"
+    ).replace("Server rpc;", "Server rpc;\n  private ExecutorService workers;")
+    (wait,) = facts_of(text, "src/main/java/shop/ledger/LedgerRpc.java").waits
+    assert wait.how == "awaitTermination()"
+
+
 SPRING_SERVER = """\
 package shop.orders;
 

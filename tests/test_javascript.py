@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from k8slb.code.facts import UNKNOWN, EnvRef
+from k8slb.code.syntax_trees import template_line
 from k8slb.core.findings import Severity
 from k8slb.interface.cli import cli
 from k8slb.languages.javascript.parse import parse, parse_typescript
@@ -140,6 +141,49 @@ def test_flow_typed_javascript_is_not_analysed_at_info(
     (finding,) = lint_files(tmp_path, {"src/billing.js": text}, ["KLB004"]).findings
     assert finding.severity == (severity or Severity.ERROR)
     assert ("Flow-typed" in finding.message) == (severity is not None)
+
+
+# A docs site's script that its generator renders before serving it: template actions
+# where JavaScript's values go.
+_SITE_SCRIPT = """\
+(function () {
+  const options = {
+    tokenize: 'forward',
+    limit: LIMIT,
+  };
+  fetch('/search.json').then((r) => r.json()).then((pages) => render(pages, options));
+})();
+"""
+
+
+@pytest.mark.parametrize(
+    ("limit", "severity"),
+    [
+        ("{{ if site.Params.search.wide }}50{{ else }}10{{ end }}", Severity.INFO),
+        ("{{ .Site.Params.limit }}", Severity.INFO),
+        ("{{- $limit -}}", Severity.INFO),
+        ("{{ search_limit }}", Severity.INFO),
+        ("{% if wide %}50{% else %}10{% endif %}", Severity.INFO),
+        ("10 +", Severity.ERROR),  # broken JavaScript
+        ("{{ 10 +", Severity.ERROR),  # no action of a template language: broken
+    ],
+)
+def test_a_script_whose_error_line_holds_template_actions_is_a_template(
+    tmp_path: Path, limit: str, severity: Severity
+) -> None:
+    """A `.js` file whose syntax error is on a line with a template language's action
+    (Hugo, Go templates, Jinja) is rendered before it is JavaScript: KLB004 at info."""
+    text = _SITE_SCRIPT.replace("LIMIT", limit)
+    (finding,) = lint_files(tmp_path, {"docs/assets/js/search.js": text}, ["KLB004"]).findings
+    assert finding.severity == severity
+    assert ("a template" in finding.message) == (severity == Severity.INFO)
+
+
+def test_jsx_objects_in_attributes_are_no_template() -> None:
+    """`style={{ color }}` is JSX's: a broken line that holds one is no template's."""
+    text = b"export const Tag = () => <span style={{ color }} class=>x</span>;\n"
+    assert template_line(text, 1) is None
+    assert template_line(b"a;\nx = {{ .Values.limit }}\n", 2) == "x = {{ .Values.limit }}"
 
 
 def test_a_module_that_does_not_parse_is_klb004(tmp_path: Path) -> None:

@@ -486,3 +486,39 @@ def test_end_to_end_a_channel_a_micronaut_factory_configures_is_klb102(tmp_path:
     (finding,) = lint_files(tmp_path, files, select=["KLB102"]).findings
     assert finding.path.endswith("RatesClient.kt") and finding.line == 7
     assert "'backend:50051'" in finding.text and "RATES_HOST" in finding.text
+
+
+_LIFECYCLE = """\
+package com.example.ledger
+
+import io.grpc.Server
+import io.grpc.netty.NettyServerBuilder
+
+class LedgerRpc(port: Int, service: LedgerService) {
+    private val rpc: Server = NettyServerBuilder.forPort(port).addService(service).build()
+
+    fun open() {
+        rpc.start()
+    }
+
+    fun close() {
+DRAIN
+    }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "drain",
+    [
+        "        rpc.shutdown().awaitTermination()",
+        "        rpc.shutdownNow()\n        rpc.awaitTermination()",
+    ],
+    ids=["chained", "after-shutdown"],
+)
+def test_awaiting_a_stop_begun_is_a_drain_not_a_wait_to_serve(drain: str) -> None:
+    """awaitTermination() on shutdown()'s result, or after the same server's shutdown() in
+    the same function, waits for a drain, not for the server as it serves."""
+    assert facts_of(_LIFECYCLE.replace("DRAIN", drain)).waits == []
+    (wait,) = facts_of(_LIFECYCLE.replace("DRAIN", "        rpc.awaitTermination()")).waits
+    assert wait.how == "awaitTermination()"

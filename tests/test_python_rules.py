@@ -801,3 +801,21 @@ def test_a_settings_class_instance_is_its_fields_variables() -> None:
     assert found.exports["URL"] == EnvRef(
         "ORDERS_DATABASE_URL", "postgresql+asyncpg://app:app@localhost:5432/app"
     )
+
+
+@pytest.mark.parametrize(
+    ("body", "template"),
+    [
+        ("{% if cookiecutter.metrics %}\nimport prometheus_client\n{% endif %}\n", True),
+        ('print(f"{{ name }}" +)\n', False),  # an f-string's braces: broken Python
+    ],
+)
+def test_a_module_with_a_template_languages_control_action_is_a_template(
+    tmp_path: Path, body: str, template: bool
+) -> None:
+    """A `.py` file that holds `{% if %}` (a project template's) is rendered before it is
+    Python: KLB004 at info, not an error."""
+    text = "import os\n\nimport grpc\n\n" + body
+    (finding,) = lint_files(tmp_path, {"svc/server.py": text}, ["KLB004"]).findings
+    assert (finding.severity == Severity.INFO) is template
+    assert ("a template" in finding.message) is template

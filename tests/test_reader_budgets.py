@@ -1588,6 +1588,22 @@ def chart_clock_actions(n: int) -> Files:
     }
 
 
+def subcharts_named_apart(n: int, deep: int) -> Files:
+    """A chart with `n` vendored subcharts each in a folder its Chart.yaml names apart
+    (charts.subchart_folders), one chain of them `deep` levels down, and a Chart.yaml
+    whose `name:` is a long line."""
+    files = {"c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n"}
+    for i in range(n):
+        files[f"c/charts/f{i}/Chart.yaml"] = f"apiVersion: v2\nname: s{i}\nversion: 0.1.0\n"
+    chain = "c"
+    for i in range(deep):
+        chain += f"/charts/d{i}"
+        files[f"{chain}/Chart.yaml"] = f"apiVersion: v2\nname: e{i}\nversion: 0.1.0\n"
+    files[f"{chain}/templates/cm.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"
+    files["c/charts/long/Chart.yaml"] = "apiVersion: v2\nname: " + "a" * 500_000 + "\n"
+    return files
+
+
 def tiltfile_helm_calls(n: int) -> Files:
     """A Tiltfile (inputs/tiltfile.py) of some 900 kB (under the 1 MiB it is rendered
     to): `n` helm() calls of a chart deployed one by one, `n` names each given a call and
@@ -1756,6 +1772,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Helm: 400 templates failing on a required value, each defining 100 named templates": (
         lambda: helm_templates_failing(400, 100)
+    ),
+    "Helm: 300 subcharts in folders named apart from their charts, a chain 40 deep": (
+        lambda: subcharts_named_apart(300, 40)
     ),
     "Bazel: image calls 20000 deep, 20000 lists left open, 20000 image targets": (
         lambda: bazel_calls_nested_and_lists_left_open(20000)
@@ -1955,6 +1974,13 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Java and Kotlin: 200000 modifiers before no `void main(`": entry_points_never_declared,
     "Bazel: 100 images sharing 200 layers of 200 files their entrypoints all name": (
         lambda: bazel_shared_layers(100, 200)
+    ),
+    "JavaScript and Python: 200000 `{{` and `{%` never closed, then a syntax error": (
+        lambda: {
+            "site/a.js": "const a = 1;\n" + "{{ {% x" * 200_000 + "\nconst = ;\n",
+            "site/b.js": "let b = 2;\n" * 100_000 + "x = {{ " + "{{" * 200_000 + " (\n",
+            "svc/c.py": "import grpc\n" + "{% if " * 200_000 + "\ndef (:\n",
+        }
     ),
 }
 

@@ -301,6 +301,11 @@ def test_a_service_a_servicemonitor_scrapes_on_every_port_carries_no_clients(
         ("prometheus-12020", False),
         ("metrics-9090", False),
         ("http-metrics", True),
+        ("tcp-prometheus-servicemonitor", False),
+        ("http-prom", False),
+        ("scrape-podmonitor", False),
+        ("tcp-metrics", True),
+        ("tcp", True),
         ("http-8080", True),
         ("grpc-10200", True),
         ("port", True),
@@ -443,6 +448,66 @@ def test_a_service_named_for_scrapes_that_a_caller_reaches_carries_clients(
     assert bool(found) is serving
     if serving:
         assert {f.severity for f in found} == {Severity.WARNING}
+
+
+# The app is reached through its Envoy sidecar; the Service reaches the app container
+# only on its metrics port, and the Ingress names the Service's traffic port.
+BEHIND_ENVOY = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: quotes}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: quotes}}
+  template:
+    metadata: {labels: {app: quotes}}
+    spec:
+      containers:
+        - name: quotes
+          image: registry.example/quotes:2.1
+          ports: [{name: rpc, containerPort: 7070}, {name: metrics, containerPort: 7071}]
+          readinessProbe: {grpc: {port: 7070}}
+        - name: envoy
+          image: envoyproxy/envoy:v1.30.1
+          ports: [{name: edge, containerPort: 8443}]
+          readinessProbe: {httpGet: {path: /ready, port: 8443}}
+          lifecycle: {preStop: {exec: {command: [sleep, "10"]}}}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: quotes}
+spec:
+  selector: {app: quotes}
+  ports:
+    - {name: edge, port: 443, targetPort: 8443}
+    - {name: metrics, port: 7071}
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: quotes}
+spec:
+  rules:
+    - http:
+        paths:
+          - path: /
+            pathType: Prefix
+            backend: {service: {name: quotes, port: {PORT}}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("port", "serving"),
+    [("number: 443", False), ("name: edge", False), ("number: 7071", True)],
+)
+def test_an_ingress_sends_only_to_the_service_port_it_names(
+    tmp_path: Path, port: str, serving: bool
+) -> None:
+    """An Ingress that names the Service's traffic port calls that port, not the metrics
+    port beside it: the app container reached only there serves no client (its sidecar
+    takes the traffic); one that names the metrics port calls it."""
+    text = BEHIND_ENVOY.replace("{PORT}", "{" + port + "}")
+    found = lint_text(tmp_path, text, ["KLB401"])
+    assert ("quotes" in {f.text.split("'")[1] for f in found}) is serving
 
 
 POD_MONITOR = """\

@@ -12,6 +12,7 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING
 
+from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
 
 if TYPE_CHECKING:
@@ -243,6 +244,64 @@ def _deeper_than(root: Node, limit: int) -> Node | None:
             return node
         deep = [(c, depth + 1) for c in node.children if depth + c.descendant_count > limit]
         stack += reversed(deep)  # the first in source order on top
+    return None
+
+
+# A template language's action in a line (Hugo's and Go's `{{ if ... }}`, `{{ .Title }}`,
+# `{{ site.Params.x }}`, Jinja's `{{ name }}` and `{% if %}`): not JSX's `={{ ... }}`, an
+# object literal given to an attribute, nor a bare `{{` of nested blocks.
+_TEMPLATE_ACTION = regex.compile(
+    r"([\w-]=\s*)?\{\{-?\s*(?:"
+    r"(?:if|else|end|range|with|define|template|block|partial|partialCached)\b"
+    r"|[.$]"
+    r"|[A-Za-z_]\w*(?:\.\w+)*\s*-?\}\}"
+    r")"
+    r"|\{%-?\s*(?:if|for|endif|endfor|block|endblock|extends|include|set|macro)\b"
+)
+# A template language's control action anywhere in a file (`{{ if ... }}`, `{{- range`,
+# `{{ end }}`, `{% for %}`): no JavaScript or Python holds one outside a string, and a
+# client framework's templates in strings use their own (`v-if`, `{{#if}}`).
+_BLOCK_ACTION = regex.compile(
+    rb"\{\{-?\s*(?:if|range|with|end|define|block)\b[^}\n]{0,200}\}\}"
+    rb"|\{%-?\s*(?:if|for|endif|endfor|block|endblock|extends)\b[^%\n]{0,200}%\}"
+)
+# The length of a line looked at (a minified file is one line of megabytes)
+_TEMPLATE_LINE = 4096
+
+
+def template_line(data: bytes, line: int) -> str | None:
+    """The text of line `line` (from 1) when it holds a template language's action, else
+    the first control action of one in the file: a file whose syntax error is there, or
+    that holds one, is a template rendered before it is code (a docs site's asset with a
+    `.js` name), not broken code."""
+    found = _line_action(data, line)
+    return found if found is not None else template_block(data)
+
+
+def template_block(data: bytes) -> str | None:
+    """The first control action of a template language in the file (`{{ if ... }}`,
+    `{% for ... %}`), if any."""
+    if b"{{" not in data and b"{%" not in data:
+        return None
+    block = _BLOCK_ACTION.search(data)
+    return block.group(0).decode("utf-8", "replace") if block is not None else None
+
+
+def _line_action(data: bytes, line: int) -> str | None:
+    """The text of line `line` (from 1) when it holds a template language's action."""
+    start = 0
+    for _ in range(line - 1):
+        start = data.find(b"\n", start) + 1
+        if start == 0:
+            return None
+    end = data.find(b"\n", start)
+    text = data[start : end if end >= 0 else len(data)][:_TEMPLATE_LINE]
+    if b"{{" not in text and b"{%" not in text:
+        return None
+    decoded = text.decode("utf-8", "replace")
+    for found in _TEMPLATE_ACTION.finditer(decoded):
+        if found.group(1) is None:  # `style={{` is JSX's object in an attribute
+            return decoded.strip()
     return None
 
 

@@ -19,7 +19,7 @@ from k8slb.model.objects import (
     service_ports,
     target_port,
 )
-from k8slb.model.routes import key_of, routed
+from k8slb.model.routes import key_of, routed_ports
 from k8slb.model.traffic import (
     CLIENTS,
     Purpose,
@@ -160,7 +160,7 @@ class Index:
         self._selecting_in: dict[str, dict[int, list[K8sObject]]] = {}
         self._purposes: dict[int, Purpose] = {}
         self._scraped: dict[int, set[str]] | None = None
-        self._routed: dict[tuple[str, str], list[K8sObject]] | None = None
+        self._routed: dict[tuple[str, str], set[int | str] | None] | None = None
         self._caller_texts: list[tuple[str, str]] | None = None
         self._env: dict[str, list[EnvSetting]] | None = None
         self._env_by_folder: dict[str, dict[tuple[str, ...], list[EnvSetting]]] = {}
@@ -285,16 +285,27 @@ class Index:
         return found
 
     def called_ports(self, service: K8sObject) -> set[int]:
-        """The Service's port numbers a caller is seen to call: every one when an L7 route
-        sends to it, else those a ConfigMap or a container's env or arguments name with the
-        Service's name (a client's URL)."""
+        """The Service's port numbers a caller is seen to call: those an L7 route sends to
+        (every one when a route names none), and those a ConfigMap or a container's env
+        or arguments name with the Service's name (a client's URL)."""
         if self._routed is None:
-            self._routed = routed(self.objects)
-        if self._routed.get(key_of(service.namespace, service.name or "")):
-            return {n for p in service_ports(service) if isinstance(n := p.get("port"), int)}
+            self._routed = routed_ports(self.objects)
+        key = key_of(service.namespace, service.name or "")
+        numbers = {n for p in service_ports(service) if isinstance(n := p.get("port"), int)}
+        if key in self._routed:
+            sent = self._routed[key]
+            if sent is None:
+                return numbers
+            called = {
+                n
+                for p in service_ports(service)
+                if isinstance(n := p.get("port"), int) and (n in sent or p.get("name") in sent)
+            }
+        else:
+            called = set()
         if self._caller_texts is None:
             self._caller_texts = caller_texts(self.objects)
-        return named_ports(service, self._caller_texts)
+        return called | named_ports(service, self._caller_texts)
 
     def _only_scraped(self, target: Target) -> bool:
         """Whether the target's Service port is only scraped or profiled (by its name, or

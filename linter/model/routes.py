@@ -67,6 +67,13 @@ def _host_key(host: object, namespace: str | None) -> Key | None:
 
 def _ingress_services(obj: K8sObject) -> Iterator[Key]:
     """The Services an Ingress sends requests to."""
+    for key, _ in _ingress_backends(obj):
+        yield key
+
+
+def _ingress_backends(obj: K8sObject) -> Iterator[tuple[Key, object]]:
+    """(Service, the port it is sent to: a number, a name, None when none is named) of
+    each backend of an Ingress."""
     spec = obj.body.get("spec") or {}
     backends = [spec.get("defaultBackend"), spec.get("backend")]
     for rule in _list(spec.get("rules")):
@@ -74,7 +81,10 @@ def _ingress_services(obj: K8sObject) -> Iterator[Key]:
     for backend in backends:
         name = dig(backend, "service", "name") or dig(backend, "serviceName")
         if isinstance(name, str):
-            yield key_of(obj.namespace, name)
+            port = dig(backend, "service", "port", "number") or dig(
+                backend, "service", "port", "name"
+            )
+            yield key_of(obj.namespace, name), port or dig(backend, "servicePort") or None
 
 
 def _ingress(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
@@ -92,12 +102,20 @@ def _ingress(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
 
 def _gateway_services(obj: K8sObject) -> Iterator[Key]:
     """The Services a Gateway API route sends requests to."""
+    for key, _ in _gateway_backends(obj):
+        yield key
+
+
+def _gateway_backends(obj: K8sObject) -> Iterator[tuple[Key, object]]:
+    """(Service, the port it is sent to or None) of each backendRef of a Gateway API
+    route."""
     for rule in _list(dig(obj.body, "spec", "rules")):
         for ref in _list(rule.get("backendRefs") if isinstance(rule, dict) else None):
             if not isinstance(ref, dict) or ref.get("kind", "Service") != "Service":
                 continue
             if isinstance(ref.get("name"), str):
-                yield key_of(ref.get("namespace") or obj.namespace, ref["name"])
+                key = key_of(ref.get("namespace") or obj.namespace, ref["name"])
+                yield key, ref.get("port")
 
 
 def _gateway_route(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
@@ -279,4 +297,37 @@ def routed(objects: list[K8sObject]) -> dict[Key, list[K8sObject]]:
         if reader is not None:
             for key in reader(obj):
                 found[key].append(obj)
+    return found
+
+
+# The routers that name the Service port they send to (an Ingress backend's
+# `service.port`, a Gateway API backendRef's `port`); the others send to any of them.
+_PORTED = {
+    ("networking.k8s.io", "Ingress"): _ingress_backends,
+    ("extensions", "Ingress"): _ingress_backends,
+    ("gateway.networking.k8s.io", "GRPCRoute"): _gateway_backends,
+    ("gateway.networking.k8s.io", "HTTPRoute"): _gateway_backends,
+}
+
+
+def routed_ports(objects: list[K8sObject]) -> dict[Key, set[int | str] | None]:
+    """The Service ports L7 routers send requests to (numbers or names), by (namespace,
+    name): None where a router names no port (a VirtualService's host, a backend with
+    none), then any port of the Service may be called."""
+    found: dict[Key, set[int | str] | None] = {}
+    for obj in objects:
+        key_ports = _PORTED.get((obj.group, obj.kind))
+        if key_ports is None:
+            reader = _ROUTERS.get((obj.group, obj.kind))
+            for key in reader(obj) if reader is not None else ():
+                found[key] = None
+            continue
+        for key, port in key_ports(obj):
+            ports = found.setdefault(key, set())
+            if ports is None:
+                continue
+            if isinstance(port, int | str) and not isinstance(port, bool):
+                ports.add(port)
+            else:
+                found[key] = None
     return found

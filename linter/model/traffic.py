@@ -28,10 +28,27 @@ from k8slb.reading.yamltree import YMap, YSeq
 # `debug` (with them, or alone) is the port of the process's own diagnostics (Go's
 # expvar and pprof: `metrics-debug`, `debug`), scraped or profiled, never called by clients.
 SCRAPE_WORDS = frozenset(
-    {"metrics", "prometheus", "prom", "pprof", "profiling", "monitoring", "debug"}
+    {
+        "metrics",
+        "prometheus",
+        "prom",
+        "pprof",
+        "profiling",
+        "monitoring",
+        "debug",
+        "servicemonitor",
+        "podmonitor",
+        "scrape",
+    }
 )
 # A word of a port's name that names no use: left out before the words are compared.
 PORT_FILLER = frozenset({"port"})
+# Words that name Prometheus or its monitors, not only metrics: with one of them, a
+# protocol's word (Istio's `tcp-` prefix, `http-`) says no more than `port` does
+# (`tcp-prometheus-servicemonitor`, `http-prom`), while `http-metrics` stays a port of
+# clients (the HTTP API of Loki's and Mimir's charts).
+_PROMETHEUS_WORDS = frozenset({"prometheus", "prom", "servicemonitor", "podmonitor", "scrape"})
+_PROTOCOL_WORDS = frozenset({"tcp", "http", "https"})
 # Words in a port name that mean the pods talk to each other on it: a gossip ring
 # (memberlist, serf), a consensus group (raft), cluster routes (NATS, Alertmanager).
 PEER_WORDS = frozenset(
@@ -145,8 +162,11 @@ def scrape_port(port: YMap, scraped: frozenset[str] | set[str]) -> bool:
 
 def scrape_name(name: object) -> bool:
     """Whether a port's name says it is only scraped or profiled, its number (a name's
-    `-12200`, as `prometheus-12200`) left out as `port` is: `metrics`, `prometheus-9100`."""
+    `-12200`, as `prometheus-12200`) left out as `port` is: `metrics`, `prometheus-9100`,
+    and a protocol's word beside Prometheus's name (`tcp-prometheus-servicemonitor`)."""
     words = {word for word in _words(name) - PORT_FILLER if not word.isdigit()}
+    if words & _PROMETHEUS_WORDS:
+        words -= _PROTOCOL_WORDS
     return bool(words) and words <= SCRAPE_WORDS
 
 

@@ -54,6 +54,10 @@ _RENDERED_DOCUMENT = regex.compile(r"^---\s*$", regex.MULTILINE)  # in `helm tem
 # a space or the line's end follows.
 _GLUED_DOCUMENT = regex.compile(r"^---[ \t]*(\S)", regex.MULTILINE)
 _SOURCE = regex.compile(r"^# Source: (.+)$", regex.MULTILINE)  # the template a document is of
+# A Chart.yaml's own name, at the top level
+_CHART_NAME = regex.compile(r"""(?m)^name:[ \t]*["']?([A-Za-z0-9][\w.\-]{0,200})""")
+# How deep subcharts are followed when their folders are named apart from their charts
+_SUBCHART_DEPTH = 8
 _API_VERSION = regex.compile(r"apiVersion:\s*[\"']?([^\s\"'#]+)")
 
 
@@ -115,6 +119,32 @@ class Rendering:
 
     def is_linked(self, member: str) -> bool:
         return any(member.startswith(prefix) for prefix in self.linked)
+
+
+def subchart_folders(members: Mapping[str, bytes]) -> dict[str, str]:
+    """Helm's name of each vendored subchart's folder whose name is not its chart's
+    (`charts/batch-server/`, Helm's, for the folder `charts/batch/` whose Chart.yaml says
+    `name: batch-server`) -> the folder, as the chart's members name it: Helm names a
+    subchart's templates by its chart's name, the tree by its folder's."""
+    helm_name: dict[str, str] = {"": ""}  # a member folder ("" the chart) -> Helm's
+    charts = sorted(
+        (name[: -len("/Chart.yaml")], data)
+        for name, data in members.items()
+        if name.endswith("/Chart.yaml") and name.count("charts/") <= _SUBCHART_DEPTH
+    )
+    renamed: dict[str, str] = {}
+    for folder, data in charts:  # a parent's folder sorts before its subcharts'
+        above, _, own = folder.rpartition("/")
+        parent = above.removesuffix("charts").removesuffix("/")
+        if not above.endswith("charts") or parent not in helm_name:
+            continue
+        found = _CHART_NAME.search(data[:65536].decode("utf-8", "replace"))
+        name = found.group(1) if found is not None else own
+        helm = f"{helm_name[parent]}/charts/{name}".lstrip("/")
+        helm_name[folder] = helm
+        if helm != folder:
+            renamed[f"{helm}/"] = f"{folder}/"
+    return renamed
 
 
 def _member_path(chart: str, member: str, linked: Mapping[str, str]) -> str:
@@ -477,13 +507,15 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
     top = next(iter(by_name), os.path.basename(chart)).partition("/")[0]
     by_name = {name: as_helm_splits(text) for name, text in by_name.items()}
     by_name.update({f"{top}/{member}": text for member, text in _plain_manifests(members).items()})
+    renamed = subchart_folders(members)
     for name, text in by_name.items():
         if not name.endswith((".yaml", ".yml")) or not text.strip():
             continue  # NOTES.txt, and templates an `if` left empty
         if _TEST_HOOK.search(text):
             continue  # `helm test` pods: run by hand, not part of the release's traffic
-        rendering.files[_shown(chart, name, linked)] = text
-        rendering.names[_shown(chart, name, linked)] = name
+        shown = _shown(chart, name, linked, renamed)
+        rendering.files[shown] = text
+        rendering.names[shown] = name
     return rendering
 
 
@@ -841,15 +873,24 @@ def _helm_template(chart: str, folder: str, options: HelmOptions) -> dict[str, s
     return files
 
 
-def _shown(chart: str, name: str, linked: Mapping[str, str] | None = None) -> str:
+def _shown(
+    chart: str,
+    name: str,
+    linked: Mapping[str, str] | None = None,
+    renamed: Mapping[str, str] | None = None,
+) -> str:
     """`podinfo/templates/x.yaml` (Helm's name: the chart's name first) as the path of that
     template under the chart's folder, as the user sees it (a linked dependency's in its
-    own folder)."""
+    own folder; a subchart's in its folder, `renamed` from its chart's name)."""
     _, _, inside = name.partition("/")
     inside = os.path.normpath(inside or name)
     if os.path.isabs(inside) or inside.split(os.sep)[0] == "..":
         return chart_file(chart)  # a chart named `../x` must not point k8slb out of it
-    return _member_path(chart, Path(inside).as_posix(), linked or {})
+    member = Path(inside).as_posix()
+    prefix = max((p for p in renamed or {} if member.startswith(p)), key=len, default=None)
+    if prefix is not None and renamed is not None:
+        member = renamed[prefix] + member[len(prefix) :]
+    return _member_path(chart, member, linked or {})
 
 
 CHART_API_VERSIONS = ("v1", "v2", "v3")  # v3: Helm 4's charts

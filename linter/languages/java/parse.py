@@ -1424,6 +1424,8 @@ class _Reader:
         receiver = _receiver(call)
         name = _named(receiver)
         if method == "awaitTermination" and not _arguments(call):
+            if self._drains(call, name):
+                return
             # only a gRPC Server waits with no timeout (an ExecutorService always has one)
             waited = name if name in servers else None
             self.facts.waits.append(Wait(_loc(self.path, call), waited, "awaitTermination()"))
@@ -1440,6 +1442,24 @@ class _Reader:
             self.facts.stops.append(Stop(_loc(self.path, call), name, UNKNOWN, False))
         elif method == "shutdownNow" and not self._bounds_a_graceful_stop(call, name):
             self.facts.stops.append(Stop(_loc(self.path, call), name, 0, False))
+
+    def _drains(self, call: Node, name: str | None) -> bool:
+        """An `awaitTermination()` that waits for a stop already begun, not a server started
+        and waited on: made on `shutdown()`'s result (`server.shutdown().awaitTermination()`)
+        or after the same server's `shutdown()` (`shutdownNow()`) earlier in the same method
+        or lambda (a `stop()` method's drain)."""
+        receiver = _receiver(call)
+        while receiver is not None and receiver.type == "parenthesized_expression":
+            receiver = receiver.named_children[0] if receiver.named_children else None
+        if receiver is not None and receiver.type == "method_invocation":
+            return _method(receiver) in ("shutdown", "shutdownNow")
+        scope = self._scope_of.get(call.id)
+        if name is None or scope is None:
+            return False
+        return any(
+            self.ends.within(f"{name}.{stop}", scope, before=call.start_byte)
+            for stop in ("shutdown", "shutdownNow")
+        )
 
     def _unawaited_in_a_hook(self, call: Node, name: str) -> bool:
         """A `server.shutdown()` that a JVM shutdown hook runs (in the hook's lambda, or in
@@ -1463,15 +1483,19 @@ class _Reader:
 
     @cached_property
     def _scope_of(self) -> dict[int, Node]:
-        """The innermost method, constructor or lambda of each `shutdown()` call, by the
-        call's id: one sweep of the scopes and calls in source order with the open scopes
-        on a stack (climbing each call's parents, which tree-sitter finds from the root,
-        was quadratic in the nesting)."""
+        """The innermost method, constructor or lambda of each `shutdown()` and
+        `awaitTermination()` call, by the call's id: one sweep of the scopes and calls in
+        source order with the open scopes on a stack (climbing each call's parents, which
+        tree-sitter finds from the root, was quadratic in the nesting)."""
         found = self.found
         scopes = [*found.get("method", []), *found.get("constructor", [])]
         scopes += found.get("lambda", [])
         events: list[tuple[Node, Node | None]] = [(scope, scope) for scope in scopes]
-        events += [(call, None) for call, method in self.calls if method == "shutdown"]
+        events += [
+            (call, None)
+            for call, method in self.calls
+            if method in ("shutdown", "awaitTermination")
+        ]
         events.sort(key=lambda event: _walk_order(event[0]))
         open_scopes: list[Node] = []
         scope_of: dict[int, Node] = {}

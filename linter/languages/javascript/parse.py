@@ -77,6 +77,7 @@ from k8slb.code.syntax_trees import (
     parse_too_long,
     parsed,
     syntax_problem,
+    template_line,
     too_deep,
     walk,
 )
@@ -348,6 +349,13 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
             facts.problem,
             f"Flow-typed JavaScript (`@flow`; tree-sitter finds an error at line "
             f"{facts.problem.line}), a dialect k8slb does not read",
+        )
+    if facts.problem is not None and (action := template_line(data, facts.problem.line)):
+        facts.problem = not_analysed(
+            facts.problem,
+            f"a template, not {shown} yet: it holds a template language's action "
+            f"(`{action[:80]}`), which a site generator or a renderer replaces before the "
+            "file is code",
         )
     if facts.problem is None:
         facts.problem = too_deep(path, root, shown)

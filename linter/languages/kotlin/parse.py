@@ -825,6 +825,8 @@ class _Reader:
         `server.shutdownNow()` on a server the file builds."""
         name = _named(_receiver(call))
         if method == "awaitTermination" and not _arguments(call):
+            if self._drains(call, name):
+                return
             # only a gRPC Server waits with no timeout (an ExecutorService always has one)
             waited = name if name in servers else None
             self.facts.waits.append(Wait(_loc(self.path, call), waited, "awaitTermination()"))
@@ -842,15 +844,33 @@ class _Reader:
         elif method == "shutdownNow" and not self._bounds_a_graceful_stop(call, name):
             self.facts.stops.append(Stop(_loc(self.path, call), name, 0, False))
 
+    def _drains(self, call: Node, name: str | None) -> bool:
+        """An `awaitTermination()` that waits for a stop already begun, not a server started
+        and waited on: made on `shutdown()`'s result (`server.shutdown().awaitTermination()`)
+        or after the same server's `shutdown()` (`shutdownNow()`) earlier in the same
+        function (a `close()` function's drain)."""
+        receiver = _receiver(call)
+        if receiver is not None and receiver.type == "call_expression":
+            return _method(receiver) in ("shutdown", "shutdownNow")
+        function = self._function_of.get(call.id)
+        if name is None or function is None:
+            return False
+        return any(
+            self.ends.within(f"{name}.{stop}", function, before=call.start_byte)
+            for stop in ("shutdown", "shutdownNow")
+        )
+
     @cached_property
     def _stops(self) -> list[Node]:
         return [call for call, method in self.calls if method in ("shutdown", "shutdownNow")]
 
     @cached_property
     def _function_of(self) -> dict[int, Node]:
-        """The innermost function, lambda or anonymous function of each stop, by its id."""
+        """The innermost function, lambda or anonymous function of each stop and each
+        `awaitTermination()`, by its id."""
         functions = self.found.get("function", []) + self.found.get("lambda", [])
-        return _innermost(functions, self._stops)
+        waits = [call for call, method in self.calls if method == "awaitTermination"]
+        return _innermost(functions, self._stops + waits)
 
     @cached_property
     def _hook_of(self) -> dict[int, Node]:

@@ -52,6 +52,7 @@ from k8slb.code.facts import (
     worth_parsing,
 )
 from k8slb.code.projects import Import, module_imports
+from k8slb.code.syntax_trees import template_block
 from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
 from k8slb.languages.python.parse_ast import dotted
@@ -320,6 +321,17 @@ def _syntax_problem(path: str, data: bytes, error: SyntaxError) -> Problem:
                 line,
                 column,
                 f"not read: Python 2 syntax ({older}) at line {line}; k8slb reads Python 3",
+                severity=Severity.INFO,
+            )
+        action = template_block(data)  # not `{{ x }}`: an f-string's braces
+        if action is not None:
+            return Problem(
+                "KLB004",
+                path,
+                line,
+                column,
+                "not analysed: a template, not Python yet: it holds a template language's "
+                f"action (`{action[:80]}`), which a renderer replaces before the file is code",
                 severity=Severity.INFO,
             )
         return Problem("KLB004", path, line, column, f"not valid Python: {error.msg}")
