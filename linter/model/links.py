@@ -3103,10 +3103,12 @@ class _Finder:
         if ran.endswith(".sh") and len(argv) > 1 and ran not in map(_binary, builds):
             # an entry point script that runs its arguments (`exec "$@"`): the program next
             ran = posixpath.basename(str(argv[1]))
-        if not builds and (dockerfile.copies or dockerfile.stage_copies) and ran:
+        copies = dockerfile.copies or dockerfile.stage_copies or dockerfile.copies_context
+        if not builds and copies and ran:
             # an image that only ADDs a binary built on the host (a Tiltfile's
             # local_resource, a Makefile's `go build -o build/trip ./services/trip`, a
-            # script's `go build -o bin/$1 service/$1/main.go`)
+            # script's `go build -o bin/$1 service/$1/main.go`), its name a build
+            # argument's too (`COPY ./${PROJECT}_api ./`)
             host = [_named(b, ran) for b in self.builds.go_builds]
             builds = tuple(
                 {b.package: b for b in host if b is not None and _binary(b) == ran}.values()

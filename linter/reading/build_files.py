@@ -481,7 +481,7 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
             builds=tuple(builds),
             tags=tuple(tags),
             script=script,
-            go_builds=host_go_builds(path, text, shell=script is not None),
+            go_builds=host_go_builds(path, text, shell=script is not None, make=script is None),
             make_rules=make_rules(path, text) if script is None else (),
         )
     if name in _GORELEASER:  # its images, and its Go builds as the host's
@@ -527,28 +527,46 @@ _HOST_GO_BUILD = regex.compile(r"(?:\b\w+=\S*\s+)*\bgo\s+(?:build|install)\b[^'\
 _SHELL_GO_BUILD = regex.compile(r"(?:\b\w+=\S*\s+)*\bgo\s+(?:build|install)\b[^\n;&|]*")
 
 
-def host_go_builds(path: str, text: str, *, shell: bool = False) -> tuple[GoBuild, ...]:
+def host_go_builds(
+    path: str, text: str, *, shell: bool = False, make: bool = False
+) -> tuple[GoBuild, ...]:
     """The `go build -o OUT PACKAGE` commands a Tiltfile (a `local_resource`'s command), a
     Makefile or a shell script runs on the host, from the file's folder: their packages
-    as folders of the tree. Literal words only; none of a file past MAX_SCRIPT. A `shell`
-    script's builds run where its `cd`, `pushd` and `popd` lines lead, their folders
-    named by the variables it set before (`pushd "$SERVICES/api"`)."""
+    as folders of the tree (`../../hack/copier` from `tools/copier/` is `hack/copier`; one
+    above the tree's top is none). Literal words only; none of a file past MAX_SCRIPT. A
+    `shell` script's builds run where its `cd`, `pushd` and `popd` lines lead, their
+    folders named by the variables it set before (`pushd "$SERVICES/api"`). A `make`
+    file's recipes are read with the variables the file sets (`$(GOBUILD) -o
+    $(BIN)/$(NAME) $(MAIN_PACKAGE)`, as Make reads them all first), quoted words too
+    (`-ldflags "$(LDFLAGS)"`)."""
     if "go" not in text or len(text) > MAX_SCRIPT:
         return ()
     here: str | None = os.path.dirname(path) or "."  # None: a `cd` to a folder not known
     pushed: list[str | None] = []
     variables: dict[str, str | None] = {}
-    pattern = _SHELL_GO_BUILD if shell else _HOST_GO_BUILD
+    lines: Iterable[tuple[int, str]] = enumerate(text.splitlines(), start=1)
+    if make:
+        lines = list(_logical_lines(text, comments=True))
+        for _, line in lines:
+            _assign(line, variables, make=True)
+    pattern = _SHELL_GO_BUILD if shell or make else _HOST_GO_BUILD
     found: list[GoBuild] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in lines:
         if shell:
             here = _shell_folder(line.strip(), here, pushed, variables)
+        said = Said(path, number, line.strip())
+        if make and _MAKE_ASSIGNMENT.match(line):
+            continue  # `GOBUILD = $(GOCMD) build`: a value, run where a recipe uses it
+        if make and "$" in line:
+            line = _expanded(line, variables=variables, make=True)
         if "go" not in line or line.lstrip().startswith("#") or here is None:
             continue
-        copied = [Copy(here, "/host")]  # the folder it runs in, as if copied to /host
+        # the tree (from the root, for an absolute path) as if copied to /host, the
+        # command run in its folder there
+        root = "/" if here.startswith("/") else "."
+        copied, workdir = [Copy(root, "/host")], posixpath.normpath("/host/" + here.lstrip("/"))
         for match in pattern.finditer(line):
-            said = Said(path, number, line.strip())
-            found += _go_builds(match.group(0), "/host", copied, said, templates=True)
+            found += _go_builds(match.group(0), workdir, copied, said, templates=True)
     return tuple(found)
 
 
