@@ -24,7 +24,9 @@ SWEEPER_MAKEFILE = (
     "build:\n\t$(GOBUILD) -o $(BIN_DIR)/$(NAME) -v $(MAIN_PKG)\n\n"
     "image:\n\tdocker build -t sweeper:$(TAG) .\n"
 )
-SWEEPER_DOCKERFILE = 'FROM alpine:3.20\nWORKDIR /srv\nCOPY out/sweeper .\nENTRYPOINT ["./sweeper"]\n'
+SWEEPER_DOCKERFILE = (
+    'FROM alpine:3.20\nWORKDIR /srv\nCOPY out/sweeper .\nENTRYPOINT ["./sweeper"]\n'
+)
 
 
 def test_a_makefile_s_go_build_is_read_with_the_file_s_variables() -> None:
