@@ -190,26 +190,3 @@ def test_a_web_server_image_serving_a_build_s_output_keeps_its_folder(tmp_path: 
     }
     row = only(links(tmp_path, files))
     assert row["code"] == "console", row
-
-
-def test_a_bare_public_name_no_build_tags_links_no_folder_so_named(tmp_path: Path) -> None:
-    """`cache:7.2-alpine` and `queue:2.10` (no owner, no registry, a release's tag) are
-    Docker Hub's own images: a tool's build folder `tools/cache/` (whose Makefile tags
-    `cache-copier`) and a client library's `queue` package are not what they run.
-    `ledger:1.0`, which a build tags exactly, is still linked."""
-    files = {
-        **_go_service("tools/cache"),
-        "tools/cache/Makefile": "image:\n\tdocker build -t cache-copier:0.1 .\n",
-        "client/python/brokers/queue/__init__.py": "import socket\n",
-        "client/python/brokers/queue/consumer.py": "import socket\n",
-        **_go_service("services/ledger"),
-        "services/ledger/Makefile": "image:\n\tdocker build -t ledger .\n",
-        "k8s/cache.yaml": workload(name="cache", image="cache:7.2-alpine"),
-        "k8s/queue.yaml": workload(name="queue", image="queue:2.10"),
-        "k8s/ledger.yaml": workload(name="ledger", image="ledger:1.0"),
-    }
-    rows = {row["container"].split("/")[-1].split(":")[0]: row for row in links(tmp_path, files)}
-    assert rows["cache"]["code"] is None, rows["cache"]
-    assert rows["queue"]["code"] is None, rows["queue"]
-    assert rows["ledger"]["code"] is not None, rows["ledger"]
-    assert rows["ledger"]["code"].startswith("services/ledger"), rows["ledger"]

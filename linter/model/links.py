@@ -1732,11 +1732,6 @@ class _Finder:
             return found + ko  # the package its name says: no name likeness besides
         if not found and self._pushed_elsewhere(image):
             return found  # a third party's image: a folder named as it is is no evidence
-        if not found and "/" not in image_repository(image) and self._published(image):
-            # a name with no owner nor registry at a release's tag that no build tags
-            # (`mysql:8.0`, `cache:7.2-alpine`): Docker Hub's own image, whatever folder of
-            # the tree is named as it is
-            return found
         segment = image_repository(image).rsplit("/", 1)[-1]
         if segment:
             found += self._dockerfile_name_evidence(segment)
