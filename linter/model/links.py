@@ -26,8 +26,7 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    repository's top that copies no folder of code and runs none links nothing;
 5. the image's last path segment naming a source folder (`.../recommendationservice:v1`
    and `src/recommendationservice/`), unless it holds several services' builds or only
-   Go libraries (generated stubs), or is a bare name at a release's tag no build tags
-   (`mysql:8.0`: Docker Hub's own), or the module a go.mod beside a Dockerfile declares
+   Go libraries (generated stubs), or the module a go.mod beside a Dockerfile declares
    (`github.com/acme/shopctl`; with its Dockerfile kept apart, the module's one `package
    main`);
 6. (as strong as 5: the folder nearer the manifest wins) a manifest kept in a service's
