@@ -1074,7 +1074,7 @@ _STRING = r"""(?:'([^'"]+)'|"([^'"]+)")"""  # a literal string, its text in grou
 # space between a call's arguments, with a comment to its line's end (`'img',  # the app`)
 _GAP = r"(?:\s|#[^\n]*\n)*"
 _DOCKER_BUILD = regex.compile(
-    rf"\bdocker_build(?:_with_restart)?\({_GAP}(?:ref\s*=\s*)?{_STRING}{_GAP},{_GAP}"
+    rf"\bdocker_build(?:_with_restart|_sub)?\({_GAP}(?:ref\s*=\s*)?{_STRING}{_GAP},{_GAP}"
     rf"(?:context\s*=\s*)?{_STRING}"
     r"(?P<rest>[^)]*)\)"
 )
@@ -1082,7 +1082,9 @@ _DOCKERFILE_ARG = regex.compile(rf"\bdockerfile\s*=\s*{_STRING}")
 
 
 def tiltfile_builds(path: str, text: str) -> list[ImageBuild]:
-    """`docker_build('image', 'context', dockerfile='...')` with literal strings only; the
+    """`docker_build('image', 'context', dockerfile='...')` with literal strings only (and
+    tilt-extensions' `docker_build_sub` and `docker_build_with_restart`, which take the
+    same first two); the
     Dockerfile is the context's own unless `dockerfile=` names one (from the Tiltfile's
     folder, as Tilt resolves every path it is given)."""
     folder = os.path.dirname(path) or "."
@@ -1142,7 +1144,9 @@ def _tilt_entrypoint(build: ImageBuild, call: str, rest: str) -> ImageBuild:
 
 def workflow_builds(path: str, text: str) -> list[ImageBuild]:
     """`docker build -t IMAGE [-f FILE] CONTEXT` in a step's script (literal words only),
-    and `docker/build-push-action` steps (`with: {context, tags, file}`), relative to the
+    `docker/build-push-action` steps and its drop-ins' (`with: {context, tags, file}`), and
+    another action's step that builds a `context` into the image its `with:` names
+    (`repository`, `image`, `images`, `image-name`), relative to the
     repository's top: the folder above `.github`, or the GitLab file's."""
     parts = os.path.normpath(path).split(os.sep)
     github = parts[-3:-2] == [".github"]
@@ -1439,13 +1443,25 @@ def _filled(value: object, known: dict[str, str]) -> object:
     return _EXPRESSION_VALUE.sub(lambda m: known.get(m.group(1), m.group(0)), value)
 
 
+# the keys a build action other than docker's names the image it builds in (a repository,
+# its tags given apart)
+_WORKFLOW_IMAGE_KEYS = ("repository", "image", "images", "image-name", "image_name")
+
+
 def _build_push_step(
     path: str, text: str, top: str, step: dict[str, Any], known: dict[str, str]
 ) -> list[ImageBuild]:
     given = step.get("with")
-    if not str(step.get("uses", "")).startswith("docker/build-push-action") or not isinstance(
-        given, dict
-    ):
+    action = str(step.get("uses", "")).split("@", 1)[0]
+    if not isinstance(given, dict):
+        return []
+    # docker's action and its drop-ins (`depot/`, `useblacksmith/build-push-action`) name
+    # whole images in `tags`; another action that builds a `context` names the image's
+    # repository in a key of its own (`repository: acme/app`, `tags: v1`)
+    key = "tags" if action.rsplit("/", 1)[-1] == "build-push-action" else None
+    if key is None and "context" in given:
+        key = next((k for k in _WORKFLOW_IMAGE_KEYS if k in given), None)
+    if key is None:
         return []
     context = _literal(_filled(given.get("context", "."), known))
     if context is None:
@@ -1454,9 +1470,9 @@ def _build_push_step(
     dockerfile = _literal(_filled(given.get("file"), known))  # from the repository's top
     named = os.path.relpath(_joined(top, dockerfile), root) if dockerfile else None
     # an expression left (`${{ github.sha }}`) is one word, whatever spaces it holds
-    listed = _WORKFLOW_EXPRESSION.sub("${EXPRESSION}", str(_filled(given.get("tags", ""), known)))
+    listed = _WORKFLOW_EXPRESSION.sub("${EXPRESSION}", str(_filled(given.get(key, ""), known)))
     tags = listed.replace(",", " ").split()
-    line = _line(given, "tags")
+    line = _line(given, key)
     args = _filled(given.get("build-args"), known)
     return [
         _built(tag, root, named, "workflow", path, text, line, args)
