@@ -70,7 +70,8 @@ is of the one module whose artifactId (or finalName, or Gradle folder name) it s
 before its version, else of none (no link); evidence pointing to a folder the repository
 does not hold is never stronger than evidence pointing to code. A Dockerfile kept apart from
 its context that copies nothing of it (`FROM postgres` with ENV lines) runs no code: no link;
-nor does one running its base's program on files that hold no code (SQL migrations).
+nor does one running its base's program on files that hold no code (SQL migrations), nor
+one that clones a git repository or copies in a wheel, its folder holding no code.
 An image of one name with no owner and no registry that is one of Docker Hub's official
 images (data/docker_library.json: `postgres:16`, `rabbitmq`) is that published image unless
 a build of the tree, a documented one too, tags that very name: no folder named as it is
@@ -2585,6 +2586,7 @@ class _Finder:
             or self._go_pattern_unnamed(dockerfile, folder)
             or self._copies_no_code(dockerfile, folder)
             or self._copies_only_files(dockerfile, folder)
+            or self._fetches_program(dockerfile, folder)
             or self._released_unnamed(chosen, folder)
             or self._released_elsewhere(chosen, folder, dockerfile)
         )
@@ -2702,6 +2704,21 @@ class _Finder:
         return (
             f"{dockerfile.path}: runs its base {dockerfile.base}'s program on files it copies "
             f"({copied}), none of them code of the repository"
+        )
+
+    def _fetches_program(self, dockerfile: Dockerfile | None, folder: str) -> str | None:
+        """Why an image whose Dockerfile takes its program from outside its context (it
+        clones a git repository and builds that, or installs a wheel a build made) links
+        no code when its folder holds none: the Dockerfile's folder, its scripts and
+        configuration, is not the program it runs. None where the folder holds code."""
+        if dockerfile is None or dockerfile.fetched is None or self.by_folder.get(folder):
+            return None
+        said = dockerfile.fetched
+        text = said.text if len(said.text) <= 80 else said.text[:77] + "..."
+        return (
+            f"{said.path}:{said.line}: `{text}` takes the image's program from a clone or a "
+            f"built package, not its context's code, and {folder} holds no code: no code "
+            "is linked"
         )
 
     @staticmethod

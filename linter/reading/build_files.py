@@ -319,6 +319,9 @@ class Dockerfile:
     # the `make` commands of any stage's RUN lines, whose Makefile's recipe may build one
     # program (model/links.py follows them)
     make_calls: tuple[MakeCall, ...] = ()
+    # where a stage takes its program from outside the context: the first RUN that clones
+    # a git repository, or COPY/ADD of a built Python package (`COPY app*.whl /tmp/`)
+    fetched: Said | None = None
 
     @property
     def folder(self) -> str:
@@ -2305,7 +2308,12 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     """What a Dockerfile's last stage copies and runs, with its FROM line and the names
     its ENV lines set."""
     read = _run_stage_first(_parse_stages(path, text), text)
-    return replace(read, from_said=_last_from(path, text), env_names=_env_names(text))
+    return replace(
+        read,
+        from_said=_last_from(path, text),
+        env_names=_env_names(text),
+        fetched=_fetched(path, text),
+    )
 
 
 def _parse_stages(path: str, text: str) -> Dockerfile:
@@ -2388,6 +2396,25 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
         arg_go_builds=tuple(runs.arg_go_builds),
         make_calls=tuple(runs.make_calls),
     )
+
+
+# `git clone` run as a command of a RUN line (as _INSTALLER's commands are found), and a
+# wheel a COPY or ADD takes (`dist/app-1.0-py3-none-any.whl`, `app*.whl`)
+_GIT_CLONE = regex.compile(r"(?:^|[;&|(]|\b(?:sudo|then|do|else)|\[)\s*\"?git\"?[\s,]+\"?clone\b")
+_WHEEL = regex.compile(r"\.whl(?:\s|$)", regex.IGNORECASE)
+
+
+def _fetched(path: str, text: str) -> Said | None:
+    """The first line of any stage that takes the image's program from elsewhere than its
+    context's code: a RUN that clones a git repository, or a COPY or ADD of the context
+    (not `--from`) that takes a wheel, a package a build made."""
+    for line, instruction, arguments in _instructions(text):
+        if instruction == "RUN" and _GIT_CLONE.search(arguments):
+            return Said(path, line, f"RUN {arguments}"[:200])
+        copied = instruction in ("COPY", "ADD") and "--from" not in arguments
+        if copied and _WHEEL.search(arguments):
+            return Said(path, line, f"{instruction} {arguments}"[:200])
+    return None
 
 
 # What a Dockerfile's RUN lines are read with: MAX_ENV names of its ENV lines at most, and
