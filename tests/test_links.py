@@ -140,13 +140,22 @@ def test_tiltfile_docker_build_with_literal_arguments(tmp_path: Path) -> None:
         "inventory.yaml": workload(image="inventory-image"),
         "Tiltfile": "# docker_build('nope', 'elsewhere')\n"
         "docker_build('inventory-image', 'services/inventory')\n"
-        "docker_build(IMAGE, 'services/other')\n",
+        "docker_build(IMAGE, 'services/other')\n"
+        "docker_build_sub('localhost:5000/shop/worker:dev', context='./services/worker',\n"
+        "                 extra_cmds=['ADD ./VERSION /app/VERSION'])\n",
+        "worker.yaml": workload(name="worker", image="shop/worker:1.2"),
         "services/inventory/Dockerfile": DOCKERFILE,
         **service_app("services/inventory"),
+        "services/worker/Dockerfile": DOCKERFILE,
+        **service_app("services/worker"),
     }
-    row = only(links(tmp_path, files))
+    rows = {r["container"]: r for r in links(tmp_path, files)}
+    row = rows["Deployment/shop/inventory:server"]
     assert row["code"] == os.path.join("services", "inventory", "server.py")
     assert row["evidence"][0].startswith("tiltfile: Tiltfile:2:")
+    row = rows["Deployment/shop/worker:server"]  # tilt-extensions' docker_build_sub
+    assert row["code"] == os.path.join("services", "worker", "server.py")
+    assert row["evidence"][0].startswith("tiltfile: Tiltfile:4:")
 
 
 def test_a_tiltfiles_dockerfile_is_taken_from_the_tiltfiles_folder(tmp_path: Path) -> None:
@@ -173,15 +182,25 @@ def test_a_tiltfiles_dockerfile_is_taken_from_the_tiltfiles_folder(tmp_path: Pat
         "      - run: |\n          docker build \\\n            -t ghcr.io/acme/inventory inv\n",
         "      - uses: docker/build-push-action@v6\n        with:\n          context: inv\n"
         "          tags: ghcr.io/acme/inventory:latest\n",
+        "      - uses: fastbuilds/build-push-action@v1\n        with:\n          context: inv\n"
+        "          tags: ghcr.io/acme/inventory:latest\n",
+        "      - uses: acme/ci/actions/push-to-hub@0f3c2d1\n        with:\n"
+        "          context: inv/\n"
+        "          repository: acme/inventory\n          tags: ${{ inputs.tags }}\n",
     ],
-    ids=["docker-build", "continued-lines", "build-push-action"],
+    ids=["docker-build", "continued-lines", "build-push-action", "drop-in", "repository-key"],
 )
 def test_github_workflow_builds(tmp_path: Path, step: str) -> None:
+    """A workflow's build names its image in a `docker build`, docker's action's `tags` (or
+    a drop-in's), or another build action's `repository`; its folder wins over a library
+    folder named as the image is (a name is a guess, a build is evidence)."""
     workflow = "on: push\njobs:\n  image:\n    runs-on: ubuntu-latest\n    steps:\n" + step
     files = {
         "deploy/inventory.yaml": workload(image="ghcr.io/acme/inventory:v3"),
         ".github/workflows/image.yml": workflow,
         "inv/Dockerfile": DOCKERFILE,
+        "tools/sync/lib/inventory/__init__.py": "import json\n",
+        "tools/sync/lib/inventory/client.py": "import json\n",
         **service_app("inv"),
     }
     row = only(links(tmp_path, files))

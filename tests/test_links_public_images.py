@@ -190,3 +190,36 @@ def test_a_web_server_image_serving_a_build_s_output_keeps_its_folder(tmp_path: 
     }
     row = only(links(tmp_path, files))
     assert row["code"] == "console", row
+
+
+def test_docker_hub_s_official_images_link_no_folder_named_as_they_are(tmp_path: Path) -> None:
+    """`memcached:1.6-alpine`, `postgres:16` and `rabbitmq` (one name, no owner, no
+    registry) are Docker Hub's own images when no build of the tree tags that name: not the
+    tool whose build folder is named as one, nor a client package named as one, nor a
+    cleanup job whose name ends with one. A bare name Docker Hub does not serve
+    (`loadgen:0.1.0`) is the tree's local image, linked by its name still; an official name
+    a documented build tags (`docker build -t httpd ./edge`) is that build's."""
+    files = {
+        "tools/memcached/Dockerfile": "FROM alpine:3.20\nCOPY bin/warmer /warmer\n"
+        'ENTRYPOINT ["/warmer"]\n',
+        "tools/memcached/Makefile": "build:\n\tgo build -o bin/warmer ../../hack/warmer\n",
+        "hack/warmer/main.go": GO_MAIN,
+        **_go_service("hack/cleanup-postgres"),
+        "sdk/python/shop/brokers/rabbitmq/__init__.py": "import json\n",
+        "sdk/python/shop/brokers/rabbitmq/queue.py": "import json\n",
+        **service_app("bench/loadgen"),
+        "bench/loadgen/Dockerfile": DOCKERFILE,
+        **service_app("edge"),
+        "edge/Dockerfile": DOCKERFILE,
+        "README.md": "Build the edge image:\n\n```sh\ndocker build -t httpd ./edge\n```\n",
+        "k8s/cache.yaml": workload(name="cache", image="memcached:1.6-alpine"),
+        "k8s/db.yaml": workload(name="db", image="postgres:16"),
+        "k8s/mq.yaml": workload(name="mq", image="rabbitmq"),
+        "k8s/loadgen.yaml": workload(name="loadgen", image="loadgen:0.1.0"),
+        "k8s/edge.yaml": workload(name="edge", image="httpd:2.4"),
+    }
+    rows = {row["container"].split("/")[-1].split(":")[0]: row for row in links(tmp_path, files)}
+    for name in ("cache", "db", "mq"):
+        assert rows[name]["code"] is None, rows[name]
+    assert (rows["loadgen"]["code"] or "").startswith("bench/loadgen"), rows["loadgen"]
+    assert (rows["edge"]["code"] or "").startswith("edge"), rows["edge"]

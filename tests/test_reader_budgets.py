@@ -1091,6 +1091,24 @@ def dockerfile_copies_from_a_builder(n: int, copied: int) -> Files:
     }
 
 
+def dockerfile_fetching_nothing(n: int) -> Files:
+    """A Dockerfile of `n` RUN lines, each `n` `git` words that never clone (`git git git
+    clonex`) after `n` separators, and `n` COPY lines of `n` words ending `.whlx`, its folder
+    holding no code: each line is searched for a clone or a wheel at once."""
+    runs = f"RUN {'; ' * n}{'git ' * n}clonex\n" * n
+    copies = f"COPY {'a.whlx ' * n}/tmp/\n" * n
+    return {
+        "img/Dockerfile": f'FROM debian:12\n{runs}{copies}CMD ["/bin/run"]\n',
+        "build.sh": "docker build -t acme/tool img\n",
+        "k8s/web.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+            "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n"
+            "      labels: {app: web}\n    spec:\n      containers:\n"
+            "        - name: web\n          image: acme/tool:1\n"
+        ),
+    }
+
+
 def dockerfile_repackaged_and_many_owners(n: int) -> Files:
     """A Dockerfile of `n` RUN lines of `n` `--mount` words each (none the context's) and
     `n` COPY lines `--from` an image (1 MB), run by `n` containers of third parties' images
@@ -1790,6 +1808,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfile: 200 COPY lines of 200 paths each --from a builder of 2000 COPY lines": (
         lambda: dockerfile_copies_from_a_builder(200, 2000)
+    ),
+    "Dockerfile: 400 RUN lines of 400 git words never cloning, 400 COPY lines of .whlx": (
+        lambda: dockerfile_fetching_nothing(400)
     ),
     "Dockerfile: 300 RUN lines of 300 cache mounts, 300 COPY --from; 300 modules' owners": (
         lambda: dockerfile_repackaged_and_many_owners(300)

@@ -70,7 +70,12 @@ is of the one module whose artifactId (or finalName, or Gradle folder name) it s
 before its version, else of none (no link); evidence pointing to a folder the repository
 does not hold is never stronger than evidence pointing to code. A Dockerfile kept apart from
 its context that copies nothing of it (`FROM postgres` with ENV lines) runs no code: no link;
-nor does one running its base's program on files that hold no code (SQL migrations).
+nor does one running its base's program on files that hold no code (SQL migrations), nor
+one that clones a git repository or copies in a wheel, its folder holding no code.
+An image of one name with no owner and no registry that is one of Docker Hub's official
+images (data/docker_library.json: `postgres:16`, `rabbitmq`) is that published image unless
+a build of the tree, a documented one too, tags that very name: no folder named as it is
+(a tool, a client package) links it, by name, place or guess.
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder.
@@ -114,6 +119,7 @@ from k8slb.languages import LANGUAGES
 from k8slb.model.index import Index
 from k8slb.model.objects import Container, PodTemplate, flag_value, pod_template, pos_of
 from k8slb.model.runtimes import base_image
+from k8slb.model.well_known import docker_library
 from k8slb.reading.build_files import (
     OUTPUT_FOLDERS,
     SHELL_SCRIPT_SUFFIX,
@@ -326,6 +332,14 @@ def _names_variable(image: str, variable: str) -> bool:
     return last in (f"${{{variable}}}", f"${variable}") or last.startswith(
         (f"${{{variable}}}:", f"${variable}:")
     )
+
+
+def _past_host(image: str) -> str:
+    """An image's repository past a registry host (`localhost:5000/redis` -> `redis`, as
+    skaffold and Tilt push a local build), the rest kept whole (`acme/redis`)."""
+    repository = image_repository(image)
+    host, slash, path = repository.partition("/")
+    return path if slash and ("." in host or ":" in host or host == "localhost") else repository
 
 
 def _less_registry(repository: str) -> str | None:
@@ -974,7 +988,7 @@ class _Finder:
                         replace(e, said=replace(e.said, text=f"{e.said.text} ({tag.describe()})"))
                         for e in self._image_evidence(tag.source, said)
                     ]
-        if not found and isinstance(image, str):
+        if not found and isinstance(image, str) and not self._library_image(image):
             found += self._guessed(workload, container, image)
         segment = image_repository(image).rsplit("/", 1)[-1]
         service = self._service_beside(workload, segment)
@@ -1731,6 +1745,8 @@ class _Finder:
             return found + ko  # the package its name says: no name likeness besides
         if not found and self._pushed_elsewhere(image):
             return found  # a third party's image: a folder named as it is is no evidence
+        if not found and docker_library(image_repository(image)):
+            return found  # Docker Hub's own (`redis:7`), which no build here tags
         segment = image_repository(image).rsplit("/", 1)[-1]
         if segment:
             found += self._dockerfile_name_evidence(segment)
@@ -2141,13 +2157,28 @@ class _Finder:
         broker its manifests run beside the service's own: pushed where the tree's builds
         do not push (`_pushed_elsewhere`), or named as Docker Hub's own images are, one
         name at a release's tag (`rabbitmq:3.6.8-management`, `postgres:15`), where a
-        local build's tag is rarely a version. A name alike by place is no evidence then."""
+        local build's tag is rarely a version, or one of Docker Hub's official images at any
+        tag. A name alike by place is no evidence then."""
         if not isinstance(image, str) or self._build_evidence(image):
             return False
         repository, tag = image_repository(image), image_tag(image)
         if "/" not in repository:
-            return bool(repository) and tag is not None and tag[:1].isdigit()
+            return docker_library(repository) or (
+                bool(repository) and tag is not None and tag[:1].isdigit()
+            )
         return self._pushed_elsewhere(image)
+
+    def _library_image(self, image: str) -> bool:
+        """Whether a container's image is one of Docker Hub's official images (`mysql:8.0`,
+        `nats`: one name, no owner, no registry) that no build of the tree tags, by any
+        name it is known as (a documented `docker build -t mysql .` too): the published
+        image runs, and no folder is guessed for it (a client named as the server is not
+        the server)."""
+        name = image_repository(image)
+        return docker_library(name) and not any(
+            not build.each and name in map(_past_host, (build.image, *compose_images(build)))
+            for build in self.builds.builds
+        )
 
     def _app_within(self, folder: str) -> str:
         """A service's folder with no Dockerfile and no code of its own that keeps both in
@@ -2555,6 +2586,7 @@ class _Finder:
             or self._go_pattern_unnamed(dockerfile, folder)
             or self._copies_no_code(dockerfile, folder)
             or self._copies_only_files(dockerfile, folder)
+            or self._fetches_program(dockerfile, folder)
             or self._released_unnamed(chosen, folder)
             or self._released_elsewhere(chosen, folder, dockerfile)
         )
@@ -2672,6 +2704,21 @@ class _Finder:
         return (
             f"{dockerfile.path}: runs its base {dockerfile.base}'s program on files it copies "
             f"({copied}), none of them code of the repository"
+        )
+
+    def _fetches_program(self, dockerfile: Dockerfile | None, folder: str) -> str | None:
+        """Why an image whose Dockerfile takes its program from outside its context (it
+        clones a git repository and builds that, or installs a wheel a build made) links
+        no code when its folder holds none: the Dockerfile's folder, its scripts and
+        configuration, is not the program it runs. None where the folder holds code."""
+        if dockerfile is None or dockerfile.fetched is None or self.by_folder.get(folder):
+            return None
+        said = dockerfile.fetched
+        text = said.text if len(said.text) <= 80 else said.text[:77] + "..."
+        return (
+            f"{said.path}:{said.line}: `{text}` takes the image's program from a clone or a "
+            f"built package, not its context's code, and {folder} holds no code: no code "
+            "is linked"
         )
 
     @staticmethod
@@ -3103,10 +3150,12 @@ class _Finder:
         if ran.endswith(".sh") and len(argv) > 1 and ran not in map(_binary, builds):
             # an entry point script that runs its arguments (`exec "$@"`): the program next
             ran = posixpath.basename(str(argv[1]))
-        if not builds and (dockerfile.copies or dockerfile.stage_copies) and ran:
+        copies = dockerfile.copies or dockerfile.stage_copies or dockerfile.copies_context
+        if not builds and copies and ran:
             # an image that only ADDs a binary built on the host (a Tiltfile's
             # local_resource, a Makefile's `go build -o build/trip ./services/trip`, a
-            # script's `go build -o bin/$1 service/$1/main.go`)
+            # script's `go build -o bin/$1 service/$1/main.go`), its name a build
+            # argument's too (`COPY ./${PROJECT}_api ./`)
             host = [_named(b, ran) for b in self.builds.go_builds]
             builds = tuple(
                 {b.package: b for b in host if b is not None and _binary(b) == ran}.values()

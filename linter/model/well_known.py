@@ -131,3 +131,16 @@ def self_check(image: str, words: list[str], check: tuple[Any, ...]) -> str | No
                 continue
         return str(entry["reason"])
     return None
+
+
+@cache
+def _docker_library() -> frozenset[str]:
+    text = resources.files("k8slb").joinpath("data/docker_library.json").read_text("utf-8")
+    return frozenset(json.loads(text)["images"])
+
+
+def docker_library(repository: str) -> bool:
+    """Whether an image repository with no owner and no registry (`redis`, as
+    image_repository gives `docker.io/library/redis:7`) is one of Docker Hub's official
+    images, which Docker pulls when no build of the repository tags that name."""
+    return "/" not in repository and repository in _docker_library()

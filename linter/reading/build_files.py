@@ -319,6 +319,9 @@ class Dockerfile:
     # the `make` commands of any stage's RUN lines, whose Makefile's recipe may build one
     # program (model/links.py follows them)
     make_calls: tuple[MakeCall, ...] = ()
+    # where a stage takes its program from outside the context: the first RUN that clones
+    # a git repository, or COPY/ADD of a built Python package (`COPY app*.whl /tmp/`)
+    fetched: Said | None = None
 
     @property
     def folder(self) -> str:
@@ -481,7 +484,7 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
             builds=tuple(builds),
             tags=tuple(tags),
             script=script,
-            go_builds=host_go_builds(path, text, shell=script is not None),
+            go_builds=host_go_builds(path, text, shell=script is not None, make=script is None),
             make_rules=make_rules(path, text) if script is None else (),
         )
     if name in _GORELEASER:  # its images, and its Go builds as the host's
@@ -527,28 +530,46 @@ _HOST_GO_BUILD = regex.compile(r"(?:\b\w+=\S*\s+)*\bgo\s+(?:build|install)\b[^'\
 _SHELL_GO_BUILD = regex.compile(r"(?:\b\w+=\S*\s+)*\bgo\s+(?:build|install)\b[^\n;&|]*")
 
 
-def host_go_builds(path: str, text: str, *, shell: bool = False) -> tuple[GoBuild, ...]:
+def host_go_builds(
+    path: str, text: str, *, shell: bool = False, make: bool = False
+) -> tuple[GoBuild, ...]:
     """The `go build -o OUT PACKAGE` commands a Tiltfile (a `local_resource`'s command), a
     Makefile or a shell script runs on the host, from the file's folder: their packages
-    as folders of the tree. Literal words only; none of a file past MAX_SCRIPT. A `shell`
-    script's builds run where its `cd`, `pushd` and `popd` lines lead, their folders
-    named by the variables it set before (`pushd "$SERVICES/api"`)."""
+    as folders of the tree (`../../hack/copier` from `tools/copier/` is `hack/copier`; one
+    above the tree's top is none). Literal words only; none of a file past MAX_SCRIPT. A
+    `shell` script's builds run where its `cd`, `pushd` and `popd` lines lead, their
+    folders named by the variables it set before (`pushd "$SERVICES/api"`). A `make`
+    file's recipes are read with the variables the file sets (`$(GOBUILD) -o
+    $(BIN)/$(NAME) $(MAIN_PACKAGE)`, as Make reads them all first), quoted words too
+    (`-ldflags "$(LDFLAGS)"`)."""
     if "go" not in text or len(text) > MAX_SCRIPT:
         return ()
     here: str | None = os.path.dirname(path) or "."  # None: a `cd` to a folder not known
     pushed: list[str | None] = []
     variables: dict[str, str | None] = {}
-    pattern = _SHELL_GO_BUILD if shell else _HOST_GO_BUILD
+    lines: Iterable[tuple[int, str]] = enumerate(text.splitlines(), start=1)
+    if make:
+        lines = list(_logical_lines(text, comments=True))
+        for _, line in lines:
+            _assign(line, variables, make=True)
+    pattern = _SHELL_GO_BUILD if shell or make else _HOST_GO_BUILD
     found: list[GoBuild] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in lines:
         if shell:
             here = _shell_folder(line.strip(), here, pushed, variables)
+        said = Said(path, number, line.strip())
+        if make and _MAKE_ASSIGNMENT.match(line):
+            continue  # `GOBUILD = $(GOCMD) build`: a value, run where a recipe uses it
+        if make and "$" in line:
+            line = _expanded(line, variables=variables, make=True)
         if "go" not in line or line.lstrip().startswith("#") or here is None:
             continue
-        copied = [Copy(here, "/host")]  # the folder it runs in, as if copied to /host
+        # the tree (from the root, for an absolute path) as if copied to /host, the
+        # command run in its folder there
+        root = "/" if here.startswith("/") else "."
+        copied, workdir = [Copy(root, "/host")], posixpath.normpath("/host/" + here.lstrip("/"))
         for match in pattern.finditer(line):
-            said = Said(path, number, line.strip())
-            found += _go_builds(match.group(0), "/host", copied, said, templates=True)
+            found += _go_builds(match.group(0), workdir, copied, said, templates=True)
     return tuple(found)
 
 
@@ -1056,7 +1077,7 @@ _STRING = r"""(?:'([^'"]+)'|"([^'"]+)")"""  # a literal string, its text in grou
 # space between a call's arguments, with a comment to its line's end (`'img',  # the app`)
 _GAP = r"(?:\s|#[^\n]*\n)*"
 _DOCKER_BUILD = regex.compile(
-    rf"\bdocker_build(?:_with_restart)?\({_GAP}(?:ref\s*=\s*)?{_STRING}{_GAP},{_GAP}"
+    rf"\bdocker_build(?:_with_restart|_sub)?\({_GAP}(?:ref\s*=\s*)?{_STRING}{_GAP},{_GAP}"
     rf"(?:context\s*=\s*)?{_STRING}"
     r"(?P<rest>[^)]*)\)"
 )
@@ -1064,7 +1085,9 @@ _DOCKERFILE_ARG = regex.compile(rf"\bdockerfile\s*=\s*{_STRING}")
 
 
 def tiltfile_builds(path: str, text: str) -> list[ImageBuild]:
-    """`docker_build('image', 'context', dockerfile='...')` with literal strings only; the
+    """`docker_build('image', 'context', dockerfile='...')` with literal strings only (and
+    tilt-extensions' `docker_build_sub` and `docker_build_with_restart`, which take the
+    same first two); the
     Dockerfile is the context's own unless `dockerfile=` names one (from the Tiltfile's
     folder, as Tilt resolves every path it is given)."""
     folder = os.path.dirname(path) or "."
@@ -1124,7 +1147,9 @@ def _tilt_entrypoint(build: ImageBuild, call: str, rest: str) -> ImageBuild:
 
 def workflow_builds(path: str, text: str) -> list[ImageBuild]:
     """`docker build -t IMAGE [-f FILE] CONTEXT` in a step's script (literal words only),
-    and `docker/build-push-action` steps (`with: {context, tags, file}`), relative to the
+    `docker/build-push-action` steps and its drop-ins' (`with: {context, tags, file}`), and
+    another action's step that builds a `context` into the image its `with:` names
+    (`repository`, `image`, `images`, `image-name`), relative to the
     repository's top: the folder above `.github`, or the GitLab file's."""
     parts = os.path.normpath(path).split(os.sep)
     github = parts[-3:-2] == [".github"]
@@ -1421,13 +1446,25 @@ def _filled(value: object, known: dict[str, str]) -> object:
     return _EXPRESSION_VALUE.sub(lambda m: known.get(m.group(1), m.group(0)), value)
 
 
+# the keys a build action other than docker's names the image it builds in (a repository,
+# its tags given apart)
+_WORKFLOW_IMAGE_KEYS = ("repository", "image", "images", "image-name", "image_name")
+
+
 def _build_push_step(
     path: str, text: str, top: str, step: dict[str, Any], known: dict[str, str]
 ) -> list[ImageBuild]:
     given = step.get("with")
-    if not str(step.get("uses", "")).startswith("docker/build-push-action") or not isinstance(
-        given, dict
-    ):
+    action = str(step.get("uses", "")).split("@", 1)[0]
+    if not isinstance(given, dict):
+        return []
+    # docker's action and its drop-ins (`depot/`, `useblacksmith/build-push-action`) name
+    # whole images in `tags`; another action that builds a `context` names the image's
+    # repository in a key of its own (`repository: acme/app`, `tags: v1`)
+    key = "tags" if action.rsplit("/", 1)[-1] == "build-push-action" else None
+    if key is None and "context" in given:
+        key = next((k for k in _WORKFLOW_IMAGE_KEYS if k in given), None)
+    if key is None:
         return []
     context = _literal(_filled(given.get("context", "."), known))
     if context is None:
@@ -1436,9 +1473,9 @@ def _build_push_step(
     dockerfile = _literal(_filled(given.get("file"), known))  # from the repository's top
     named = os.path.relpath(_joined(top, dockerfile), root) if dockerfile else None
     # an expression left (`${{ github.sha }}`) is one word, whatever spaces it holds
-    listed = _WORKFLOW_EXPRESSION.sub("${EXPRESSION}", str(_filled(given.get("tags", ""), known)))
+    listed = _WORKFLOW_EXPRESSION.sub("${EXPRESSION}", str(_filled(given.get(key, ""), known)))
     tags = listed.replace(",", " ").split()
-    line = _line(given, "tags")
+    line = _line(given, key)
     args = _filled(given.get("build-args"), known)
     return [
         _built(tag, root, named, "workflow", path, text, line, args)
@@ -2271,7 +2308,12 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     """What a Dockerfile's last stage copies and runs, with its FROM line and the names
     its ENV lines set."""
     read = _run_stage_first(_parse_stages(path, text), text)
-    return replace(read, from_said=_last_from(path, text), env_names=_env_names(text))
+    return replace(
+        read,
+        from_said=_last_from(path, text),
+        env_names=_env_names(text),
+        fetched=_fetched(path, text),
+    )
 
 
 def _parse_stages(path: str, text: str) -> Dockerfile:
@@ -2354,6 +2396,25 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
         arg_go_builds=tuple(runs.arg_go_builds),
         make_calls=tuple(runs.make_calls),
     )
+
+
+# `git clone` run as a command of a RUN line (as _INSTALLER's commands are found), and a
+# wheel a COPY or ADD takes (`dist/app-1.0-py3-none-any.whl`, `app*.whl`)
+_GIT_CLONE = regex.compile(r"(?:^|[;&|(]|\b(?:sudo|then|do|else)|\[)\s*\"?git\"?[\s,]+\"?clone\b")
+_WHEEL = regex.compile(r"\.whl(?:\s|$)", regex.IGNORECASE)
+
+
+def _fetched(path: str, text: str) -> Said | None:
+    """The first line of any stage that takes the image's program from elsewhere than its
+    context's code: a RUN that clones a git repository, or a COPY or ADD of the context
+    (not `--from`) that takes a wheel, a package a build made."""
+    for line, instruction, arguments in _instructions(text):
+        if instruction == "RUN" and _GIT_CLONE.search(arguments):
+            return Said(path, line, f"RUN {arguments}"[:200])
+        copied = instruction in ("COPY", "ADD") and "--from" not in arguments
+        if copied and _WHEEL.search(arguments):
+            return Said(path, line, f"{instruction} {arguments}"[:200])
+    return None
 
 
 # What a Dockerfile's RUN lines are read with: MAX_ENV names of its ENV lines at most, and
