@@ -87,13 +87,21 @@ class Entries:
     each container runs once the entries other containers start are left out."""
 
     def __init__(self, links: CodeLinks) -> None:
-        self.links = links
+        # weakly: kept in `_MADE` by the links, a strong reference back would keep every
+        # run's links, index and objects (its whole model) for the rest of the process
+        self._links = weakref.ref(links)
         # by each container's place (id(workload), position): links.placed()
         self._started: dict[tuple[int, int], str | None] | None = None
         # who starts each entry module, by the containers' places: each container's others
         # are looked up among its own modules, where a scan of every entry for every
         # container was quadratic (3,000 workloads judged: a third of a second)
         self._starters: dict[str, set[tuple[int, int]]] = {}
+
+    @property
+    def links(self) -> CodeLinks:
+        links = self._links()
+        assert links is not None, "asked after the run's links were released"
+        return links
 
     def _entries(self) -> dict[tuple[int, int], str | None]:
         if self._started is None:
