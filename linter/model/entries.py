@@ -87,21 +87,13 @@ class Entries:
     each container runs once the entries other containers start are left out."""
 
     def __init__(self, links: CodeLinks) -> None:
-        # weakly: kept in `_MADE` by the links, a strong reference back would keep every
-        # run's links, index and objects (its whole model) for the rest of the process
-        self._links = weakref.ref(links)
+        self.links = links
         # by each container's place (id(workload), position): links.placed()
         self._started: dict[tuple[int, int], str | None] | None = None
         # who starts each entry module, by the containers' places: each container's others
         # are looked up among its own modules, where a scan of every entry for every
         # container was quadratic (3,000 workloads judged: a third of a second)
         self._starters: dict[str, set[tuple[int, int]]] = {}
-
-    @property
-    def links(self) -> CodeLinks:
-        links = self._links()
-        assert links is not None, "asked after the run's links were released"
-        return links
 
     def _entries(self) -> dict[tuple[int, int], str | None]:
         if self._started is None:
@@ -154,5 +146,7 @@ def entries_of(links: CodeLinks) -> Entries:
     """The entries of a run's links, found once for every rule that asks."""
     made = _MADE.get(links)
     if made is None:
-        made = _MADE[links] = Entries(links)
+        # over a proxy of the links: an entry that held them would keep them (the run's
+        # index, objects and trees) in `_MADE` for the rest of the process
+        made = _MADE[links] = Entries(weakref.proxy(links))
     return made
