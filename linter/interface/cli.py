@@ -365,7 +365,9 @@ def _print_report(
     from k8slb.report import text as text_report
 
     if output_file is None and not show_links:  # written as it is made
-        chosen_format.write(result, shown, lambda part: click.echo(part, nl=False, color=shown.colour))
+        chosen_format.write(
+            result, shown, lambda part: click.echo(part, nl=False, color=shown.colour)
+        )
         return
     output = chosen_format.render(result, shown)
     if show_links:
