@@ -56,6 +56,8 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
 
 
 def document(result: RunResult) -> dict[str, Any]:
+    """The report as the encoder reads it: its findings are made as they are iterated
+    (`_Each`), never held as a list of all of them."""
     return {
         "version": CONTRACT_VERSION,
         "tool": {"name": "k8slb", "version": __version__},
