@@ -490,6 +490,46 @@ on_alias(void *builder, yaml_event_t *event)
     return result;
 }
 
+/* A closed mapping's spots (a dict of 4-tuples while it was built: the duplicate keys and
+ * the merges look them up) as one flat tuple, each key followed by its four numbers
+ * (yamltree.Spots): a third of the memory, for every mapping the run keeps. */
+static int
+compact_spots(PyObject *node)
+{
+    PyObject *table = PyObject_GetAttr(node, str_spots);
+    if (table == NULL)
+        return -1;
+    if (!PyDict_CheckExact(table)) {
+        Py_DECREF(table);
+        return 0;
+    }
+    PyObject *flat = PyTuple_New(PyDict_GET_SIZE(table) * 5);
+    if (flat == NULL) {
+        Py_DECREF(table);
+        return -1;
+    }
+    Py_ssize_t next = 0, at = 0;
+    PyObject *key, *spot;
+    while (PyDict_Next(table, &next, &key, &spot)) {
+        if (!PyTuple_CheckExact(spot) || PyTuple_GET_SIZE(spot) != 4) {
+            Py_DECREF(flat); /* not as composed: left a dict */
+            Py_DECREF(table);
+            return 0;
+        }
+        Py_INCREF(key);
+        PyTuple_SET_ITEM(flat, at++, key);
+        for (Py_ssize_t i = 0; i < 4; i++) {
+            PyObject *number = PyTuple_GET_ITEM(spot, i);
+            Py_INCREF(number);
+            PyTuple_SET_ITEM(flat, at++, number);
+        }
+    }
+    Py_DECREF(table);
+    int result = PyObject_SetAttr(node, str_spots, flat);
+    Py_DECREF(flat);
+    return result;
+}
+
 static int
 on_end(void *builder, yaml_event_t *event)
 {
@@ -504,6 +544,8 @@ on_end(void *builder, yaml_event_t *event)
             result = -1;
         Py_XDECREF(merged);
     }
+    if (result == 0 && done->is_map && compact_spots(done->node) < 0)
+        result = -1;
     if (result == 0 && done->anchor != NULL) {
         long long start = PyLong_AsLongLong(PyList_GET_ITEM(done->anchor, A_START));
         PyObject *size = PyLong_FromLongLong(b->expanded - start + 1);
@@ -732,7 +774,7 @@ PyMODINIT_FUNC
 PyInit__yamltree(void)
 {
     str_pos = PyUnicode_InternFromString("pos");
-    str_spots = PyUnicode_InternFromString("spots");
+    str_spots = PyUnicode_InternFromString("_spots");
     str_item_pos = PyUnicode_InternFromString("item_pos");
     empty_tuple = PyTuple_New(0);
     if (str_pos == NULL || str_spots == NULL || str_item_pos == NULL || empty_tuple == NULL ||

@@ -364,6 +364,11 @@ def _print_report(
     terminal (a report that cannot be written is one of the run's errors)."""
     from k8slb.report import text as text_report
 
+    if output_file is None and not show_links:  # written as it is made
+        chosen_format.write(
+            result, shown, lambda part: click.echo(part, nl=False, color=shown.colour)
+        )
+        return
     output = chosen_format.render(result, shown)
     if show_links:
         from k8slb.report.links import links_text

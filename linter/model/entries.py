@@ -146,5 +146,7 @@ def entries_of(links: CodeLinks) -> Entries:
     """The entries of a run's links, found once for every rule that asks."""
     made = _MADE.get(links)
     if made is None:
-        made = _MADE[links] = Entries(links)
+        # over a proxy of the links: an entry that held them would keep them (the run's
+        # index, objects and trees) in `_MADE` for the rest of the process
+        made = _MADE[links] = Entries(weakref.proxy(links))
     return made

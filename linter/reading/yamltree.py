@@ -17,17 +17,43 @@ Pos = tuple[int, int]
 """1-based (line, column)."""
 
 
+Spot = tuple[int, int, int, int]
+"""Where a mapping's key is written and where its value starts: (key line, key column,
+value line, value column)."""
+
+Spots = dict[str, Spot] | tuple[Any, ...]
+"""A mapping's spots: a dict by key, or, as composed, one flat tuple of each key followed
+by its four numbers (what a mapping's positions cost in memory is a third of a dict's)."""
+
+
+def _spot(spots: Spots, key: object) -> Spot | None:
+    """The key's spot in either form of a mapping's spots."""
+    if isinstance(spots, dict):
+        return spots.get(key)  # type: ignore[call-overload, no-any-return]
+    at = -1
+    try:
+        while True:  # a key matches only where keys are (a number never equals a text)
+            at = spots.index(key, at + 1)
+            if at % 5 == 0:
+                spot: Spot = spots[at + 1 : at + 5]
+                return spot
+    except ValueError:
+        return None
+
+
 class Positions(Mapping[str, Pos]):
     """A read-only view of one column of a mapping's position table: where its keys are
     written (`key_pos`) or where their values start (`value_pos`)."""
 
     __slots__ = ("_at", "_spots")
 
-    def __init__(self, spots: dict[str, tuple[int, int, int, int]], at: int) -> None:
+    def __init__(self, spots: Spots, at: int) -> None:
         self._spots, self._at = spots, at
 
     def __getitem__(self, key: str) -> Pos:
-        spot = self._spots[key]
+        spot = _spot(self._spots, key)
+        if spot is None:
+            raise KeyError(key)
         return spot[self._at], spot[self._at + 1]
 
     @overload  # type: ignore[override]
@@ -37,43 +63,62 @@ class Positions(Mapping[str, Pos]):
     def get(self, key: str, default: Pos) -> Pos: ...
 
     def get(self, key: str, default: Pos | None = None) -> Pos | None:  # faster than Mapping's
-        spot = self._spots.get(key)
+        spot = _spot(self._spots, key)
         return (spot[self._at], spot[self._at + 1]) if spot is not None else default
 
     def __contains__(self, key: object) -> bool:
-        return key in self._spots
+        return _spot(self._spots, key) is not None
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._spots)
+        spots = self._spots
+        return iter(spots if isinstance(spots, dict) else spots[::5])
 
     def __len__(self) -> int:
-        return len(self._spots)
+        spots = self._spots
+        return len(spots) if isinstance(spots, dict) else len(spots) // 5
 
 
 class YMap(dict[str, Any]):
     """A mapping with the positions of itself, its keys and its values: one table of
     (key line, key column, value line, value column) per key, rather than two dicts of
-    pairs (a manifest has tens of thousands of mappings: memory, and pickling)."""
+    pairs (a manifest has tens of thousands of mappings: memory, and pickling). The C
+    composer leaves the table flat (`Spots`); `spots`, the dict, is made when first asked
+    (to change it: a patch's merge), `key_pos` and `value_pos` read either."""
 
-    __slots__ = ("pos", "spots")
+    __slots__ = ("_spots", "pos")
 
     def __init__(self, pos: Pos) -> None:
         super().__init__()
         self.pos = pos
-        self.spots: dict[str, tuple[int, int, int, int]] = {}
+        self._spots: Spots = {}
+
+    @property
+    def spots(self) -> dict[str, Spot]:
+        spots = self._spots
+        if isinstance(spots, dict):
+            return spots
+        made: dict[str, Spot] = {
+            spots[at]: spots[at + 1 : at + 5] for at in range(0, len(spots), 5)
+        }
+        self._spots = made
+        return made
+
+    @spots.setter
+    def spots(self, spots: dict[str, Spot]) -> None:
+        self._spots = spots
 
     @property
     def key_pos(self) -> Positions:
-        return Positions(self.spots, 0)
+        return Positions(self._spots, 0)
 
     @property
     def value_pos(self) -> Positions:
-        return Positions(self.spots, 2)
+        return Positions(self._spots, 2)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled as plain tuples: 4x faster to load than the default for a dict subclass
         # with slots, which matters for the parse cache and the parallel parse.
-        return (_ymap, (self.pos, tuple(self.items()), self.spots))
+        return (_ymap, (self.pos, tuple(self.items()), self._spots))
 
 
 class YSeq(list[Any]):
@@ -96,13 +141,11 @@ _new_dict = dict.__new__
 _new_list = list.__new__
 
 
-def _ymap(
-    pos: Pos, items: tuple[tuple[str, Any], ...], spots: dict[str, tuple[int, int, int, int]]
-) -> YMap:
+def _ymap(pos: Pos, items: tuple[tuple[str, Any], ...], spots: Spots) -> YMap:
     mapping: YMap = _new_dict(YMap)
     mapping.update(items)
     mapping.pos = pos
-    mapping.spots = spots
+    mapping._spots = spots
     return mapping
 
 

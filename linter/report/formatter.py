@@ -5,6 +5,7 @@ in report/formats.py."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -36,3 +37,8 @@ class Formatter(ABC):
     @abstractmethod
     def render(self, result: RunResult, options: RenderOptions) -> str:
         """The whole report."""
+
+    def write(self, result: RunResult, options: RenderOptions, out: Callable[[str], None]) -> None:
+        """The report, given to `out` in parts as it is made (the same text as `render`): a
+        format whose report is large writes it without holding it whole."""
+        out(self.render(result, options))

@@ -4,6 +4,7 @@ tools parse it, keep it exact."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from k8slb import __version__
@@ -55,6 +56,8 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
 
 
 def document(result: RunResult) -> dict[str, Any]:
+    """The report as the encoder reads it: its findings are made as they are iterated
+    (`_Each`), never held as a list of all of them."""
     return {
         "version": CONTRACT_VERSION,
         "tool": {"name": "k8slb", "version": __version__},
@@ -70,18 +73,60 @@ def document(result: RunResult) -> dict[str, Any]:
                 for s in sorted(Severity, reverse=True)
             },
         },
-        "findings": [finding_dict(f) for f in result.findings],
+        "findings": _Each(result.findings, finding_dict),
         "errors": list(result.errors),  # what the run could not read (it exits 2)
     }
 
 
-def render(result: RunResult, *, show_suppressed: bool = False) -> str:
+class _Each(list[dict[str, Any]]):
+    """The findings' objects, each made as the encoder reaches it and let go once written:
+    a report of thousands of findings never holds them all (nor its text: `chunks`). A
+    list to the encoder, which writes it as any (its emptiness is the items')."""
+
+    def __init__(self, items: Sequence[Any], made: Callable[[Any], dict[str, Any]]) -> None:
+        super().__init__()
+        self.items, self.made = items, made
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return map(self.made, self.items)
+
+
+def _suppressed_dict(suppressed: tuple[Finding, str]) -> dict[str, Any]:
+    finding, why = suppressed
+    return {**finding_dict(finding), "suppressed_by": why}
+
+
+def chunks(result: RunResult, *, show_suppressed: bool = False) -> Iterator[str]:
+    """The report's text in parts, as `json.dumps(document, indent=2)` writes it."""
     data = document(result)
     if show_suppressed:
-        data["suppressed"] = [
-            {**finding_dict(finding), "suppressed_by": why} for finding, why in result.suppressed
-        ]
-    return json.dumps(data, indent=2) + "\n"
+        data["suppressed"] = _Each(result.suppressed, _suppressed_dict)
+    yield from json.JSONEncoder(indent=2).iterencode(data)
+    yield "\n"
+
+
+def render(result: RunResult, *, show_suppressed: bool = False) -> str:
+    return "".join(chunks(result, show_suppressed=show_suppressed))
+
+
+_PARTS = 4096  # the encoder's parts (a few words each) written at once
+
+
+def write(result: RunResult, out: Callable[[str], None], *, show_suppressed: bool) -> None:
+    """The report given to `out` a few thousand parts at a time."""
+    parts: list[str] = []
+    for part in chunks(result, show_suppressed=show_suppressed):
+        parts.append(part)
+        if len(parts) >= _PARTS:
+            out("".join(parts))
+            parts.clear()
+    out("".join(parts))
 
 
 class JsonFormatter(Formatter):
@@ -97,3 +142,9 @@ class JsonFormatter(Formatter):
             data = [{"code": r, "name": n, "count": c, "fixable": f} for c, r, n, f in rows]
             return json.dumps(data, indent=2) + "\n"
         return render(result, show_suppressed=options.show_suppressed)
+
+    def write(self, result: RunResult, options: RenderOptions, out: Callable[[str], None]) -> None:
+        if options.statistics:
+            out(self.render(result, options))
+        else:
+            write(result, out, show_suppressed=options.show_suppressed)
