@@ -246,6 +246,12 @@ def test_what_the_readers_cannot_tie_stays_unknown() -> None:
         '\t_ = Jobs{PaymentsURL: "http://payments-canary:8080"}\n',
     )
     assert _urls({**FILES, "internal/checkout/worker.go": two}) == [UNKNOWN]
+    # another file of the package sets the field itself: the literal is not all it holds
+    override = (
+        'package checkout\n\nimport "os"\n\n'
+        'func (j *Jobs) useCanary() {\n\tj.PaymentsURL = os.Getenv("CANARY_URL")\n}\n'
+    )
+    assert _urls({**FILES, "internal/checkout/canary.go": override}) == [UNKNOWN]
     # the settings struct handed to a method that may change any field
     loaded = SETTINGS.replace("\treturn s, nil\n", "\ts.Load()\n\treturn s, nil\n")
     assert _urls({**FILES, "internal/settings/settings.go": loaded}) == [UNKNOWN]

@@ -324,6 +324,10 @@ class Helper:
     function: str
 
 
+# A Go file's export of the fields it sets other than in a struct literal (`s.URL = v`):
+# a sorted list of names, or None for any (StructField is unknown for each)
+ASSIGNED_FIELDS = "assigned fields"
+
 # A Go file's export of the scheme it sets for targets with none, for every grpc.Dial of
 # the programs that link it in (`resolver.SetDefaultScheme("dns")`, in an `init()` as a rule)
 DEFAULT_SCHEME = "default scheme"

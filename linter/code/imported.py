@@ -19,6 +19,7 @@ from typing import Any
 
 from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH
 from k8slb.code.facts import (
+    ASSIGNED_FIELDS,
     BALANCED_BEANS,
     DEFAULT_SCHEME,
     PLAIN_BEANS,
@@ -191,11 +192,14 @@ class _Resolver:
             return known
         self.resolved[value] = UNKNOWN
         key = f"literal {value.type_name}"
-        made = [
-            (module, fields)
-            for module in self.go_files(value.package)
-            for fields in module.exports.get(key, ())
-        ]
+        files = self.go_files(value.package)
+        if any(
+            (written := m.exports.get(ASSIGNED_FIELDS, ())) is None or value.field in written
+            for m in files
+            if ASSIGNED_FIELDS in m.exports
+        ):
+            return UNKNOWN  # a file of the package sets it otherwise too
+        made = [(module, fields) for module in files for fields in module.exports.get(key, ())]
         found = (
             UNKNOWN
             if len(made) > MAX_CHOICES

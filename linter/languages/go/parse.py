@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, MAX_NESTING, MAX_STEPS, Budget
 from k8slb.code.facts import (
+    ASSIGNED_FIELDS,
     DEFAULT_SCHEME,
     STAND_IN_NAME,
     UNKNOWN,
@@ -738,6 +739,7 @@ class _Collector:
         self.field_writes: dict[str, list[tuple[Node, _Scope]]] = defaultdict(list)
         self.held_writes: dict[tuple[str, str], list[tuple[Node, _Scope]]] = defaultdict(list)
         self.holders: dict[int, str] = {}  # a composite literal's key in the one holding it
+        self.assigned: set[str] = set()  # the fields written other than by a literal
         self.pointer_writes: _PointerWrites = defaultdict(list)
         self.field_passes: dict[str, list[tuple[Node, int, _Scope]]] = defaultdict(list)
         # the one call of a function its parameters are read from, while a caller's facts
@@ -1035,6 +1037,13 @@ class _Collector:
             made.append(fields if isinstance(fields, dict) else {})
         for type_name, made in literals.items():
             self.facts.exports[f"literal {type_name}"] = made
+        # the fields the file sets other than in a literal (`s.URL = v`, a flag bound to
+        # one, a pointer to one handed out): a literal elsewhere is not all they hold
+        assigned = {*self.assigned, *self.field_passes, *self.tagged}
+        if len(assigned) > _MAX_EXPORTED_FIELDS:
+            self.facts.exports[ASSIGNED_FIELDS] = None  # any field, maybe
+        elif assigned:
+            self.facts.exports[ASSIGNED_FIELDS] = sorted(assigned)
         exported = 0
         for name, declaration in self.functions.items():
             if not name[:1].isupper():
@@ -1446,6 +1455,7 @@ class _Collector:
             if target.type == "selector_expression":
                 field = _text(target.child_by_field_name("field"))
                 self.field_writes[field].append((value, scope))
+                self.assigned.add(field)
                 operand = target.child_by_field_name("operand")
                 if operand is not None and operand.type == "selector_expression":
                     holder = _text(operand.child_by_field_name("field"))
@@ -1990,6 +2000,7 @@ class _Collector:
             elif target is not None and target.type == "selector_expression":
                 field = _text(target.child_by_field_name("field"))
                 self.field_writes[field].append((call, scope))
+                self.assigned.add(field)
 
     def _bind_env_tags(self, root: Node) -> None:
         """A struct field tagged with its environment variable (a field `Host` tagged
