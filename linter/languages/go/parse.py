@@ -677,6 +677,7 @@ class _Collector:
     # the file's method declarations by name, made when first asked (_local_callee)
     methods: dict[str, list[Node]] | None = None
     root: Node  # the file's syntax tree (bind)
+    assigned: set[str]  # the fields written other than by a literal (bind)
 
     def __init__(self, path: str, data: bytes, facts: CodeFacts) -> None:
         self.path = path
@@ -739,7 +740,6 @@ class _Collector:
         self.field_writes: dict[str, list[tuple[Node, _Scope]]] = defaultdict(list)
         self.held_writes: dict[tuple[str, str], list[tuple[Node, _Scope]]] = defaultdict(list)
         self.holders: dict[int, str] = {}  # a composite literal's key in the one holding it
-        self.assigned: set[str] = set()  # the fields written other than by a literal
         self.pointer_writes: _PointerWrites = defaultdict(list)
         self.field_passes: dict[str, list[tuple[Node, int, _Scope]]] = defaultdict(list)
         # the one call of a function its parameters are read from, while a caller's facts
@@ -771,6 +771,7 @@ class _Collector:
 
     def bind(self, root: Node) -> None:
         self.root = root
+        self.assigned = set()
         self._bind(root, self.package)
 
     def _top_level(self, node: Node) -> Node:
