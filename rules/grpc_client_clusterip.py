@@ -174,7 +174,10 @@ class GrpcClientClusterIp(Rule):
     `helpers.GetEnv("ADDR", ...)`, as that package's own files declare it), `fmt.Sprintf`,
     concatenation, a helper's parameters (a constructor's in another package, `NewClient(
     addr)`, to what its callers pass) and the fields a helper fills (`mustMapEnv(&svc.addr,
-    "ADDR")`); a channel
+    "ADDR")`), a receiver's field the struct literals of another file of its package fill,
+    a configuration struct passed whole through functions of other packages, and the
+    fields a settings package's function fills from the environment over its defaults
+    (the same paths KLB202 follows for URLs: see the README's Go section); a channel
     closed by `defer conn.Close()` in the function that makes it is per call, one a helper
     returns or writes through a pointer lives as long as its caller keeps it.
 

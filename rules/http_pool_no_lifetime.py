@@ -67,8 +67,13 @@ class HttpPoolNoLifetime(Rule):
     are the module's `http://` literals, read whole where one begins a concatenation or a
     `fmt.Sprintf`, and the URLs its requests are made for (`http.NewRequest`,
     `client.Post(url, ...)`), a helper's parameter or a field followed (one a
-    constructor's struct literal fills: `&Client{baseURL: os.Getenv("URL")}`);
-    `http.DefaultClient.Do(req)` sends to those URLs.
+    constructor's struct literal fills: `&Client{baseURL: os.Getenv("URL")}`; a
+    receiver's field the struct literals of another file of its package fill, from a
+    configuration struct passed whole through functions of other packages, which a
+    settings package's function filled from the environment over its defaults: see the
+    README's Go section); a URL whose path has begun keeps its address whatever follows
+    (`baseURL + "/orders/" + id`). `http.DefaultClient.Do(req)` (or `client.Do(req)` of
+    `client := http.DefaultClient`, reported where it is bound) sends to those URLs.
 
     In Node.js: an agent made once (at the module's top level, in `main` or a constructor)
     that pools its sockets: `new http.Agent({keepAlive: true})` (`https` too),

@@ -795,6 +795,49 @@ def go_viper_settings_structs(n: int) -> Files:
     return {"main.go": code}
 
 
+def go_config_structs_passed_on(n: int) -> Files:
+    """A settings package whose exported function fills a struct of `n` fields, each over
+    its default from the environment (and `n` writes of one field nested in ifs), passed
+    whole through a chain of `n` functions of one package each calling the next, to a
+    worker that fills `n` literals of its own type, whose methods post to each field:
+    each field's export, each literal and each parameter are followed once, within the
+    depth budget."""
+    fields = "".join(f"\tURL{i} string\n" for i in range(n))
+    defaults = "".join(f'\t\tURL{i}: "http://localhost:{i}",\n' for i in range(n))
+    reads = "".join(
+        f'\tif v := os.Getenv("URL_{i}"); v != "" {{\n\t\ts.URL{i} = v\n\t}}\n' for i in range(n)
+    )
+    nested = "\tif true {\n" * 50 + '\t\ts.URL0 = "x"\n' + "\t}\n" * 50
+    settings = (
+        f'package settings\n\nimport "os"\n\ntype Settings struct {{\n{fields}}}\n\n'
+        f"func FromEnv() Settings {{\n\ts := Settings{{\n{defaults}\t}}\n{reads}{nested}"
+        "\treturn s\n}\n"
+    )
+    chain = "".join(
+        f"func Step{i}(cfg settings.Settings) {{\n\tStep{i + 1}(cfg)\n\tStep{i + 1}(cfg)\n}}\n"
+        for i in range(n)
+    )
+    literals = "".join(f"\tgo (&Jobs{{URL0: cfg.URL{i}}}).Post()\n" for i in range(n))
+    worker = (
+        'package work\n\nimport (\n\t"net/http"\n\n\t"example.com/deep/settings"\n)\n\n'
+        f"{chain}func Step{n}(cfg settings.Settings) {{\n{literals}}}\n\n"
+        f"type Jobs struct {{\n{fields}}}\n\n"
+        "func (j *Jobs) Post() {\n"
+        + "".join(f'\thttp.Post(j.URL{i}+"/x", "", nil)\n' for i in range(n))
+        + "}\n"
+    )
+    main = (
+        'package main\n\nimport (\n\t"example.com/deep/settings"\n\t"example.com/deep/work"\n)\n\n'
+        "func main() {\n\tcfg := settings.FromEnv()\n\twork.Step0(cfg)\n}\n"
+    )
+    return {
+        "go.mod": "module example.com/deep\n",
+        "settings/settings.go": settings,
+        "work/work.go": worker,
+        "main.go": main,
+    }
+
+
 def python_channels_through_attributes(n: int) -> Files:
     """A class kept for the process whose `__init__` sets `n` attributes, and a method that
     dials through each: the class is walked once for all its attributes, not once each."""
@@ -1903,6 +1946,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: viper settings structs 3000 deep and 3000 holding one, read by 3000 dials": (
         lambda: go_viper_settings_structs(3000)
+    ),
+    "Go: a 3000-field settings struct passed whole through 3000 functions to 3000 literals": (
+        lambda: go_config_structs_passed_on(3000)
     ),
     "Go: 3000 servers on integer flags a megabyte of container args passes": (
         lambda: go_servers_on_flags(3000)

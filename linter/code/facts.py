@@ -280,6 +280,23 @@ class PackageField:
 
     package: str
     path: str
+    # the function that returned it (`config.FromEnv`), "" where not known: a struct it
+    # fills from the environment is exported under its name (`field FromEnv .URL`), and
+    # `path` is "" for the whole struct, passed on to another function (imported.py)
+    function: str = ""
+
+
+@record
+class StructField:
+    """A field of a method's receiver that its own file never writes (`a.OrderURL` in a
+    method of `Activities`): what the struct literals of that type in the other files of
+    its package set (`&Activities{OrderURL: cfg.OrderURL}`, their `literal <type>`
+    exports), joined as a parameter's callers are (one_of). Resolved with the imported
+    names (imported.py); one no literal sets is UNKNOWN; rules never see one."""
+
+    package: str  # the folder of the method's file
+    type_name: str
+    field: str
 
 
 @record
@@ -306,6 +323,10 @@ class Helper:
     package: str
     function: str
 
+
+# A Go file's export of the fields it sets other than in a struct literal (`s.URL = v`):
+# a sorted list of names, or None for any (StructField is unknown for each)
+ASSIGNED_FIELDS = "assigned fields"
 
 # A Go file's export of the scheme it sets for targets with none, for every grpc.Dial of
 # the programs that link it in (`resolver.SetDefaultScheme("dns")`, in an `init()` as a rule)
@@ -379,7 +400,9 @@ def joined(parts: list[Any]) -> Any:
             | Passed
             | Constructed
             | PackageValue
-            | PackageEnv,
+            | PackageEnv
+            | PackageField
+            | StructField,
         )
         for p in parts
     ):

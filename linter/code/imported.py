@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from k8slb.code.budget import MAX_DEPTH
+from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH
 from k8slb.code.facts import (
+    ASSIGNED_FIELDS,
     BALANCED_BEANS,
     DEFAULT_SCHEME,
     PLAIN_BEANS,
@@ -42,6 +43,7 @@ from k8slb.code.facts import (
     Passed,
     Server,
     Setting,
+    StructField,
     Unknown,
     choices,
     joined,
@@ -164,11 +166,49 @@ class _Resolver:
         self.resolved[value] = UNKNOWN
         found = one_of(
             [
-                _member(self.value(caller, call[value.index], steps + 1), value.member)
+                self._passed_value(caller, call[value.index], value.member, steps)
                 if value.index < len(call)
                 else UNKNOWN
                 for caller, call in self.go_calls(value.package, value.function)
             ]
+        )
+        self.resolved[value] = found
+        return found
+
+    def _passed_value(self, caller: CodeFacts, given: Any, member: str, steps: int) -> Any:
+        """What one call passes for a parameter, or for the field `member` of it: a struct
+        passed on whole is followed to that field (`_field_of`)."""
+        if _followed(given, member):
+            return self.value(caller, _field_of(given, member), steps + 1)
+        return _member(self.value(caller, given, steps + 1), member)
+
+    def struct_field(self, value: StructField, steps: int) -> Any:
+        """What the struct literals of a Go type in its package's files set for a field
+        (each file's `literal <type>` exports), joined as a parameter's callers are: a
+        literal that leaves it out gives it no address (UNKNOWN among the others). Unknown
+        where no scanned file makes one, or past MAX_CHOICES literals; once a run."""
+        known = self.resolved.get(value, _PENDING)
+        if known is not _PENDING:
+            return known
+        self.resolved[value] = UNKNOWN
+        key = f"literal {value.type_name}"
+        files = self.go_files(value.package)
+        if any(
+            (written := m.exports.get(ASSIGNED_FIELDS, ())) is None or value.field in written
+            for m in files
+            if ASSIGNED_FIELDS in m.exports
+        ):
+            return UNKNOWN  # a file of the package sets it otherwise too
+        made = [(module, fields) for module in files for fields in module.exports.get(key, ())]
+        found = (
+            UNKNOWN
+            if len(made) > MAX_CHOICES
+            else one_of(
+                [
+                    self.value(module, fields.get(value.field, UNKNOWN), steps + 1)
+                    for module, fields in made
+                ]
+            )
         )
         self.resolved[value] = found
         return found
@@ -261,11 +301,19 @@ class _Resolver:
 
     def package_field(self, importer: CodeFacts, wanted: PackageField) -> Any:
         """A field of a struct a Go package returns, as the one scanned file of the package
-        that declares it exports it (its settings' key: nothing left to resolve)."""
+        that declares it exports it: the struct its function fills (`field <function>
+        <path>`), else its settings' key (`field <path>`); nothing left to resolve. The
+        whole struct (no path) is unknown: only its fields are followed."""
         folder = self.go_folder(importer, wanted.package)
-        key = f"field {wanted.path}"
-        sources = [m for m in self.go_files(folder) if key in m.exports] if folder else []
-        return sources[0].exports[key] if len(sources) == 1 else UNKNOWN
+        if folder is None or not wanted.path:
+            return UNKNOWN
+        for key in (f"field {wanted.function} {wanted.path}", f"field {wanted.path}"):
+            if key.startswith("field  "):
+                continue  # no function known
+            sources = [m for m in self.go_files(folder) if key in m.exports]
+            if sources:
+                return sources[0].exports[key] if len(sources) == 1 else UNKNOWN
+        return UNKNOWN
 
     def module(self, importer: CodeFacts, origin: Imported) -> CodeFacts | None:
         """The scanned module `origin` names, seen from `importer`: a relative import from
@@ -370,6 +418,8 @@ class _Resolver:
             return self.package_field(importer, value)
         if isinstance(value, PackageEnv):
             return self.package_env(importer, value)
+        if isinstance(value, StructField):
+            return self.struct_field(value, steps)
         if isinstance(value, Constructed):
             return self.constructed(importer, value, steps)
         if isinstance(value, Alternatives):
@@ -630,6 +680,25 @@ def resolve_imports(modules: Sequence[CodeFacts]) -> list[CodeFacts]:
         return list(modules)
     resolver = _Resolver(modules)
     return [resolver.facts(module) if module.deferred else module for module in modules]
+
+
+def _followed(value: Any, member: str) -> bool:
+    """Whether a whole struct a call passes is followed to one of its fields (`_field_of`)."""
+    return bool(member) and (
+        (isinstance(value, Passed) and not value.member)
+        or (isinstance(value, PackageField) and not value.path)
+    )
+
+
+def _field_of(value: Any, member: str) -> Any:
+    """The field `member` of a struct a call passes whole, where it is one passed on again
+    (a parameter: Passed) or another package's function returned it (PackageField): the
+    same reference, to that field; else the value."""
+    if not _followed(value, member):
+        return value
+    if isinstance(value, Passed):
+        return replace(value, member=member)
+    return replace(value, path=f".{member}")
 
 
 def _member(value: Any, member: str) -> Any:

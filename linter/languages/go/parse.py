@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, MAX_NESTING, MAX_STEPS, Budget
 from k8slb.code.facts import (
+    ASSIGNED_FIELDS,
     DEFAULT_SCHEME,
     STAND_IN_NAME,
     UNKNOWN,
@@ -39,10 +40,12 @@ from k8slb.code.facts import (
     CodeFacts,
     DbPool,
     EnvRef,
+    EnvText,
     FlagRef,
     HealthServicer,
     Helper,
     HttpClient,
+    Joined,
     Listen,
     Loc,
     Option,
@@ -56,6 +59,7 @@ from k8slb.code.facts import (
     Server,
     SettingsKey,
     Stop,
+    StructField,
     Unknown,
     Wait,
     add_kept,
@@ -339,7 +343,8 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
     if "vendor" in path.split("/")[:-1] or is_generated(data):
         return facts
     if not worth_parsing(data):
-        if _ADDRESS_VALUE.search(data) is not None:  # for the packages that import it
+        if _ADDRESS_VALUE.search(data) is not None or _ADDRESS_FIELD.search(data) is not None:
+            # for the packages that import it, and the package's own other files
             _read_values(path, data, facts)
         return facts
     root = parsed(parser(), data)
@@ -498,19 +503,30 @@ def _tag_values(tag: str) -> dict[str, str]:
 _ADDRESS_VALUE = regex.compile(rb"""["`][^"`\n:]*:(?://|\d)|os\.(?:Getenv|LookupEnv)""")
 
 
+# A struct literal that fills an address-named field from another value's field
+# (`&Activities{OrderURL: cfg.OrderURL}`): a file worth reading for its literals alone
+_ADDRESS_FIELD = regex.compile(
+    rb"\b[A-Z]\w*\{[^{}]*\b\w+:\s*\w+(?:\.\w+)*\.\w*(?:URL|Url|Addr|Address|Endpoint|Host|Target)\b"
+)
+
+
 def _read_values(path: str, data: bytes, facts: CodeFacts) -> None:
-    """Only the package's exported values and env helpers (a file with nothing else k8slb
-    reads): the file's bindings read into a scratch of facts, of which the exports are
-    kept."""
+    """Only the package's exported values, env helpers and structs (a file with nothing
+    else k8slb reads): the file's bindings read into a scratch of facts, of which the
+    exports are kept."""
     root = parsed(parser(), data)
     if root is None or root.has_error or too_deep(path, root, "Go") is not None:
         return
-    scratch = CodeFacts(path, "go")
+    scratch = CodeFacts(path, "go", is_test=facts.is_test)
     collector = _Collector(path, data, scratch)
     collector.bind(root)
+    collector.shaped = [(c, s, collector._called(c)) for c, s in collector.calls]
+    collector._index_calls()
     collector.export_values()
     collector.export_env_helpers()
+    collector.export_structs()
     facts.exports = scratch.exports
+    facts.deferred = scratch.deferred
 
 
 # The types of the standard `testing` package a test hands its helpers.
@@ -586,6 +602,9 @@ class _Scope:
     # `dial(x)`, (`Dial`, True) for a method, called as `c.Dial(x)`
     parameters: dict[str, int] = field(default_factory=dict)
     callee: tuple[str, bool] | None = None
+    # a method's receiver: its name and the name of its type (`a`, `Activities` of
+    # `func (a *Activities) Charge(...)`)
+    receiver: tuple[str, str] | None = None
     # a function given a test's handle (`t *testing.T`, `tb testing.TB`), or a fake's
     # (Fakes): only a test can call it, so a server it makes, in it or in a closure of
     # it, is the test's
@@ -658,6 +677,7 @@ class _Collector:
     # the file's method declarations by name, made when first asked (_local_callee)
     methods: dict[str, list[Node]] | None = None
     root: Node  # the file's syntax tree (bind)
+    assigned: set[str]  # the fields written other than by a literal (bind)
 
     def __init__(self, path: str, data: bytes, facts: CodeFacts) -> None:
         self.path = path
@@ -751,6 +771,7 @@ class _Collector:
 
     def bind(self, root: Node) -> None:
         self.root = root
+        self.assigned = set()
         self._bind(root, self.package)
 
     def _top_level(self, node: Node) -> Node:
@@ -855,6 +876,8 @@ class _Collector:
             self._wrapped_pool(call)
         elif name in _DEFAULT_CLIENT_CALLS or self._on_default_client(call):
             self._default_client(call, scope)
+        elif (held := self._held_default_client(call, scope)) is not None:
+            self._default_client(call, scope, held)
         elif name in REQUEST_URLS:
             self._request_url(call, REQUEST_URLS[name], scope)
         elif name in HTTP_LISTENERS:
@@ -949,6 +972,7 @@ class _Collector:
             )
         self.export_values()
         self.export_env_helpers()
+        self.export_structs()
         keyed = [
             (call, scope, self._call_key(call, scope), shape) for call, scope, shape in self.shaped
         ]
@@ -971,7 +995,7 @@ class _Collector:
                 if not args or any(a.type == "variadic_argument" for a in args):
                     continue
                 values = tuple(
-                    UNKNOWN if _no_address(arg) else self.value(arg, scope) for arg in args
+                    UNKNOWN if _no_address(arg) else self._argument(arg, scope) for arg in args
                 )
                 calls = self.facts.exports.setdefault(key, [])
                 if len(calls) <= MAX_CHOICES and any(not isinstance(v, Unknown) for v in values):
@@ -979,6 +1003,12 @@ class _Collector:
         finally:
             self.choosing = False
             self.remembered = None
+
+    def _argument(self, arg: Node, scope: _Scope) -> Any:
+        """What a call passes another file's function: its value, else the struct another
+        package's function returned, passed whole (`whole_struct`)."""
+        value = self.value(arg, scope)
+        return self.whole_struct(arg, scope) if isinstance(value, Unknown) else value
 
     def export_values(self) -> None:
         """The package's exported constants and variables, each that the file binds once
@@ -991,6 +1021,127 @@ class _Collector:
                 value = self.value(bound[0], package)
                 if not isinstance(value, Unknown):
                     self.facts.exports[f"value {name}"] = value
+
+    def export_structs(self) -> None:
+        """The fields of the file's struct literals of its package's own types (`literal
+        <type>`: one dict for each literal, what StructField reads), and of the structs its
+        exported functions fill and return (`field <function> .<field>`: PackageField)."""
+        literals: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for literal, scope in self.literals:
+            kind = literal.child_by_field_name("type")
+            if kind is None or kind.type != "type_identifier" or scope.in_test():
+                continue
+            made = literals[_text(kind)]
+            if len(made) > MAX_CHOICES:
+                continue  # past what one_of joins: UNKNOWN, as more
+            fields = self._composite(literal, scope, 0)
+            made.append(fields if isinstance(fields, dict) else {})
+        for type_name, made in literals.items():
+            self.facts.exports[f"literal {type_name}"] = made
+        # the fields the file sets other than in a literal (`s.URL = v`, a flag bound to
+        # one, a pointer to one handed out): a literal elsewhere is not all they hold
+        assigned = {*self.assigned, *self.field_passes, *self.tagged}
+        if len(assigned) > _MAX_EXPORTED_FIELDS:
+            self.facts.exports[ASSIGNED_FIELDS] = None  # any field, maybe
+        elif assigned:
+            self.facts.exports[ASSIGNED_FIELDS] = sorted(assigned)
+        exported = 0
+        for name, declaration in self.functions.items():
+            if not name[:1].isupper():
+                continue
+            for field_name, value in self._filled(declaration).items():
+                if exported < _MAX_EXPORTED_FIELDS and not isinstance(value, Unknown):
+                    self.facts.exports[f"field {name} .{field_name}"] = value
+                    exported += 1
+
+    def _filled(self, declaration: Node) -> dict[str, Any]:
+        """The fields of the struct a function fills and returns (`s := Settings{URL:
+        "http://localhost:9001"}`, then `if v := os.Getenv("URL"); v != "" { s.URL = v }`,
+        then `return s, nil`), as its statements leave them: a literal's value, replaced
+        by each plain assignment after it, or made the variable's default by a write
+        guarded by the variable being set (EnvRef). Any other write to a field (in a loop,
+        an `else`, a nested block) leaves it unknown; a function that returns anything
+        else, or more than one name, fills nothing."""
+        body = declaration.child_by_field_name("body")
+        scope = self.scope_of.get(body.id) if body is not None else None
+        if body is None or scope is None:
+            return {}
+        statements = _statements(body)
+        returned = {_text(r) for s in statements for r in _returned_names(s)}
+        if len(returned) != 1:
+            return {}
+        name = returned.pop()
+        fields: dict[str, Any] = {}
+        started = False
+        for statement in statements:
+            if not started:
+                literal = _filling(statement, name)
+                if literal is not None:
+                    value = self._composite(literal, scope, 0)
+                    fields = dict(value) if isinstance(value, dict) else {}
+                    started = True
+                continue
+            for field_name, value in self._set_by(statement, name, fields, scope):
+                if not field_name:
+                    return {}  # any field may be changed
+                fields[field_name] = value
+        return fields if started else {}
+
+    def _set_by(
+        self, statement: Node, name: str, fields: dict[str, Any], scope: _Scope
+    ) -> Iterator[tuple[str, Any]]:
+        """What one statement of `_filled` sets of the struct `name` holds; ("", UNKNOWN)
+        where it may change any field (the struct passed on, a method called on it)."""
+        writes = _struct_uses(statement, name)
+        if writes is None:
+            yield "", UNKNOWN
+            return
+        if not writes:
+            return
+        direct = _assigned_field(statement, name)
+        if direct is not None and len(writes) == 1:  # `s.URL = value`
+            yield direct[0], self.value(direct[1], scope)
+            return
+        guarded = self._guarded_env(statement, name, scope)
+        for field_name in sorted(writes):
+            if guarded is not None and guarded[0] == field_name and len(writes) == 1:
+                default = fields.get(field_name)
+                known = isinstance(default, str) and not isinstance(default, Unknown)
+                yield field_name, replace(guarded[1], default=default if known else UNKNOWN)
+            else:
+                yield field_name, UNKNOWN
+
+    def _guarded_env(self, statement: Node, name: str, scope: _Scope) -> tuple[str, EnvRef] | None:
+        """(field, variable) of `if v := os.Getenv("URL"); v != "" { s.URL = v }` (or
+        `if v, ok := os.LookupEnv("URL"); ok { ... }`): a consequence that only writes the
+        variable read in the `if`'s own statement to one field, and no `else`."""
+        if statement.type != "if_statement" or statement.child_by_field_name("alternative"):
+            return None
+        consequence = statement.child_by_field_name("consequence")
+        condition = statement.child_by_field_name("condition")
+        initializer = statement.child_by_field_name("initializer")
+        inner = _statements(consequence) if consequence is not None else []
+        if len(inner) != 1 or condition is None or initializer is None:
+            return None
+        assigned = _assigned_field(inner[0], name)
+        if assigned is None or assigned[1].type != "identifier":
+            return None
+        if initializer.type != "short_var_declaration":
+            return None
+        left = [_text(n) for n in _items(initializer.child_by_field_name("left"))]
+        right = _items(initializer.child_by_field_name("right"))
+        variable = _text(assigned[1])
+        if len(right) != 1 or not left or left[0] != variable:
+            return None
+        value = self.value(right[0], scope)
+        if not isinstance(value, EnvRef) or value.default is not None or value.prefix:
+            return None
+        text = "".join(_text(condition).split())
+        if len(left) == 2:  # `v, ok := os.LookupEnv(...)`: `ok` says it is set
+            said = text == left[1] or text in (f'{left[1]}&&{variable}!=""',)
+        else:
+            said = text in (f'{variable}!=""', f'""!={variable}', f"len({variable})>0")
+        return (assigned[0], value) if said else None
 
     def export_env_helpers(self) -> None:
         """The file's env helpers (`env <name>`: `_env_helper`), for the calls of other
@@ -1164,6 +1315,8 @@ class _Collector:
             inner.callee = (name, kind == "method_declaration")
         if name and kind == "function_declaration":
             self.functions[name] = function
+        if kind == "method_declaration":
+            inner.receiver = _receiver(function)
         body = function.child_by_field_name("body")
         if body is None:
             open_.append((function.end_byte, scope, None, True))
@@ -1303,6 +1456,7 @@ class _Collector:
             if target.type == "selector_expression":
                 field = _text(target.child_by_field_name("field"))
                 self.field_writes[field].append((value, scope))
+                self.assigned.add(field)
                 operand = target.child_by_field_name("operand")
                 if operand is not None and operand.type == "selector_expression":
                     holder = _text(operand.child_by_field_name("field"))
@@ -1439,16 +1593,21 @@ class _Collector:
             return self._name(_text(node), scope, depth)
         if kind == "selector_expression":
             name = self.qualified(node)
+            operand = node.child_by_field_name("operand")
+            if name is not None and operand is not None and scope.lookup(_text(operand)):
+                name = None  # a parameter or variable named as a package (`config.URL`)
             if name is None:
                 operand = node.child_by_field_name("operand")
                 field = _text(node.child_by_field_name("field"))
-                passed = self._passed_field(operand, field, scope, depth)
+                passed = self._passed_field(operand, field, scope, depth, node)
                 if passed is not None:
                     return passed
                 within = operand.child_by_field_name("field") if operand is not None else None
                 found = self._field(field, depth, _text(within))
                 if found is UNKNOWN and operand is not None:
-                    return self._loaded_field(operand, field, scope)
+                    found = self._loaded_field(operand, field, scope)
+                if found is UNKNOWN and operand is not None:
+                    return self._receiver_field(operand, field, scope)
                 return found
             package, _, member = name.rpartition(".")
             if name not in DURATIONS and not _standard(package) and member[:1].isupper():
@@ -1465,6 +1624,9 @@ class _Collector:
             operator = _text(node.child_by_field_name("operator"))
             if _number(left) and _number(right):
                 return _arithmetic(operator, left, right)
+            if operator == "+" and isinstance(right, Unknown) and _path_begun(left):
+                # `base + "/orders/" + id`: the address is the base's, the rest shown `...`
+                return joined([left, _UNREAD_PATH])
             return joined([left, right]) if operator == "+" else UNKNOWN
         if kind == "call_expression":
             return self._call_value(node, scope, depth)
@@ -1524,14 +1686,16 @@ class _Collector:
         return value if self.choosing else settled(value)
 
     def _passed_field(
-        self, operand: Node | None, field: str, scope: _Scope, depth: int
+        self, operand: Node | None, field: str, scope: _Scope, depth: int, read: Node
     ) -> Passed | None:
         """`config.AuthAddr` of a parameter `config` whose function only other files call
         (`grpc.NewClients(grpc.ClientConfig{AuthAddr: getEnv(...)})` in `main.go`): the
-        field their struct literals set; None where the file writes the field itself."""
+        field their struct literals set; None where the file writes the field itself (a
+        write of this very read, `&Jobs{AuthAddr: config.AuthAddr}`, is another struct's)."""
         if operand is None or operand.type != "identifier":
             return None
-        if self.field_writes.get(field) or self.tagged.get(field) or self.field_passes.get(field):
+        writes = [w for w, _ in self.field_writes.get(field, []) if w.id != read.id]
+        if writes or self.tagged.get(field) or self.field_passes.get(field):
             return None
         found = scope.lookup(_text(operand))
         if found is None or found[1] or _text(operand) not in found[0].parameters:
@@ -1591,7 +1755,45 @@ class _Collector:
         if not package or _standard(package) or not function[:1].isupper():
             return UNKNOWN
         self.facts.deferred = True
-        return PackageField(package, f"{within}.{field_name}")
+        return PackageField(package, f"{within}.{field_name}", function)
+
+    def _receiver_field(self, operand: Node, field_name: str, scope: _Scope) -> Any:
+        """`a.OrderURL` of a method's receiver `a`, a field the file never writes (nor a
+        tag, nor a pointer handed out fills: `_field` found none): what the struct
+        literals of the receiver's type in the package's other files set (StructField),
+        once every file is read; UNKNOWN for any other operand."""
+        if operand.type != "identifier":
+            return UNKNOWN
+        name = _text(operand)
+        home: _Scope | None = scope
+        for _ in range(_SCOPE_DEPTH):  # the receiver, unless a name within shadows it
+            if home is None or name in home.bindings or name in home.opaque:
+                return UNKNOWN
+            if home.receiver is not None:
+                break
+            home = home.parent
+        if home is None or home.receiver is None or home.receiver[0] != name:
+            return UNKNOWN
+        if field_name in self.field_writes or field_name in self.field_passes:
+            return UNKNOWN  # written here, by some struct: `_field` could not tell it
+        self.facts.deferred = True
+        folder = os.path.dirname(os.path.normpath(self.path))
+        return StructField(folder, home.receiver[1], field_name)
+
+    def whole_struct(self, node: Node, scope: _Scope) -> Any:
+        """An argument that is a variable bound once to what another package's function
+        returns (`cfg` of `cfg, err := config.FromEnv()`, passed on whole: `app.Run(cfg)`):
+        that struct, for the callee's reads of its fields (PackageField with no path);
+        UNKNOWN for any other."""
+        found = scope.lookup(_text(node)) if node.type == "identifier" else None
+        if found is None or len(found[1]) != 1 or found[1][0].type != "call_expression":
+            return UNKNOWN
+        name = self._qualified_call(self._called(found[1][0])) or ""
+        package, _, function = name.rpartition(".")
+        if not package or _standard(package) or not function[:1].isupper():
+            return UNKNOWN
+        self.facts.deferred = True
+        return PackageField(package, "", function)
 
     def _built_from(self, literal: Node) -> Node:
         """The expression an `http://` literal begins: `"http://" + host + ":80"`,
@@ -1799,6 +2001,7 @@ class _Collector:
             elif target is not None and target.type == "selector_expression":
                 field = _text(target.child_by_field_name("field"))
                 self.field_writes[field].append((call, scope))
+                self.assigned.add(field)
 
     def _bind_env_tags(self, root: Node) -> None:
         """A struct field tagged with its environment variable (a field `Host` tagged
@@ -3021,18 +3224,37 @@ class _Collector:
             operand = shape.function.child_by_field_name("operand")
         return operand is not None and self.qualified(operand) == "net/http.DefaultClient"
 
-    def _default_client(self, call: Node, scope: _Scope) -> None:
+    def _held_default_client(self, call: Node, scope: _Scope) -> Node | None:
+        """The `http.DefaultClient` that `client.Do(req)` (Get, Head, Post, PostForm) sends
+        through, a variable bound once to it (`client := http.DefaultClient`); None for
+        any other call."""
+        shape = self._called(call)
+        if shape.operand_kind != "identifier" or shape.member not in (*_CLIENT_REQUESTS, "Do"):
+            return None
+        found = scope.lookup(shape.receiver)
+        if found is None or len(found[1]) != 1 or shape.receiver in found[0].opaque:
+            return None
+        bound = _unwrap_address(found[1][0])
+        return bound if self.qualified(bound) == "net/http.DefaultClient" else None
+
+    def _default_client(self, call: Node, scope: _Scope, held: Node | None = None) -> None:
         """`http.Get(url)`: the process-wide default transport, which keeps connections
         (90 s idle timeout, no lifetime) for as long as the program runs. `Do(request)`
         is given a request, not a URL: its URLs are the module's (the requests' own among
-        them)."""
+        them). One a variable holds (`client := http.DefaultClient`) is where it is
+        bound, once for all its requests (`held`)."""
         args = self._called(call).arguments
         function = call.child_by_field_name("function")
         sent = function is not None and _called_name(function) == "Do"
+        at = self.loc(held if held is not None else call)
         for url in self.choices(args[0], scope) if args and not sent else [None]:
+            if held is not None and any(
+                c.loc == at and c.base_url == url for c in self.facts.http_clients
+            ):
+                continue  # its other requests: the same client, reported once
             self.facts.http_clients.append(
                 HttpClient(
-                    loc=self.loc(call),
+                    loc=at,
                     factory="http.DefaultClient",
                     long_lived=True,
                     http2=False,
@@ -3151,6 +3373,158 @@ def _function_scope(scope: _Scope) -> _Scope | None:
     while home is not None and home.callee is None and home.parent is not None:
         home = home.parent
     return home if home is not None and home.callee is not None else None
+
+
+# the fields a file exports of the structs its functions fill (`field <function> .<name>`)
+_MAX_EXPORTED_FIELDS = 512
+
+
+def _statements(block: Node) -> list[Node]:
+    """A block's statements (in a `statement_list` where the grammar has one)."""
+    children = [c for c in block.named_children if c.type != "comment"]
+    if len(children) == 1 and children[0].type == "statement_list":
+        children = [c for c in children[0].named_children if c.type != "comment"]
+    return children
+
+
+def _returned_names(statement: Node) -> list[Node]:
+    """The first value of each `return` within a statement (a function literal's left
+    out): the name it returns (`s` of `return s, nil` or `return &s`), else the node."""
+    found: list[Node] = []
+    for node in walk(statement):
+        if node.type != "return_statement":
+            continue
+        values = [c for c in node.named_children if c.type != "comment"]
+        first = _items(values[0])[0] if values and _items(values[0]) else node
+        found.append(_unwrap_address(first))
+    return found
+
+
+def _filling(statement: Node, name: str) -> Node | None:
+    """The struct literal of one of the package's types a statement binds `name` to
+    (`s := Settings{...}`, `s := &Settings{...}`, `var s = Settings{...}`)."""
+    if statement.type == "var_declaration":
+        specs = [c for c in statement.named_children if c.type == "var_spec"]
+        if len(specs) != 1:
+            return None
+        left = specs[0].children_by_field_name("name")
+        right = _items(specs[0].child_by_field_name("value"))
+    elif statement.type == "short_var_declaration":
+        left = _items(statement.child_by_field_name("left"))
+        right = _items(statement.child_by_field_name("right"))
+    else:
+        return None
+    if len(left) != 1 or len(right) != 1 or _text(left[0]) != name:
+        return None
+    literal = _unwrap_address(right[0])
+    kind = literal.child_by_field_name("type") if literal.type == "composite_literal" else None
+    return literal if kind is not None and kind.type == "type_identifier" else None
+
+
+def _assigned_field(statement: Node, name: str) -> tuple[str, Node] | None:
+    """(field, value) of `name.field = value`."""
+    if statement.type != "assignment_statement":
+        return None
+    if _text(statement.child_by_field_name("operator")) != "=":
+        return None
+    left = _items(statement.child_by_field_name("left"))
+    right = _items(statement.child_by_field_name("right"))
+    if len(left) != 1 or len(right) != 1 or left[0].type != "selector_expression":
+        return None
+    operand = left[0].child_by_field_name("operand")
+    if operand is None or operand.type != "identifier" or _text(operand) != name:
+        return None
+    return _text(left[0].child_by_field_name("field")), right[0]
+
+
+_WRITING = ("assignment_statement", "inc_statement", "dec_statement")
+
+
+def _struct_uses(statement: Node, name: str) -> set[str] | None:
+    """The fields of the struct `name` holds that a statement may write (assigned, their
+    address taken, a method called on them); None where it may change any (the struct
+    itself passed, assigned, its address or a method of its own taken)."""
+    written: set[str] = set()
+    for node in walk(statement):
+        if node.type != "identifier" or _text(node) != name:
+            continue
+        parent = node.parent
+        if parent is not None and parent.type == "expression_list":
+            holder = parent.parent
+            if holder is not None and holder.type == "return_statement":
+                continue  # returned: not changed
+        if parent is None or parent.type != "selector_expression":
+            return None
+        if parent.child_by_field_name("operand") != node:
+            continue  # `x.name`: another's field of that name
+        field_name = _text(parent.child_by_field_name("field"))
+        top = parent
+        while top.parent is not None and top.parent.type in (
+            "selector_expression",
+            "index_expression",
+            "parenthesized_expression",
+        ):
+            top = top.parent
+        above = top.parent
+        if above is None:
+            continue
+        if above.type == "call_expression" and above.child_by_field_name("function") == top:
+            if top == parent:
+                return None  # `s.Load()`: a method of the struct's own
+            written.add(field_name)
+        elif (
+            (
+                above.type == "unary_expression"
+                and _text(above.child_by_field_name("operator")) == "&"
+            )
+            or above.type in _WRITING
+            or (
+                above.type == "expression_list"
+                and above.parent is not None
+                and above.parent.type in (*_WRITING, "short_var_declaration")
+                and above.parent.child_by_field_name("left") == above
+            )
+        ):
+            written.add(field_name)
+    return written
+
+
+# what stands for a piece of a URL's path k8slb cannot read (`_path_begun`)
+_UNREAD_PATH = "..."
+
+
+def _path_begun(value: Any) -> bool:
+    """Whether a URL's text has begun its path (a `/` past its scheme's `//`): what
+    follows (an order's ID) cannot change its host or port. A text of the environment,
+    a flag or another file's value has begun it where text after that value holds one
+    (`baseURL + "/orders/"`)."""
+    if isinstance(value, Unknown):
+        return False
+    if isinstance(value, str):
+        return "/" in value.replace("://", "", 1)
+    if isinstance(value, EnvRef | FlagRef):
+        return "/" in value.suffix.replace("://", "", 1)
+    pieces = value.parts if isinstance(value, Joined | EnvText) else ()
+    return any(
+        at > 0 and isinstance(piece, str) and "/" in piece.replace("://", "", 1)
+        for at, piece in enumerate(pieces)
+        if not isinstance(piece, Unknown)
+    )
+
+
+def _receiver(method: Node) -> tuple[str, str] | None:
+    """(name, type name) of a method's named receiver (`a *Activities`)."""
+    receiver = method.child_by_field_name("receiver")
+    declarations = list(receiver.named_children) if receiver is not None else []
+    if len(declarations) != 1 or declarations[0].type != "parameter_declaration":
+        return None
+    name = declarations[0].child_by_field_name("name")
+    kind = declarations[0].child_by_field_name("type")
+    while kind is not None and kind.type in ("pointer_type", "parenthesized_type"):
+        kind = kind.named_children[0] if kind.named_children else None
+    if name is None or kind is None or kind.type != "type_identifier":
+        return None  # a generic type's receiver (`Box[T]`) is not followed
+    return _text(name), _text(kind)
 
 
 def _parameter_places(parameters: Node) -> dict[str, int]:
