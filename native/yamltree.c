@@ -492,14 +492,18 @@ on_alias(void *builder, yaml_event_t *event)
 
 /* A closed mapping's spots (a dict of 4-tuples while it was built: the duplicate keys and
  * the merges look them up) as one flat tuple, each key followed by its four numbers
- * (yamltree.Spots): a third of the memory, for every mapping the run keeps. */
+ * (yamltree.Spots): a third of the memory, for every mapping the run keeps. A mapping of
+ * more keys keeps its dict: a key is found in the tuple by a scan, and a mapping of
+ * thousands of keys read key by key was quadratic (20,000 keys: 14 s). */
+#define COMPACT_MAX_KEYS 16
+
 static int
 compact_spots(PyObject *node)
 {
     PyObject *table = PyObject_GetAttr(node, str_spots);
     if (table == NULL)
         return -1;
-    if (!PyDict_CheckExact(table)) {
+    if (!PyDict_CheckExact(table) || PyDict_GET_SIZE(table) > COMPACT_MAX_KEYS) {
         Py_DECREF(table);
         return 0;
     }

@@ -22,8 +22,10 @@ Spot = tuple[int, int, int, int]
 value line, value column)."""
 
 Spots = dict[str, Spot] | tuple[Any, ...]
-"""A mapping's spots: a dict by key, or, as composed, one flat tuple of each key followed
-by its four numbers (what a mapping's positions cost in memory is a third of a dict's)."""
+"""A mapping's spots: a dict by key, or, as composed for a mapping of at most 16 keys, one
+flat tuple of each key followed by its four numbers (what a mapping's positions cost in
+memory is a third of a dict's; a key is found in it by a scan, so a larger mapping keeps its
+dict)."""
 
 
 def _spot(spots: Spots, key: object) -> Spot | None:
