@@ -1747,15 +1747,23 @@ class _Collector:
         if operand.type == "selector_expression":  # the field that holds it
             within = _text(operand.child_by_field_name("field"))
             operand = operand.child_by_field_name("operand") or operand
-        found = scope.lookup(_text(operand)) if operand.type == "identifier" else None
-        if found is None or len(found[1]) != 1 or found[1][0].type != "call_expression":
+        returned = self._returned_by_package(operand, scope)
+        if returned is None:
             return UNKNOWN
+        self.facts.deferred = True
+        return PackageField(returned[0], f"{within}.{field_name}", returned[1])
+
+    def _returned_by_package(self, node: Node, scope: _Scope) -> tuple[str, str] | None:
+        """(package, function) of the exported function of another (not the standard)
+        package whose result a variable is bound to once (`cfg, err := config.Load()`)."""
+        found = scope.lookup(_text(node)) if node.type == "identifier" else None
+        if found is None or len(found[1]) != 1 or found[1][0].type != "call_expression":
+            return None
         name = self._qualified_call(self._called(found[1][0])) or ""
         package, _, function = name.rpartition(".")
         if not package or _standard(package) or not function[:1].isupper():
-            return UNKNOWN
-        self.facts.deferred = True
-        return PackageField(package, f"{within}.{field_name}", function)
+            return None
+        return package, function
 
     def _receiver_field(self, operand: Node, field_name: str, scope: _Scope) -> Any:
         """`a.OrderURL` of a method's receiver `a`, a field the file never writes (nor a
@@ -1785,15 +1793,11 @@ class _Collector:
         returns (`cfg` of `cfg, err := config.FromEnv()`, passed on whole: `app.Run(cfg)`):
         that struct, for the callee's reads of its fields (PackageField with no path);
         UNKNOWN for any other."""
-        found = scope.lookup(_text(node)) if node.type == "identifier" else None
-        if found is None or len(found[1]) != 1 or found[1][0].type != "call_expression":
-            return UNKNOWN
-        name = self._qualified_call(self._called(found[1][0])) or ""
-        package, _, function = name.rpartition(".")
-        if not package or _standard(package) or not function[:1].isupper():
+        returned = self._returned_by_package(node, scope)
+        if returned is None:
             return UNKNOWN
         self.facts.deferred = True
-        return PackageField(package, "", function)
+        return PackageField(returned[0], "", returned[1])
 
     def _built_from(self, literal: Node) -> Node:
         """The expression an `http://` literal begins: `"http://" + host + ":80"`,
