@@ -336,7 +336,9 @@ class SigtermNeverReachesServer(Rule):
     Debian's and Ubuntu's `/bin/sh`, runs none so (dash 0.5.12 of Debian 12, checked:
     `sh -c 'sleep 2'` leaves sleep a child of sh). Which shell `/bin/sh` is, the
     distribution of the image's base says (the Dockerfile's last stage, through the stages
-    it is built FROM and its ARG defaults, else the container's image), strongest first:
+    it is built FROM and its ARG defaults, else the container's image; the Dockerfile
+    the image's builds name is read even where no code is linked to the container, as for
+    a Dockerfile shared by services whose build argument no build gives), strongest first:
     the base's name or a tag word that names a distribution or its release; else the
     package manager the last stage's RUN lines call (`apt-get` or `dpkg` exist only on
     Debian and Ubuntu, `apk` on Alpine, `yum`, `dnf`, `microdnf` or `zypper` on the RPM
@@ -545,9 +547,13 @@ def _started(
     entrypoint = dockerfile.entrypoint if dockerfile is not None else None
     cmd = dockerfile.cmd if dockerfile is not None else None
     argv = container_argv(command, args, entrypoint, cmd)
-    # which shell /bin/sh is: the Dockerfile's base image says, else the container's image
+    # which shell /bin/sh is: the Dockerfile's base image says (the one the link's evidence
+    # found, with no code linked too), else the container's image
     image = container.body.get("image")
-    sh = dockerfile_sh(dockerfile) if dockerfile is not None else image_sh(image)
+    built = dockerfile or (
+        context.links.unlinked_dockerfile(workload, container.name) if link is None else None
+    )
+    sh = dockerfile_sh(built) if built is not None else image_sh(image)
     place: Place | None = None
     set_by = link.entrypoint_set if link is not None else None
     if set_by is not None:

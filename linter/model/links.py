@@ -260,11 +260,13 @@ RememberedLink = tuple[
     Evidence | None,
 ]
 # A long-running container's name, its link (None: it has none), why it has none, when the
-# evidence says, and the module it starts (model/entries.started; None: not known), read
+# evidence says, the module it starts (model/entries.started; None: not known), read
 # from its command line when its link names no entry: what the entries of a hook's
 # containers are read from, with no workload's body (the file's key and `inputs_digest`
-# cover what it rests on).
-RememberedContainer = tuple[str, RememberedLink | None, str | None, str | None]
+# cover what it rests on); and, with no link, the Dockerfile its evidence found.
+RememberedContainer = tuple[
+    str, RememberedLink | None, str | None, str | None, Dockerfile | None
+]
 # By a workload's path, document and item: each long-running container's.
 RememberedLinks = dict[tuple[str, int, int | None], tuple[RememberedContainer, ...]]
 
@@ -508,6 +510,7 @@ class CodeLinks:
         if self._index is None:
             return {}
         why_not = self._finder.why_not if self._finder is not None else {}
+        unlinked = self._finder.unlinked if self._finder is not None else {}
         found: RememberedLinks = {}
         for workload in self._index.workload_objects:
             pending = self._pending.get(id(workload))
@@ -522,7 +525,8 @@ class CodeLinks:
                 link = self._made[key]
                 kept = None if link is None else _remembered_link(link)
                 start = None if link is None else started(self, link)
-                made.append((container.name, kept, why_not.get(key), start))
+                built = None if link is not None else unlinked.get(key)
+                made.append((container.name, kept, why_not.get(key), start, built))
             else:
                 found[(workload.path, workload.document, workload.item)] = tuple(made)
         return found
@@ -554,11 +558,13 @@ class CodeLinks:
         if [c.name for c in containers] != [k[0] for k in kept]:
             self.renamed += 1
             return
-        for container, (_, link, why, _) in zip(containers, kept, strict=True):
+        for container, (_, link, why, _, built) in zip(containers, kept, strict=True):
             key = (id(workload), id(container))
             self._made[key] = None if link is None else Link(workload, container, *link)
             if why is not None:
                 self._finder.why_not[key] = why
+            if built is not None:
+                self._finder.unlinked[key] = built
 
     def keep(self, other: CodeLinks) -> None:
         """Take the links `other` made for the workloads both have (the same objects): for
@@ -567,7 +573,9 @@ class CodeLinks:
         if self._finder is None or self._index is None or other._index is None:
             return
         why_not = dict(other._finder.why_not) if other._finder is not None else {}
+        unlinked = dict(other._finder.unlinked) if other._finder is not None else {}
         self._finder.why_not = {}  # by the ids of this model's objects (the finder may be shared)
+        self._finder.unlinked = {}
         if self._programs is None:  # the Go programs: of the code alone
             self._programs = other._programs
         # the same objects' pod templates, so their containers are the same too
@@ -581,6 +589,9 @@ class CodeLinks:
         for key, why in why_not.items():
             if key[0] in self._workloads:
                 self._finder.why_not[key] = why
+        for key, built in unlinked.items():
+            if key[0] in self._workloads:
+                self._finder.unlinked[key] = built
 
     def of(self, workload: K8sObject, container: str) -> Link | None:
         """The link of the workload's long-running container of that name (the last, if
@@ -597,6 +608,15 @@ class CodeLinks:
             return None
         named = [c for c in self._index.template(workload).long_running if c.name == container]
         return self._finder.why_not.get((id(workload), id(named[-1]))) if named else None
+
+    def unlinked_dockerfile(self, workload: K8sObject, container: str) -> Dockerfile | None:
+        """The Dockerfile the evidence found for a container linked to no code (a shared
+        Dockerfile whose build argument no build gives, a build of no code k8slb reads):
+        what its image is built from, as its base says, with no code to link."""
+        if self._index is None or self._finder is None or self.of(workload, container):
+            return None
+        named = [c for c in self._index.template(workload).long_running if c.name == container]
+        return self._finder.unlinked.get((id(workload), id(named[-1]))) if named else None
 
     def running(self, module_path: str) -> list[Link]:
         """The containers whose code includes the module."""
@@ -642,7 +662,7 @@ class CodeLinks:
         for workload in self._index.workload_objects:
             pending = self._pending.get(id(workload))
             if pending is not None:
-                for position, (_, kept, _, start) in enumerate(pending[1]):
+                for position, (_, kept, _, start, _) in enumerate(pending[1]):
                     if kept is not None:
                         yield workload, position, kept[2], start, None
                 continue
@@ -895,6 +915,8 @@ class _Finder:
         self.dockerfiles = builds.dockerfiles  # by normalised path
         # why a container has no link, where its evidence says (by its link's key)
         self.why_not: dict[tuple[int, int], str] = {}
+        # the Dockerfile the evidence found for a container it links to no code (by its key)
+        self.unlinked: dict[tuple[int, int], Dockerfile] = {}
         self.by_folder: dict[str, list[str]] = defaultdict(list)  # folder -> modules below
         folders_named: dict[str, set[str]] = defaultdict(set)
         for path in modules:  # normalised: a folder is what is left of its last separator
@@ -2766,6 +2788,7 @@ class _Finder:
         dockerfile = self._built_by(chosen, evidence)
         chose = self._folder_chosen(workload, container, evidence, dockerfile)
         if chose is None:
+            self._unlinked(workload, container, dockerfile)
             return None
         folder, agreeing = chose
         by_argument = folder != chosen.folder  # a shared Dockerfile's app, an argument chose
@@ -2808,6 +2831,7 @@ class _Finder:
             )
             if refused is not None:
                 self.why_not[(id(workload), id(container))] = refused
+                self._unlinked(workload, container, dockerfile)
                 return None
         for beside in entry.beside if entry is not None and source is not None else ():
             # a program its shell runs beside it (`a & b & it`): its modules run here too
@@ -2832,6 +2856,16 @@ class _Finder:
             dockerfile,
             set_by,
         )
+
+    def _unlinked(
+        self, workload: K8sObject, container: Container, dockerfile: Dockerfile | None
+    ) -> None:
+        """Keep the Dockerfile the evidence found for a container it links to no code
+        (with the base the repository builds), for what its image is (`/bin/sh`)."""
+        if dockerfile is not None:
+            if (base := self._inherited(dockerfile)) is not None:
+                dockerfile = replace(dockerfile, inherited=base)
+            self.unlinked[(id(workload), id(container))] = dockerfile
 
     def _inherited(self, dockerfile: Dockerfile, seen: tuple[str, ...] = ()) -> Dockerfile | None:
         """The Dockerfile of the repository that builds the image `dockerfile` is built FROM:
