@@ -25,8 +25,7 @@ SHARED_DOCKERFILE = (
     'ENTRYPOINT ["java", "-jar", "app.jar"]\n'
 )
 BUILD_SCRIPT = (
-    "#!/bin/sh\n"
-    "docker build -f docker/services.Dockerfile -t registry.example/web:1.0 .\n"
+    "#!/bin/sh\ndocker build -f docker/services.Dockerfile -t registry.example/web:1.0 .\n"
 )
 COMMAND = 'command: ["sh", "-c", "java -Xmx512m -jar /opt/app/web.jar --port=8080"]'
 

@@ -264,9 +264,7 @@ RememberedLink = tuple[
 # from its command line when its link names no entry: what the entries of a hook's
 # containers are read from, with no workload's body (the file's key and `inputs_digest`
 # cover what it rests on); and, with no link, the Dockerfile its evidence found.
-RememberedContainer = tuple[
-    str, RememberedLink | None, str | None, str | None, Dockerfile | None
-]
+RememberedContainer = tuple[str, RememberedLink | None, str | None, str | None, Dockerfile | None]
 # By a workload's path, document and item: each long-running container's.
 RememberedLinks = dict[tuple[str, int, int | None], tuple[RememberedContainer, ...]]
 
