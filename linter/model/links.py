@@ -3072,10 +3072,10 @@ class _Finder:
                 # the Dockerfile's folder, not the code it copies in to prepare (a DB's)
                 return self._own_modules(dockerfile.folder), dockerfile.folder
             return self._own_modules(copied), copied  # a wide context: what the Dockerfile copies
-        if dockerfile is not None and not self.by_folder.get(folder):
-            if (wheel := self._wheel_package(dockerfile)) is not None:
-                used.append(Evidence("dockerfile", wheel[1], wheel[0]))  # `COPY app*.whl`
-                return self._own_modules(wheel[0]), wheel[0]
+        wheel = self._wheel_package(dockerfile) if dockerfile is not None else None
+        if wheel is not None and not self.by_folder.get(folder):
+            used.append(Evidence("dockerfile", wheel[1], wheel[0]))  # `COPY app*.whl`
+            return self._own_modules(wheel[0]), wheel[0]
         inner = dockerfile.folder if dockerfile is not None else folder
         if (
             inner in self.by_folder
