@@ -73,3 +73,67 @@ def test_a_dockerfile_says_where_it_fetches_its_program() -> None:
     assert parse_dockerfile("a/Dockerfile", DOCKERFILE).fetched is None
     wheel_from_stage = "FROM python:3.12\nCOPY --from=build /dist/app.whl /tmp/\n"
     assert parse_dockerfile("a/Dockerfile", wheel_from_stage).fetched is None
+
+
+GATEWAY_PYPROJECT = """\
+[build-system]
+requires = ["hatchling"]
+build-backend = "hatchling.build"
+
+[project]
+name = "acme_ledger_gateway"
+version = "0.3.0"
+
+[tool.hatch.build.targets.wheel]
+include = ["ledger_gateway"]
+"""
+
+
+def _wheel_tree(project: dict[str, str]) -> dict[str, str]:
+    return {
+        "Makefile": "bdist:\n\tpython -m build --wheel .\n",
+        **project,
+        "etc/docker/ledger-gateway/Dockerfile": WHEEL.replace(
+            "ledger_gateway", "acme_ledger_gateway"
+        ),
+        "etc/docker/ledger-gateway/start-gateway.sh": "#!/bin/sh\nexec ledger-gateway\n",
+        **service_app("ledger_gateway"),
+        **service_app("tools/seed"),
+        "charts/ledger/templates/gateway.yaml": workload(
+            name="ledger-gateway", image="acme/ledger-gateway:1.4"
+        ),
+    }
+
+
+def test_an_image_installing_the_wheel_the_repository_builds_links_its_package(
+    tmp_path: Path,
+) -> None:
+    """The wheel's distribution name is the project's: the one package its wheel holds."""
+    (row,) = links(tmp_path, _wheel_tree({"pyproject.toml": GATEWAY_PYPROJECT}))
+    assert (row["code"] or "").startswith("ledger_gateway"), row
+
+
+def test_a_wheel_of_a_setup_py_project_links_the_folder_named_as_it(tmp_path: Path) -> None:
+    setup = (
+        'from setuptools import setup, find_packages\n\nsetup(\n    name="acme-ledger-gateway",\n'
+    )
+    setup += '    version="0.3.0",\n    packages=find_packages(),\n)\n'
+    files = _wheel_tree({"setup.py": setup})
+    files = {k.replace("ledger_gateway/", "acme_ledger_gateway/", 1): v for k, v in files.items()}
+    (row,) = links(tmp_path, files)
+    assert (row["code"] or "").startswith("acme_ledger_gateway"), row
+
+
+def test_a_wheel_whose_project_is_ambiguous_links_nothing(tmp_path: Path) -> None:
+    """Another name, two package folders, or two projects of that name: no link."""
+    other = GATEWAY_PYPROJECT.replace("acme_ledger_gateway", "acme-ledger-client")
+    two = GATEWAY_PYPROJECT.replace('["ledger_gateway"]', '["ledger_gateway", "tools/seed"]')
+    for project in (
+        {"pyproject.toml": other},
+        {"pyproject.toml": two},
+        {"pyproject.toml": GATEWAY_PYPROJECT, "tools/pyproject.toml": GATEWAY_PYPROJECT},
+    ):
+        (row,) = links(
+            tmp_path / str(len(project)) / str(hash(str(project)) % 997), _wheel_tree(project)
+        )
+        assert row["code"] is None, (project, row)
