@@ -1461,31 +1461,6 @@ def script_folders_and_host_builds(n: int) -> Files:
     }
 
 
-def python_projects_nested_and_named_over(n: int) -> Files:
-    """Python project files at their size limit: a pyproject.toml whose array is n deep
-    and never closed, one of n package entries, a setup.cfg of n sections and names, a
-    setup.py of n `name=` and `packages=[` never closed; a Dockerfile copying n wheels."""
-    deep = '[project]\nname = "app"\n[tool.setuptools]\npackages = ' + "[" * n
-    listed = '[project]\nname = "app"\n[tool.hatch.build.targets.wheel]\npackages = ['
-    listed += ", ".join(f'"app{i}.x"' for i in range(n)) + "]\n"
-    cfg = "".join(f"[metadata]\nname = app{i}\n[options]\npackages = a, b\n" for i in range(n))
-    setup = "setup(\n" + "".join('  name="app", packages=["a", "b",\n' for _ in range(n))
-    wheels = " ".join(f"app-{i}-py3-none-any.whl" for i in range(n))
-    return {
-        "pyproject.toml": deep[: 64 * 1024 - 1],
-        "lib/pyproject.toml": listed[: 64 * 1024 - 1],
-        "setup.cfg": cfg[: 64 * 1024 - 1],
-        "tools/setup.py": setup[: 64 * 1024 - 1],
-        "app/__init__.py": "X = 1\n",
-        "docker/Dockerfile": f'FROM python:3\nCOPY {wheels} /tmp/\nCMD ["app"]\n',
-        "k8s.yaml": (
-            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app\nspec:\n"
-            "  template:\n    spec:\n      containers:\n        - name: app\n"
-            "          image: app:1\n"
-        ),
-    }
-
-
 def bazel_calls_nested_and_lists_left_open(n: int) -> Files:
     """BUILD files near 1 MB: image calls nested n deep, and one call whose `deps = [`
     lists and `images = {` dicts never close; images named as their targets."""
@@ -1868,9 +1843,6 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "a build script's 1500 pushd lines into a variable doubled, each a go build; Cargo.toml": (
         lambda: script_folders_and_host_builds(1500)
-    ),
-    "Python projects: an array 3000 deep, 3000 packages, 3000 names; 3000 wheels": (
-        lambda: python_projects_nested_and_named_over(3000)
     ),
     "Spring settings in a mounted ConfigMap: a 1 MB value, 2000 channels, 2000 deep": (
         lambda: spring_settings_in_a_config_map(2000)

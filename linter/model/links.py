@@ -138,7 +138,6 @@ from k8slb.reading.build_files import (
     with_args,
 )
 from k8slb.reading.objects import K8sObject
-from k8slb.reading.python_projects import normal_name, wheel_distribution
 
 # How many images built in the repository a Dockerfile's base is followed through (a base
 # FROM a base of the tree ...): each is a Dockerfile's FROM, and a real tree has one or two.
@@ -2742,51 +2741,6 @@ class _Finder:
             "is linked"
         )
 
-    def _wheel_package(self, dockerfile: Dockerfile) -> tuple[str, Said] | None:
-        """The package folder of the wheel an image installs from its context (`COPY
-        app_core*.whl /tmp/`), and the line that says so: the one Python project of the
-        tree whose distribution name the wheel's file name gives (pyproject.toml's, setup.cfg's
-        or setup.py's), when its wheel holds one package folder (the one its file names,
-        else the folder named as the project, beside it or in its src/). None when no
-        project, or several, is so named, or its packages are several or not found."""
-        said = dockerfile.fetched
-        if said is None or not said.text.startswith(("COPY", "ADD")):
-            return None
-        # its sources' words, JSON form's too (`COPY ["app.whl", "/tmp/"]`)
-        quoting = str.maketrans("", "", "[]\",'")
-        words = [w.translate(quoting) for w in said.text.split()[1:] if not w.startswith("--")]
-        names = {wheel_distribution(word) for word in words if word.lower().endswith(".whl")}
-        if len(names) != 1 or (name := names.pop()) is None:
-            return None
-        projects = [p for p in self.builds.python_projects if p.name == name]
-        folders = {p.folder for p in projects}
-        if len(folders) != 1:
-            return None
-        top = folders.pop()
-        listed = {package for p in projects for package in p.packages}
-        if listed:
-            found = [os.path.normpath(os.path.join(top, package)) for package in listed]
-        else:
-            found = [
-                inner
-                for inner in (os.path.join(top, name), os.path.join(top, "src", name))
-                for inner in [os.path.normpath(inner)]
-                if inner in self.by_folder
-            ]
-            above = {os.path.normpath(top), os.path.normpath(os.path.join(top, "src"))}
-            found += [
-                f
-                for f in self.by_folder
-                if (os.path.dirname(f) or ".") in above
-                and normal_name(os.path.basename(f)) == name
-                and f not in found
-            ]
-        if len(found) != 1 or found[0] not in self.by_folder:
-            return None
-        project = projects[0].path
-        text = f"{said.text} (the wheel of {project}, its package {found[0]})"
-        return found[0], replace(said, text=text[:300])
-
     @staticmethod
     def _builds_it(build: ImageBuild, dockerfile: Dockerfile) -> bool:
         """Whether a build is of this Dockerfile (its own image, named like its base)."""
@@ -3104,10 +3058,6 @@ class _Finder:
                 # the Dockerfile's folder, not the code it copies in to prepare (a DB's)
                 return self._own_modules(dockerfile.folder), dockerfile.folder
             return self._own_modules(copied), copied  # a wide context: what the Dockerfile copies
-        wheel = self._wheel_package(dockerfile) if dockerfile is not None else None
-        if wheel is not None and not self.by_folder.get(folder):
-            used.append(Evidence("dockerfile", wheel[1], wheel[0]))  # `COPY app*.whl`
-            return self._own_modules(wheel[0]), wheel[0]
         inner = dockerfile.folder if dockerfile is not None else folder
         if (
             inner in self.by_folder

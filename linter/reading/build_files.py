@@ -26,7 +26,6 @@ from k8slb.languages import LANGUAGES
 from k8slb.reading import java_builds
 from k8slb.reading.bazel_images import BAZEL_BUILD_FILES, bazel_images
 from k8slb.reading.java_builds import GrpcJavaBuild, read_grpc_java
-from k8slb.reading.python_projects import PYTHON_PROJECT_FILES, PythonProject, read_python_project
 from k8slb.reading.yamltree import YMap, YSeq
 
 # The files whose folder is a program's, for the languages that have them: a module belongs
@@ -102,7 +101,6 @@ def is_build_file(name: str) -> bool:
         or name in BAZEL_BUILD_FILES
         or name == CARGO_FILE
         or name in PROJECT_FILES
-        or (name in PYTHON_PROJECT_FILES and not name.endswith(".py"))
         or name in java_builds.NAMES
         or _is_script(name)
         or _is_jenkinsfile(name)
@@ -407,8 +405,6 @@ class BuildFacts:
     crates: dict[str, Said] = field(default_factory=dict)
     # each Makefile's explicit targets with the `go build`s of their recipes, by its path
     make_rules: dict[str, dict[str, tuple[GoBuild, ...]]] = field(default_factory=dict)
-    # Python projects' distribution names and wheel packages (python_projects.py)
-    python_projects: list[PythonProject] = field(default_factory=list)
 
 
 def names_builds(path: str) -> bool:
@@ -417,7 +413,6 @@ def names_builds(path: str) -> bool:
     return (
         is_dockerfile_name(name)
         or name in BAZEL_BUILD_FILES
-        or name in PYTHON_PROJECT_FILES
         or _builds_reader(path, name) is not None
     )
 
@@ -454,8 +449,6 @@ class BuildFile:
     artifacts: tuple[str, ...] = ()
     # a Makefile's explicit targets, each with the `go build`s of its recipe (make_rules)
     make_rules: tuple[tuple[str, tuple[GoBuild, ...]], ...] = ()
-    # a Python project file's distribution name and the package folders of its wheel
-    python: PythonProject | None = None
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
@@ -469,8 +462,6 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return BuildFile(path, name=_go_module(path, _text(data)))
     if name == CARGO_FILE:
         return BuildFile(path, crate=_crate(path, _text(data)))
-    if name in PYTHON_PROJECT_FILES:
-        return BuildFile(path, python=read_python_project(path, data))
     if name in BAZEL_BUILD_FILES:
         return BuildFile(path, builds=tuple(bazel_builds(path, _text(data))))
     if name in JIB_FILES:
@@ -831,8 +822,6 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
             facts.crates[os.path.dirname(os.path.normpath(file.path)) or "."] = file.crate
         if file.make_rules:
             facts.make_rules[os.path.normpath(file.path)] = dict(file.make_rules)
-        if file.python is not None:
-            facts.python_projects.append(file.python)
     return facts
 
 
