@@ -292,6 +292,18 @@ def is_test(path: str) -> bool:
     return "test" in folders or name.endswith(("Test.java", "Tests.java", "IT.java"))
 
 
+# grpc-java's Server methods that begin its stop (a drain `awaitTermination()` then waits for)
+SERVER_STOPS = ("shutdown", "shutdownNow")
+
+
+def stop_begun(ends: Calls, name: str, scope: Node, call: Node) -> bool:
+    """Whether `scope` calls `name.shutdown()` (or `shutdownNow()`) before `call`: the
+    stop an `awaitTermination()` there waits for (Java's and Kotlin's readers alike)."""
+    return any(
+        ends.within(f"{name}.{stop}", scope, before=call.start_byte) for stop in SERVER_STOPS
+    )
+
+
 @cache
 def parser() -> Parser:
     import tree_sitter_java
@@ -724,8 +736,7 @@ class _Reader:
         self.ends = Calls(
             (f"{named}.{method}", call)
             for call, method in calls
-            if method in ("shutdown", "shutdownNow")
-            and (named := _named(_receiver(call))) is not None
+            if method in SERVER_STOPS and (named := _named(_receiver(call))) is not None
         )
         for call, method in calls:
             if method not in _READ_METHODS:
@@ -1452,14 +1463,9 @@ class _Reader:
         while receiver is not None and receiver.type == "parenthesized_expression":
             receiver = receiver.named_children[0] if receiver.named_children else None
         if receiver is not None and receiver.type == "method_invocation":
-            return _method(receiver) in ("shutdown", "shutdownNow")
+            return _method(receiver) in SERVER_STOPS
         scope = self._scope_of.get(call.id)
-        if name is None or scope is None:
-            return False
-        return any(
-            self.ends.within(f"{name}.{stop}", scope, before=call.start_byte)
-            for stop in ("shutdown", "shutdownNow")
-        )
+        return name is not None and scope is not None and stop_begun(self.ends, name, scope, call)
 
     def _unawaited_in_a_hook(self, call: Node, name: str) -> bool:
         """A `server.shutdown()` that a JVM shutdown hook runs (in the hook's lambda, or in

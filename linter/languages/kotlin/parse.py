@@ -593,8 +593,7 @@ class _Reader:
         self.ends = Calls(
             (f"{named}.{method}", call)
             for call, method in self.calls
-            if method in ("shutdown", "shutdownNow")
-            and (named := _named(_receiver(call))) is not None
+            if method in java.SERVER_STOPS and (named := _named(_receiver(call))) is not None
         )
         binders = sorted(found.get("property", []) + found.get("assignment", []), key=_walk_order)
         for binder in binders:
@@ -851,18 +850,17 @@ class _Reader:
         function (a `close()` function's drain)."""
         receiver = _receiver(call)
         if receiver is not None and receiver.type == "call_expression":
-            return _method(receiver) in ("shutdown", "shutdownNow")
+            return _method(receiver) in java.SERVER_STOPS
         function = self._function_of.get(call.id)
-        if name is None or function is None:
-            return False
-        return any(
-            self.ends.within(f"{name}.{stop}", function, before=call.start_byte)
-            for stop in ("shutdown", "shutdownNow")
+        return (
+            name is not None
+            and function is not None
+            and java.stop_begun(self.ends, name, function, call)
         )
 
     @cached_property
     def _stops(self) -> list[Node]:
-        return [call for call, method in self.calls if method in ("shutdown", "shutdownNow")]
+        return [call for call, method in self.calls if method in java.SERVER_STOPS]
 
     @cached_property
     def _function_of(self) -> dict[int, Node]:
