@@ -83,6 +83,7 @@ without one, every module of the folder.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 import posixpath
@@ -958,6 +959,7 @@ class _Finder:
         # the folders of code with a Dockerfile, by their parent (made when first asked)
         self._children_built: dict[str, list[str]] | None = None
         self._namespaces: set[str] | None = None  # where the builds push (_pushed_elsewhere)
+        self._jvm_sorted: list[str] | None = None  # the JVM modules in order (_jvm_modules_below)
         self._owners: frozenset[str] | None = None  # what its modules name it (_own_names)
         self._held_folders: set[str] | None = None  # the folders holding files read (_held)
         self._modules_named: dict[str, list[tuple[str, Said]]] | None = None
@@ -2409,8 +2411,21 @@ class _Finder:
         return self._built
 
     def _jvm_modules_below(self, folder: str) -> list[str]:
-        """The JVM modules (a pom.xml, a build.gradle) strictly below a folder."""
-        return sorted(m for m in self.builds.jvm_modules if m != folder and _below(m, folder))
+        """The JVM modules (a pom.xml, a build.gradle) strictly below a folder: in sorted
+        order, the names that begin `folder/` are one run, found by bisection (asked for
+        each build's folder, a scan of every module was quadratic in a JVM monorepo)."""
+        if self._jvm_sorted is None:
+            self._jvm_sorted = sorted(self.builds.jvm_modules)
+        modules = self._jvm_sorted
+        if folder == ".":
+            return [m for m in modules if m != "." and _below(m, ".")]
+        prefix = folder + os.sep
+        found = []
+        for at in range(bisect.bisect_left(modules, prefix), len(modules)):
+            if not modules[at].startswith(prefix):
+                break
+            found.append(modules[at])
+        return found
 
     def _not_parents(self, folders: list[str]) -> list[str]:
         """The folders that do not hold two or more folders an image is built from."""
