@@ -69,3 +69,64 @@ def test_a_container_runs_the_code_its_matrix_build_copies(tmp_path: Path) -> No
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("services", "api")
     assert row["evidence"][0].startswith("workflow: .github/workflows/images.yml:")
+
+
+METADATA_WORKFLOW = """\
+on: {push: {tags: ["v*"]}}
+env:
+  REGISTRY: ghcr.io
+jobs:
+  publish:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - id: meta-gateway
+        uses: docker/metadata-action@v5
+        with:
+          images: |
+            ${{ env.REGISTRY }}/tollbooth/gateway
+            name=tollbooth/gateway-mirror,enable=false
+          tags: type=semver,pattern={{version}}
+      - id: meta-ledger
+        uses: docker/metadata-action@v5
+        with:
+          images: name=${{ env.REGISTRY }}/tollbooth/ledger,enable=true
+      - uses: docker/build-push-action@v6
+        with:
+          context: .
+          target: gateway
+          tags: ${{ steps.meta-gateway.outputs.tags }}
+      - uses: docker/build-push-action@v6
+        with:
+          context: ledger
+          tags: ${{ steps.meta-ledger.outputs.tags }}
+          labels: ${{ steps.meta-ledger.outputs.labels }}
+"""
+
+
+def test_a_build_tagged_by_a_metadata_step_builds_that_steps_images() -> None:
+    builds = workflow_builds(".github/workflows/release.yml", METADATA_WORKFLOW)
+    assert sorted((b.image, b.context) for b in builds) == [
+        ("ghcr.io/tollbooth/gateway", "."),
+        ("ghcr.io/tollbooth/ledger", "ledger"),
+    ]
+
+
+def test_a_container_of_a_metadata_named_image_runs_the_code_its_build_copies(
+    tmp_path: Path,
+) -> None:
+    files = {
+        ".github/workflows/release.yml": METADATA_WORKFLOW,
+        "Dockerfile": (
+            "FROM golang:1.22 AS build\nWORKDIR /src\nCOPY . .\n"
+            "RUN go build -o /out/gateway ./cmd/gateway\n"
+            "FROM alpine:3.20 AS gateway\nCOPY --from=build /out/gateway /gateway\n"
+            'ENTRYPOINT ["/gateway"]\n'
+        ),
+        "go.mod": "module example.com/tollbooth\n\ngo 1.22\n",
+        "cmd/gateway/main.go": "package main\n\nfunc main() {}\n",
+        "deploy/gateway.yaml": workload(name="gateway", image="ghcr.io/tollbooth/gateway:1.4.0"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("cmd", "gateway")
+    assert row["evidence"][0].startswith("workflow: .github/workflows/release.yml:")

@@ -1195,6 +1195,8 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
                 here = _joined(top, _working_directory(job, step))
                 envs = (document.get("env"), job.get("env"), step.get("env"))
                 for known in _expressions(runs, envs) if "${{" in str(step) else [{}]:
+                    if "steps." in str(step) and isinstance(steps, list):
+                        known.update(_metadata_tags(steps, known))
                     found += _build_push_step(path, text, top, step, known)
                     found += _run_step_builds(path, here, step, known)
                 found += _run_step_variables(path, here, step, job_env, exported)
@@ -1373,7 +1375,8 @@ def _literal_env(*envs: object) -> dict[str, str | None]:
 MAX_MATRIX = 256
 MAX_MATRIX_KEYS = 512  # the values a run keeps (`image.name`, `platform`, ...): the first
 _EXPRESSION_VALUE = regex.compile(
-    r"\$\{\{\s*(matrix\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)?|env\.[A-Za-z0-9_-]+)\s*\}\}"
+    r"\$\{\{\s*(matrix\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)?|env\.[A-Za-z0-9_-]+"
+    r"|steps\.[A-Za-z0-9_-]+\.outputs\.tags)\s*\}\}"
 )
 
 
@@ -1481,6 +1484,32 @@ def _build_push_step(
         _built(tag, root, named, "workflow", path, text, line, args)
         for tag in filter(None, map(_image_past_registry, tags))
     ]
+
+
+def _metadata_tags(steps: list[Any], known: dict[str, str]) -> dict[str, str]:
+    """What `${{ steps.ID.outputs.tags }}` names where the step ID is docker's
+    `metadata-action`: each of its `images` (one a line, or `name=IMAGE,enable=...`; one
+    with `enable=false` left out) with a tag not known here. A build-push step is given
+    its tags so more often than it writes them."""
+    found = {}
+    for step in steps:
+        given = step.get("with") if isinstance(step, dict) else None
+        action = str(step.get("uses", "")).split("@", 1)[0] if isinstance(step, dict) else ""
+        if action != "docker/metadata-action" or not isinstance(given, dict):
+            continue
+        images = []
+        for entry in str(_filled(given.get("images", ""), known)).splitlines():
+            entry = entry.split("#", 1)[0].strip()
+            fields = {}
+            for field_ in entry.split(",") if "=" in entry else ():
+                key, _, value = field_.partition("=")
+                fields[key.strip()] = value.strip()
+            name = fields.get("name", "") if fields else entry
+            if name and fields.get("enable", "true") != "false":
+                images.append(f"{name}:${{EXPRESSION}}")
+        if images and isinstance(step.get("id"), str):
+            found[f"steps.{step['id']}.outputs.tags"] = "\n".join(images)
+    return found
 
 
 def _run_step_builds(
