@@ -497,7 +497,8 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return _goreleaser_by_content(path, data)
     text = _text(data)
     # a Tiltfile's local_resource and a Drone step's `commands` build on the host's tree
-    go = host_go_builds(path, text) if name == TILTFILE or reader is drone_builds else ()
+    go = tilt_go_builds(path, text) if name == TILTFILE else ()
+    go = host_go_builds(path, text) if reader is drone_builds else go
     return BuildFile(path, builds=tuple(reader(path, text)), go_builds=go)
 
 
@@ -520,8 +521,7 @@ def _goreleaser_by_content(path: str, data: bytes) -> BuildFile | None:
     return BuildFile(path, builds=tuple(images), go_builds=programs) if images else None
 
 
-# A `go build` on the host, in a Tiltfile's command string or a script's line: up to the
-# string's quote or the line's end
+# A `go build` on the host, in a CI step's line: up to a quote or the line's end
 _HOST_GO_BUILD = regex.compile(r"(?:\b\w+=\S*\s+)*\bgo\s+(?:build|install)\b[^'\"\n;&|]*")
 
 
@@ -530,8 +530,46 @@ _HOST_GO_BUILD = regex.compile(r"(?:\b\w+=\S*\s+)*\bgo\s+(?:build|install)\b[^'\
 _SHELL_GO_BUILD = regex.compile(r"(?:\b\w+=\S*\s+)*\bgo\s+(?:build|install)\b[^\n;&|]*")
 
 
+# A Starlark string literal (a triple-quoted one across lines) or a comment, which is
+# skipped: the commands a Tiltfile runs are its strings. No branch crosses a line but a
+# triple-quoted string's, which fails only once (no closing quotes after it): linear.
+_STARLARK_STRING = regex.compile(
+    r"#[^\n]*"
+    r"|(?i:[rb])?(?:'''(?s:.*?)'''|\"\"\"(?s:.*?)\"\"\")"
+    r"|(?i:[rb])?(?:'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\")"
+)
+_GO_BUILD_WORDS = regex.compile(r"\bgo\s+(?:build|install)\b")
+
+
+def tilt_go_builds(path: str, text: str) -> tuple[GoBuild, ...]:
+    """The `go build`s of a Tiltfile's strings: a `local_resource`'s `cmd=` (or
+    `serve_cmd=`), a `custom_build`'s command, a variable's value given to one. Tilt runs
+    such a string with `sh -c` from the Tiltfile's folder, so each literal that runs `go
+    build` or `go install` is read as a shell script's lines are (host_go_builds: its
+    `cd`, its `NAME=value` words, its quoted words), from its own line of the Tiltfile.
+    Literal strings only (a `%`-formatted one keeps its `%s`, and builds nothing read);
+    comments skipped; none of a Tiltfile past MAX_SCRIPT."""
+    if "go" not in text or len(text) > MAX_SCRIPT:
+        return ()
+    found: list[GoBuild] = []
+    line, counted = 1, 0  # counted from the last string on: linear
+    for match in _STARLARK_STRING.finditer(text):
+        literal = match.group(0)
+        if literal.startswith("#") or not _GO_BUILD_WORDS.search(literal):
+            continue
+        line += text.count("\n", counted, match.start())
+        counted = match.start()
+        try:
+            value = ast.literal_eval(literal)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            continue
+        if isinstance(value, str):
+            found += host_go_builds(path, value, shell=True, first=line)
+    return tuple(found)
+
+
 def host_go_builds(
-    path: str, text: str, *, shell: bool = False, make: bool = False
+    path: str, text: str, *, shell: bool = False, make: bool = False, first: int = 1
 ) -> tuple[GoBuild, ...]:
     """The `go build -o OUT PACKAGE` commands a Tiltfile (a `local_resource`'s command), a
     Makefile or a shell script runs on the host, from the file's folder: their packages
@@ -541,13 +579,14 @@ def host_go_builds(
     folders named by the variables it set before (`pushd "$SERVICES/api"`). A `make`
     file's recipes are read with the variables the file sets (`$(GOBUILD) -o
     $(BIN)/$(NAME) $(MAIN_PACKAGE)`, as Make reads them all first), quoted words too
-    (`-ldflags "$(LDFLAGS)"`)."""
+    (`-ldflags "$(LDFLAGS)"`). Its lines are numbered from `first` (a Tiltfile's string's
+    own line)."""
     if "go" not in text or len(text) > MAX_SCRIPT:
         return ()
     here: str | None = os.path.dirname(path) or "."  # None: a `cd` to a folder not known
     pushed: list[str | None] = []
     variables: dict[str, str | None] = {}
-    lines: Iterable[tuple[int, str]] = enumerate(text.splitlines(), start=1)
+    lines: Iterable[tuple[int, str]] = enumerate(text.splitlines(), start=first)
     if make:
         lines = list(_logical_lines(text, comments=True))
         for _, line in lines:
