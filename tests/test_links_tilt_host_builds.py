@@ -61,6 +61,29 @@ def test_a_local_resource_s_cmd_keyword_builds_the_binary_the_image_copies(
     assert any("go build -ldflags" in e and "out/tracker" in e for e in row["evidence"])
 
 
+def test_an_image_whose_host_built_binary_no_build_makes_links_no_code(tmp_path: Path) -> None:
+    """The binary is built by hand (no build of it is in the tree): the image's code is not
+    known, and neither the context's top (every service) nor the library folder it
+    copies is linked; the reason names the binary."""
+    tiltfile = _image("tracker") + _image("billing")
+    row = only(links(tmp_path, _parcels(tiltfile)))
+    assert row["code"] is None
+    assert "out/tracker" in row["why_not"] and "no build read makes" in row["why_not"]
+
+
+def test_an_image_copying_only_a_library_beside_an_untraced_binary_links_no_code(
+    tmp_path: Path,
+) -> None:
+    """The Dockerfile copies one folder of code (a library, no program) beside the binary:
+    it is not what the container runs."""
+    files = _parcels(_image("tracker"))
+    files["deploy/docker/tracker.Dockerfile"] = (
+        'FROM alpine:3.20\nCOPY lib /lib\nCOPY out/tracker /tracker\nENTRYPOINT ["/tracker"]\n'
+    )
+    row = only(links(tmp_path, files))
+    assert row["code"] is None
+
+
 def test_tilt_s_command_strings_are_read_as_shell_commands_from_the_tiltfile_s_folder() -> None:
     text = (
         "# local_resource('old', cmd='go build -o out/old ./apps/old')\n"

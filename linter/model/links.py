@@ -2626,6 +2626,43 @@ class _Finder:
             or self._released_elsewhere(chosen, folder, dockerfile)
         )
 
+    def _host_binary_untraced(
+        self, argv: Sequence[object], context: str, folder: str, dockerfile: Dockerfile | None
+    ) -> str | None:
+        """Why an image that runs a binary copied from its build context, a file the tree
+        does not hold (built on the host: a Tiltfile's local_resource, a Makefile's, a CI
+        step's) whose build no file read traces, links no code when the folder found for
+        it is not one Go program's: the context's top holding several, or a folder the
+        Dockerfile copies beside the binary (a shared library, migrations) holding none.
+        None when a stage of the image builds the code, the folder is a program's (or
+        holds one), the binary is a crate's, or the tree holds no Go."""
+        if dockerfile is None or dockerfile.go_builds or dockerfile.make_calls or not argv:
+            return None
+        if self.go.is_main(folder) or folder in self.builds.crates:
+            return None
+        if not self.go.files or len(self.go.mains_below(folder)) == 1:
+            return None
+        script = shell_script_of(argv)
+        words = past_prefixes([str(w) for w in (script.split() if script else argv)])
+        ran = words[0] if words else ""
+        named = {posixpath.basename(c.source.rstrip("/")) for c in dockerfile.copies}
+        if not ran or "$" in ran or ("/" not in ran and ran not in named):
+            return None  # a program of the image's PATH, not a file copied
+        if posixpath.splitext(ran)[1]:
+            return None  # a script's, a jar's: a file of code, not a binary
+        in_image = posixpath.normpath(posixpath.join(dockerfile.workdir, ran))
+        sources = [
+            os.path.normpath(os.path.join(context, s)) for s in dockerfile.sources_of(in_image)
+        ]
+        held = (*self.modules, *self.builds.scripts)
+        if not sources or any(s in held or self._held(s) for s in sources):
+            return None
+        return (
+            f"{dockerfile.path}: the image runs {ran}, copied from {sources[0]}, which the "
+            "repository does not hold (a binary built outside the image) and no build read "
+            f"makes; {folder} is no one Go program's folder: no code is linked"
+        )
+
     @staticmethod
     def _named_at_top(chosen: Evidence, folder: str, modules: Sequence[str]) -> str | None:
         """Why a Dockerfile at the repository's top named for the image (`Dockerfile.cache`)
@@ -2839,8 +2876,10 @@ class _Finder:
             source, program, argv, dockerfile, chosen, folder, used, by_argument=by_argument
         )
         if source is None and program is None and chosen.kind != "config":
-            refused = self._refused(chosen, folder, dockerfile) or self._named_at_top(
-                chosen, folder, modules
+            refused = (
+                self._refused(chosen, folder, dockerfile)
+                or self._named_at_top(chosen, folder, modules)
+                or self._host_binary_untraced(argv, chosen.folder, folder, dockerfile)
             )
             if refused is not None:
                 self.why_not[(id(workload), id(container))] = refused
