@@ -1205,6 +1205,35 @@ def make_calls_and_rules(n: int) -> Files:
     }
 
 
+def tiltfile_command_strings(n: int) -> Files:
+    """A Tiltfile (its go builds, build_files.tilt_go_builds) just under MAX_SCRIPT: `n`
+    local_resource commands each a `go build` of a binary its image copies, `n` strings
+    of escaped quotes and comments holding quotes, a triple-quoted script of `n` lines
+    changing folder, and a triple quote never closed; 200 images run the binaries, their
+    Dockerfiles copying a library folder beside each (the untraced binary's refusal)."""
+    builds = "".join(
+        f"local_resource('b{i}', cmd='CGO_ENABLED=0 go build -o out/s{i} ./apps/s{i}')\n"
+        for i in range(n)
+    )
+    quotes = "x = '\\'go build' # ''' \"\"\" '\n" * n
+    script = "s = '''\n" + "cd apps && go build -o ../out/y ./y\n" * n + "'''\n"
+    text = (builds + quotes + script + "z = '''go build\n")[: 64 * 1024 - 1]
+    files = {"go.mod": "module example.com/x\n\ngo 1.23\n", "Tiltfile": text}
+    files["lib/l.go"] = "package l\n"
+    for i in range(200):
+        files[f"apps/s{i}/main.go"] = "package main\n\nfunc main() {}\n"
+        files[f"d/s{i}.Dockerfile"] = (
+            f'FROM alpine:3\nCOPY lib /lib\nCOPY out/s{i} /s{i}\nENTRYPOINT ["/s{i}"]\n'
+        )
+        files[f"k8s/s{i}.yaml"] = (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n"
+            f"  name: s{i}\nspec:\n  selector:\n    matchLabels: {{app: s{i}}}\n  template:\n"
+            f"    metadata:\n      labels: {{app: s{i}}}\n    spec:\n      containers:\n"
+            f"        - name: s{i}\n          image: acme/s{i}:1\n"
+        )
+    return files
+
+
 def make_functions_in_build_args(n: int) -> Files:
     """A Makefile of `n` recipes' `docker build` lines whose `--build-arg` value opens a
     `$(shell` never closed, followed by `n` words each (joined into one value), and one
@@ -1870,6 +1899,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfile: 1000 stages FROM b-${TARGETARCH}, 16 of 1000 it names; 1000 open heredocs": (
         lambda: stages_a_build_argument_chooses(1000)
+    ),
+    "Tiltfile: 600 go build commands, escaped quotes, a script of 600 cd lines, 200 images": (
+        lambda: tiltfile_command_strings(600)
     ),
     "Makefile: 300 builds whose --build-arg opens a $(shell of 300 words; 300 closed": (
         lambda: make_functions_in_build_args(300)

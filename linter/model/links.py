@@ -14,7 +14,10 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    the context through its WORKDIR and COPY lines; for Go, the `go build` (any stage) of
    the binary it runs, or its `go run main.go`: the `main` package it builds, and the
    scanned packages it imports (of `go install ./...`, every program built, the one the
-   container's `command`/`args` names as a binary; none named, no link);
+   container's `command`/`args` names as a binary; none named, no link); of a binary it
+   copies from the context, built on the host, the `go build` of a Tiltfile's command
+   string, a Makefile's, a script's: none read, no link when the folder found is not one
+   Go program's (the top, a library copied beside it);
 3. the container's own `command`/`args` naming a script or module (they override the
    Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree,
    or the one Go `package main` named as the binary it runs, a prefix that execs it
