@@ -865,6 +865,22 @@ def go_loops_over_literals(n: int) -> Files:
     return {"main.go": code}
 
 
+def go_servers_in_fields_of_types(n: int) -> Files:
+    """`n` struct types each holding a server in a field of one name, made in a literal
+    bound to a variable, served and stopped in `n` methods each under another receiver's
+    name, and `n` Serve calls on fields of a struct no literal makes: each Serve call's
+    field named by its type once (not once a server)."""
+    code = 'package rpc\n\nimport "google.golang.org/grpc"\n\n'
+    for i in range(n):
+        code += (
+            f"type S{i} struct {{\n\trpc *grpc.Server\n}}\n\n"
+            f"func New{i}() *S{i} {{\n\ts := &S{i}{{rpc: grpc.NewServer()}}\n\treturn s\n}}\n\n"
+            f"func (a{i} *S{i}) Run() {{\n\ta{i}.rpc.Serve(nil)\n\tz.rpc.Serve(nil)\n}}\n\n"
+            f"func (b{i} *S{i}) Close() {{\n\tb{i}.rpc.GracefulStop()\n}}\n\n"
+        )
+    return {"rpc/rpc.go": code}
+
+
 def python_channels_through_attributes(n: int) -> Files:
     """A class kept for the process whose `__init__` sets `n` attributes, and a method that
     dials through each: the class is walked once for all its attributes, not once each."""
@@ -1973,6 +1989,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: viper settings structs 3000 deep and 3000 holding one, read by 3000 dials": (
         lambda: go_viper_settings_structs(3000)
+    ),
+    "Go: 3000 types holding a server in a field, served and stopped in 3000 methods": (
+        lambda: go_servers_in_fields_of_types(3000)
     ),
     "Go: 3000 loops over a map of 8 structs of 3000 fields, a 3000-entry map, each other": (
         lambda: go_loops_over_literals(3000)

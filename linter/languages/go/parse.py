@@ -682,6 +682,10 @@ class _Collector:
     # its node's id (_struct_fields)
     struct_types: dict[str, Node] | None = None
     field_names: dict[int, list[str]]
+    # the servers held in a struct's field, by `Type.field` (_typed_field): their names;
+    # and how the `Serve` calls name them, by the same (_served_as)
+    typed_servers: dict[str, str]
+    served: dict[str, str] | None = None
     root: Node  # the file's syntax tree (bind)
     assigned: set[str]  # the fields written other than by a literal (bind)
 
@@ -778,6 +782,7 @@ class _Collector:
     def bind(self, root: Node) -> None:
         self.root = root
         self.field_names = {}
+        self.typed_servers = {}
         self.assigned = set()
         self._bind(root, self.package)
 
@@ -2934,8 +2939,72 @@ class _Collector:
             server = replace(server, name=passed[1], handed=handed)
         else:
             server = replace(server, handed=self._server_handed(call, scope, server.name))
+        # held in a field (`&Server{rpc: grpc.NewServer()}`, `s.rpc = grpc.NewServer()`
+        # with `s` a `*Server`): `Server.rpc`, called as a method serves it, if one does
+        # (`srv.rpc.Serve(lis)`: what code put where it waits must call it)
+        if server.name is None:
+            typed = self._literal_holder(call)
+        else:
+            typed = self._typed_field(server.name, scope) if "." in server.name else None
+        if typed is not None:
+            server = replace(server, name=self._served_as().get(typed, server.name or typed))
+            self.typed_servers.setdefault(typed, server.name or typed)
         self.facts.servers.append(server)
         return server
+
+    def _served_as(self) -> dict[str, str]:
+        """How the file's first `Serve` call on a struct's field names it (`srv.rpc`), by
+        the field named by its type (`Server.rpc`: _typed_field); read once a file."""
+        if self.served is None:
+            self.served = {}
+            for _, scope, shape in self.shaped:
+                if shape.member != "Serve" or "." not in shape.receiver or scope.in_test():
+                    continue
+                typed = self._typed_field(shape.receiver, scope)
+                if typed is not None:
+                    self.served.setdefault(typed, shape.receiver)
+        return self.served
+
+    def _literal_holder(self, call: Node) -> str | None:
+        """`Server.rpc` for a server made as the value of a field in a literal of a named
+        struct type (`&Server{rpc: grpc.NewServer()}`): the field, named by its type."""
+        element = call.parent
+        held = element is not None and element.type == "literal_element"
+        keyed = element.parent if held and element is not None else None
+        if keyed is None or keyed.type != "keyed_element" or keyed.named_children[-1] != element:
+            return None
+        body = keyed.parent
+        literal = body.parent if body is not None else None
+        kind = literal.child_by_field_name("type") if literal is not None else None
+        if literal is None or literal.type != "composite_literal" or kind is None:
+            return None
+        key = _text(_unwrap(keyed.named_children[0]))
+        return f"{_text(kind)}.{key}" if kind.type == "type_identifier" else None
+
+    def _typed_field(self, held: str, scope: _Scope) -> str | None:
+        """`Server.rpc` for `s.rpc` where `s` is a method's receiver of type `Server`, or a
+        variable bound once to a literal of it (`s := &Server{}`): a struct's field named
+        by its type, whatever the value is called where it is used."""
+        operand, _, member = held.rpartition(".")
+        if not operand.isidentifier():
+            return None
+        home: _Scope | None = scope
+        for _ in range(_SCOPE_DEPTH):  # the scope that binds the name, or the method's
+            if home is None or operand in home.bindings or operand in home.opaque:
+                break
+            if home.receiver is not None:
+                break
+            home = home.parent
+        if home is None or operand in home.opaque:
+            return None
+        bound = home.bindings.get(operand, [])
+        if not bound and home.receiver is not None and home.receiver[0] == operand:
+            return f"{home.receiver[1]}.{member}"
+        literal = _literal_of(bound[0], home) if len(bound) == 1 else None
+        kind = literal.child_by_field_name("type") if literal is not None else None
+        if kind is None or kind.type != "type_identifier":
+            return None
+        return f"{_text(kind)}.{member}"
 
     def _server_handed(self, call: Node, scope: _Scope, name: str | None) -> bool:
         """Whether code k8slb does not follow may stop the server `call` makes (Server's
@@ -3016,6 +3085,11 @@ class _Collector:
             return
         receiver = shape.receiver
         method = shape.member
+        if receiver not in servers and "." in receiver and method in _SERVER_METHODS:
+            # `srv.rpc.Serve(lis)` in a method of `*Server`, whose constructor made the
+            # server in `&Server{rpc: grpc.NewServer()}` (or set `s.rpc`): that server
+            known = self.typed_servers.get(self._typed_field(receiver, scope) or "")
+            receiver = known if known is not None and known in servers else receiver
         if receiver not in servers and method in ("Stop", "GracefulStop"):
             held = self._held_servers(servers)
             if receiver.rpartition(".")[2] in held and "." in receiver:
@@ -3931,6 +4005,7 @@ def _literal_of(node: Node, scope: _Scope) -> Node | None:
 
 
 _FUNCTION_NODES = ("function_declaration", "method_declaration", "func_literal")
+_SERVER_METHODS = ("Serve", "Stop", "GracefulStop")  # a server's held in a field: _method
 # a call's arguments past which a server among them is not followed into the function
 _MAX_ARGUMENTS = 32
 # The nodes the reader's binding reads (_Collector._bind), each captured as `n`; the
