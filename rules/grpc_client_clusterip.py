@@ -176,8 +176,11 @@ class GrpcClientClusterIp(Rule):
     addr)`, to what its callers pass) and the fields a helper fills (`mustMapEnv(&svc.addr,
     "ADDR")`), a receiver's field the struct literals of another file of its package fill,
     a configuration struct passed whole through functions of other packages, and the
-    fields a settings package's function fills from the environment over its defaults
-    (the same paths KLB202 follows for URLs: see the README's Go section); a channel
+    fields a settings package's function fills from the environment over its defaults,
+    and a `range` loop's variable over a literal map or slice of addresses (or of structs
+    whose field holds one: `for _, b := range backends { dial(b.addr) }`), each of its
+    values (8 at most) a channel of its own (the same paths KLB202 follows for URLs: see
+    the README's Go section); a channel
     closed by `defer conn.Close()` in the function that makes it is per call, one a helper
     returns or writes through a pointer lives as long as its caller keeps it.
 

@@ -88,7 +88,9 @@ class GrpcNoGracefulShutdown(Rule):
 
     In Go: a server started with `Serve(lis)` (also from a struct's field that a method of
     the file set to it: `a.attach(grpc.NewServer())` keeping `a.rpc = server`, then
-    `a.rpc.Serve(lis)`, in a goroutine or not) and no `signal.Notify(ch, syscall.SIGTERM)`
+    `a.rpc.Serve(lis)`, in a goroutine or not; or from the field a constructor filled,
+    `&Server{rpc: grpc.NewServer()}`, served in a method of that type under any receiver's
+    name, `srv.rpc.Serve(lis)`) and no `signal.Notify(ch, syscall.SIGTERM)`
     (or `signal.NotifyContext`, or `signal.Notify(ch)` for every signal) in its code; the
     signals may be named in the call or in a list spread into it (`stopSignals...`, a
     slice literal or `append`s, in the function or the package); `os.Interrupt` alone is

@@ -838,6 +838,49 @@ def go_config_structs_passed_on(n: int) -> Files:
     }
 
 
+def go_loops_over_literals(n: int) -> Files:
+    """A struct type of `n` fields, a package map of 8 positional literals of it and one
+    of `n` entries, `n` loops over each dialling a field of the loop's variable, and `n`
+    loops each over a slice of the variable of the loop before: each struct type's fields
+    read once, a literal past MAX_CHOICES refused before its elements are read, a chain of
+    variables followed within the depth budget."""
+    fields = "".join(f"\tF{i} string\n" for i in range(n))
+    row = ", ".join(f'"h{i}:1"' for i in range(n))
+    rows = "".join(f'\t"k{j}": {{{row}}},\n' for j in range(8))
+    wide = "".join(f'\t"w{i}": "w{i}:1",\n' for i in range(n))
+    loops = "".join(
+        f"\tfor _, p := range peers {{\n\t\tgrpc.NewClient(p.F{i})\n\t}}\n"
+        f"\tfor _, w := range wide {{\n\t\tgrpc.NewClient(w)\n\t}}\n"
+        f'\tfor _, v{i + 1} := range []string{{v{i} + "a", v{i} + "b"}} {{\n'
+        f"\t\tgrpc.NewClient(v{i + 1})\n\t}}\n"
+        for i in range(n)
+    )
+    code = (
+        'package main\n\nimport "google.golang.org/grpc"\n\n'
+        f"type peer struct {{\n{fields}}}\n\n"
+        f"var peers = map[string]peer{{\n{rows}}}\n\n"
+        f"var wide = map[string]string{{\n{wide}}}\n\n"
+        f'func main() {{\n\tv0 := "x:1"\n{loops}}}\n'
+    )
+    return {"main.go": code}
+
+
+def go_servers_in_fields_of_types(n: int) -> Files:
+    """`n` struct types each holding a server in a field of one name, made in a literal
+    bound to a variable, served and stopped in `n` methods each under another receiver's
+    name, and `n` Serve calls on fields of a struct no literal makes: each Serve call's
+    field named by its type once (not once a server)."""
+    code = 'package rpc\n\nimport "google.golang.org/grpc"\n\n'
+    for i in range(n):
+        code += (
+            f"type S{i} struct {{\n\trpc *grpc.Server\n}}\n\n"
+            f"func New{i}() *S{i} {{\n\ts := &S{i}{{rpc: grpc.NewServer()}}\n\treturn s\n}}\n\n"
+            f"func (a{i} *S{i}) Run() {{\n\ta{i}.rpc.Serve(nil)\n\tz.rpc.Serve(nil)\n}}\n\n"
+            f"func (b{i} *S{i}) Close() {{\n\tb{i}.rpc.GracefulStop()\n}}\n\n"
+        )
+    return {"rpc/rpc.go": code}
+
+
 def python_channels_through_attributes(n: int) -> Files:
     """A class kept for the process whose `__init__` sets `n` attributes, and a method that
     dials through each: the class is walked once for all its attributes, not once each."""
@@ -1978,6 +2021,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: viper settings structs 3000 deep and 3000 holding one, read by 3000 dials": (
         lambda: go_viper_settings_structs(3000)
+    ),
+    "Go: 3000 types holding a server in a field, served and stopped in 3000 methods": (
+        lambda: go_servers_in_fields_of_types(3000)
+    ),
+    "Go: 3000 loops over a map of 8 structs of 3000 fields, a 3000-entry map, each other": (
+        lambda: go_loops_over_literals(3000)
     ),
     "Go: a 3000-field settings struct passed whole through 3000 functions to 3000 literals": (
         lambda: go_config_structs_passed_on(3000)

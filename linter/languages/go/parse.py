@@ -597,6 +597,8 @@ class _Scope:
     # the name each second result last told about (`exists` of `domain, exists := ...`)
     tells: dict[str, str] = field(default_factory=dict)
     opaque: set[str] = field(default_factory=set)  # parameters, `range` variables...
+    # each `range` variable's clauses, with its place (0, the key or index; 1, the value)
+    ranged: dict[str, list[tuple[Node, int]]] = field(default_factory=lambda: defaultdict(list))
     # a declared function's parameters, by name, at their place among a call's arguments
     # (a variadic one left out), and how its calls name it: (`dial`, False) for
     # `dial(x)`, (`Dial`, True) for a method, called as `c.Dial(x)`
@@ -676,6 +678,14 @@ class _Collector:
     remembered: dict[tuple[int, int, int, bool], tuple[Any, int]] | None = None
     # the file's method declarations by name, made when first asked (_local_callee)
     methods: dict[str, list[Node]] | None = None
+    # the file's struct types by name, made when first asked, and each one's fields, by
+    # its node's id (_struct_fields)
+    struct_types: dict[str, Node] | None = None
+    field_names: dict[int, list[str]]
+    # the servers held in a struct's field, by `Type.field` (_typed_field): their names;
+    # and how the `Serve` calls name them, by the same (_served_as)
+    typed_servers: dict[str, str]
+    served: dict[str, str] | None = None
     root: Node  # the file's syntax tree (bind)
     assigned: set[str]  # the fields written other than by a literal (bind)
 
@@ -771,6 +781,8 @@ class _Collector:
 
     def bind(self, root: Node) -> None:
         self.root = root
+        self.field_names = {}
+        self.typed_servers = {}
         self.assigned = set()
         self._bind(root, self.package)
 
@@ -1275,6 +1287,9 @@ class _Collector:
                 for child in walk(left) if left is not None else ():
                     if child.type == "identifier":
                         scope.opaque.add(_text(child))
+                for place, child in enumerate(_items(left)):
+                    if child.type == "identifier":
+                        scope.ranged[_text(child)].append((current, place))
             elif kind == "call_expression":
                 self.calls.append((current, scope))
             elif kind == "unary_expression":  # a receive (`<-x`), the query's only ones
@@ -1590,7 +1605,7 @@ class _Collector:
         if kind == "parenthesized_expression":
             return self.value(node.named_children[0], scope, depth + 1)
         if kind == "identifier":
-            return self._name(_text(node), scope, depth)
+            return self._name(_text(node), scope, depth, node)
         if kind == "selector_expression":
             name = self.qualified(node)
             operand = node.child_by_field_name("operand")
@@ -1599,6 +1614,9 @@ class _Collector:
             if name is None:
                 operand = node.child_by_field_name("operand")
                 field = _text(node.child_by_field_name("field"))
+                ranged = self._ranged(operand, scope, depth, field)
+                if ranged is not None:  # `b.addr` of `for _, b := range backends`
+                    return ranged
                 passed = self._passed_field(operand, field, scope, depth, node)
                 if passed is not None:
                     return passed
@@ -1634,13 +1652,16 @@ class _Collector:
             return self._composite(node, scope, depth)
         return UNKNOWN
 
-    def _name(self, name: str, scope: _Scope, depth: int) -> Any:
+    def _name(self, name: str, scope: _Scope, depth: int, use: Node | None = None) -> Any:
         found = scope.lookup(name)
         if found is None:
             return UNKNOWN
         home, bound = found
         if not bound and name in home.parameters:
             return self._passed(home, name, depth)
+        if not bound and use is not None and name in home.ranged:
+            ranged = self._ranged(use, scope, depth, None)
+            return UNKNOWN if ranged is None else ranged
         if len(bound) != 1 or name in home.opaque:
             return UNKNOWN
         value = self.value(bound[0], home, depth + 1)
@@ -1649,6 +1670,164 @@ class _Collector:
             default = self.value(defaults[0], home, depth + 1)
             return EnvRef(value.name, default if isinstance(default, str) else UNKNOWN)
         return UNKNOWN if defaults else value
+
+    def _ranged(self, use: Node | None, scope: _Scope, depth: int, member: str | None) -> Any:
+        """A `range` variable's value (`addr` of `for _, addr := range addrs`), or the
+        field `member` of it (`b.addr` of `for _, b := range backends`), where the loop
+        ranges over a literal: written in place (`range map[string]string{...}`), or the
+        one value of a variable (of the function or the package) or of a field that
+        nothing changes in place. Each of its values (the map's, or its keys for the
+        first variable; the slice's elements), at most MAX_CHOICES, are what the variable
+        may be (facts.one_of); a struct's field is read by its key, or by its place in
+        the struct type (the literal's, or a type of the file). None where `use` is no
+        `range` variable; UNKNOWN where its loop is over anything else, or the function
+        changes it (`addr += ":80"`)."""
+        if use is None or use.type != "identifier":
+            return None
+        name = _text(use)
+        found = scope.lookup(name)
+        if found is None or found[1] or name in found[0].parameters:
+            return None
+        clauses = found[0].ranged.get(name)
+        if not clauses:
+            return None
+        if len(clauses) != 1 or self._rewritten(use, name):
+            return UNKNOWN  # two loops' variables, or one the body changes
+        clause, place = clauses[0]
+        held = self._ranged_literal(clause.child_by_field_name("right"), found[0])
+        if held is None:
+            return UNKNOWN
+        literal, home = held
+        elements = self._range_elements(literal, place)
+        if elements is None or len(elements) > MAX_CHOICES:
+            return UNKNOWN
+        element_type, nodes = elements
+        values = [
+            self._member_of(node, element_type, member, home, depth)
+            if member is not None
+            else self.value(node, home, depth + 1)
+            for node in nodes
+        ]
+        value = one_of(values)
+        return value if self.choosing else settled(value)
+
+    def _rewritten(self, use: Node, name: str) -> bool:
+        """Whether the function that uses `name` at `use` assigns it, steps it, declares
+        it again or changes it in place (`_changed_in_place`)."""
+        body = self._top_level(use).child_by_field_name("body")
+        if body is None:
+            return True
+        key = (body.id, name, "rewritten")
+        if key not in self.dropped:
+            self.dropped[key] = any(
+                _in_place(node) or _written(node) for node in self.identifiers_of(body)[name]
+            )
+        return self.dropped[key]
+
+    def _ranged_literal(self, node: Node | None, scope: _Scope) -> tuple[Node, _Scope] | None:
+        """The composite literal a `range` ranges over, with the scope it is read in: the
+        expression itself, a variable bound once to one (a function's or the package's)
+        that the file does not change in place, or a field the file writes once, with
+        one (`&gateway{backends: map[string]string{...}}`)."""
+        if node is None:
+            return None
+        node = _unwrap_address(node)
+        if node.type == "identifier":
+            name = _text(node)
+            found = scope.lookup(name)
+            if found is None or len(found[1]) != 1 or name in found[0].opaque:
+                return None
+            home = found[0]
+            if home.defaults.get(name) or self._changed_anywhere(node, name, home):
+                return None
+            scope, node = home, _unwrap_address(found[1][0])
+        elif node.type == "selector_expression":
+            member = _text(node.child_by_field_name("field"))
+            writes = self.field_writes.get(member, [])
+            if len(writes) != 1 or member in self.field_passes or self.tagged.get(member):
+                return None
+            node, scope = _unwrap_address(writes[0][0]), writes[0][1]
+        return (node, scope) if node.type == "composite_literal" else None
+
+    def _changed_anywhere(self, node: Node, name: str, home: _Scope) -> bool:
+        """Whether a variable is changed in place where it can be: in the function that
+        uses it at `node`, or (a package's) anywhere in the file."""
+        if home is not self.package:
+            return self._changed_in_place(node, name)
+        key = (self.root.id, name, "in place")
+        if key not in self.dropped:
+            uses = self.identifiers_of(self.root).get(name, [])
+            self.dropped[key] = any(_in_place(use) for use in uses)
+        return self.dropped[key]
+
+    @staticmethod
+    def _range_elements(literal: Node, place: int) -> tuple[Node | None, list[Node]] | None:
+        """The type of a map's or a slice's elements and the nodes a `range` variable at
+        `place` takes from it: the map's values (1) or keys (0), the slice's elements (1;
+        its index, 0, is none). None for any other literal."""
+        kind = literal.child_by_field_name("type")
+        body = literal.child_by_field_name("body")
+        if kind is None or body is None or body.named_child_count > 4 * MAX_CHOICES:
+            return None  # (read again for each loop over it: its size is not)
+        elements = [c for c in body.named_children if c.type != "comment"]
+        if kind.type == "map_type":
+            pairs = [_keyed(e) for e in elements if e.type == "keyed_element"]
+            if len(pairs) != len(elements):
+                return None
+            return kind.child_by_field_name("value"), [pair[place] for pair in pairs]
+        if kind.type in ("slice_type", "array_type", "implicit_length_array_type") and place:
+            nodes = [_keyed(e)[1] if e.type == "keyed_element" else _unwrap(e) for e in elements]
+            return kind.child_by_field_name("element"), nodes
+        return None
+
+    def _member_of(
+        self, node: Node, element_type: Node | None, member: str, scope: _Scope, depth: int
+    ) -> Any:
+        """The field `member` of a struct literal among a map's or a slice's elements
+        (`{addr: "a:1"}`, `{"a:1", dial}`, `&backend{...}`): by its key, or by its place
+        among the fields of its type."""
+        node = _unwrap_address(node)
+        if node.type == "composite_literal":
+            element_type = node.child_by_field_name("type")
+            node = node.child_by_field_name("body") or node
+        if node.type != "literal_value":
+            return UNKNOWN
+        elements = [c for c in node.named_children if c.type != "comment"]
+        keyed = [_keyed(e) for e in elements if e.type == "keyed_element"]
+        if keyed:
+            held = [value for key, value in keyed if _text(key) == member]
+            return self.value(held[0], scope, depth + 1) if len(held) == 1 else UNKNOWN
+        names = self._struct_fields(element_type)
+        if names is None or len(names) != len(elements) or names.count(member) != 1:
+            return UNKNOWN
+        return self.value(_unwrap(elements[names.index(member)]), scope, depth + 1)
+
+    def _struct_fields(self, kind: Node | None) -> list[str] | None:
+        """The names of a struct type's fields, in order (an embedded one's by its type):
+        a struct type written in place, or one the file declares by that name."""
+        while kind is not None and kind.type in ("pointer_type", "parenthesized_type"):
+            kind = kind.named_children[-1] if kind.named_children else None
+        if kind is not None and kind.type == "type_identifier":
+            if self.struct_types is None:
+                self.struct_types = {}
+                query = "(type_spec type: (struct_type) @s)"
+                for struct in captured(parser(), self.root, query).get("s", []):
+                    spec_name = struct.parent.child_by_field_name("name") if struct.parent else None
+                    self.struct_types.setdefault(_text(spec_name), struct)
+            kind = self.struct_types.get(_text(kind))
+        if kind is None or kind.type != "struct_type":
+            return None
+        names = self.field_names.get(kind.id)
+        if names is None:  # read once a struct type (not once an element)
+            names = self.field_names[kind.id] = []
+            for list_ in kind.named_children:
+                for declaration in list_.named_children:
+                    if declaration.type != "field_declaration":
+                        continue
+                    named = declaration.children_by_field_name("name")
+                    kind_name = _text(declaration.child_by_field_name("type")).rpartition(".")[2]
+                    names += [_text(n) for n in named] or [kind_name.lstrip("*")]
+        return names
 
     def choices(self, node: Node | None, scope: _Scope) -> list[Any]:
         """The values an address may be, one for each value a parameter it is made of is
@@ -2760,8 +2939,72 @@ class _Collector:
             server = replace(server, name=passed[1], handed=handed)
         else:
             server = replace(server, handed=self._server_handed(call, scope, server.name))
+        # held in a field (`&Server{rpc: grpc.NewServer()}`, `s.rpc = grpc.NewServer()`
+        # with `s` a `*Server`): `Server.rpc`, called as a method serves it, if one does
+        # (`srv.rpc.Serve(lis)`: what code put where it waits must call it)
+        if server.name is None:
+            typed = self._literal_holder(call)
+        else:
+            typed = self._typed_field(server.name, scope) if "." in server.name else None
+        if typed is not None:
+            server = replace(server, name=self._served_as().get(typed, server.name or typed))
+            self.typed_servers.setdefault(typed, server.name or typed)
         self.facts.servers.append(server)
         return server
+
+    def _served_as(self) -> dict[str, str]:
+        """How the file's first `Serve` call on a struct's field names it (`srv.rpc`), by
+        the field named by its type (`Server.rpc`: _typed_field); read once a file."""
+        if self.served is None:
+            self.served = {}
+            for _, scope, shape in self.shaped:
+                if shape.member != "Serve" or "." not in shape.receiver or scope.in_test():
+                    continue
+                typed = self._typed_field(shape.receiver, scope)
+                if typed is not None:
+                    self.served.setdefault(typed, shape.receiver)
+        return self.served
+
+    def _literal_holder(self, call: Node) -> str | None:
+        """`Server.rpc` for a server made as the value of a field in a literal of a named
+        struct type (`&Server{rpc: grpc.NewServer()}`): the field, named by its type."""
+        element = call.parent
+        held = element is not None and element.type == "literal_element"
+        keyed = element.parent if held and element is not None else None
+        if keyed is None or keyed.type != "keyed_element" or keyed.named_children[-1] != element:
+            return None
+        body = keyed.parent
+        literal = body.parent if body is not None else None
+        kind = literal.child_by_field_name("type") if literal is not None else None
+        if literal is None or literal.type != "composite_literal" or kind is None:
+            return None
+        key = _text(_unwrap(keyed.named_children[0]))
+        return f"{_text(kind)}.{key}" if kind.type == "type_identifier" else None
+
+    def _typed_field(self, held: str, scope: _Scope) -> str | None:
+        """`Server.rpc` for `s.rpc` where `s` is a method's receiver of type `Server`, or a
+        variable bound once to a literal of it (`s := &Server{}`): a struct's field named
+        by its type, whatever the value is called where it is used."""
+        operand, _, member = held.rpartition(".")
+        if not operand.isidentifier():
+            return None
+        home: _Scope | None = scope
+        for _ in range(_SCOPE_DEPTH):  # the scope that binds the name, or the method's
+            if home is None or operand in home.bindings or operand in home.opaque:
+                break
+            if home.receiver is not None:
+                break
+            home = home.parent
+        if home is None or operand in home.opaque:
+            return None
+        bound = home.bindings.get(operand, [])
+        if not bound and home.receiver is not None and home.receiver[0] == operand:
+            return f"{home.receiver[1]}.{member}"
+        literal = _literal_of(bound[0], home) if len(bound) == 1 else None
+        kind = literal.child_by_field_name("type") if literal is not None else None
+        if kind is None or kind.type != "type_identifier":
+            return None
+        return f"{_text(kind)}.{member}"
 
     def _server_handed(self, call: Node, scope: _Scope, name: str | None) -> bool:
         """Whether code k8slb does not follow may stop the server `call` makes (Server's
@@ -2842,6 +3085,11 @@ class _Collector:
             return
         receiver = shape.receiver
         method = shape.member
+        if receiver not in servers and "." in receiver and method in _SERVER_METHODS:
+            # `srv.rpc.Serve(lis)` in a method of `*Server`, whose constructor made the
+            # server in `&Server{rpc: grpc.NewServer()}` (or set `s.rpc`): that server
+            known = self.typed_servers.get(self._typed_field(receiver, scope) or "")
+            receiver = known if known is not None and known in servers else receiver
         if receiver not in servers and method in ("Stop", "GracefulStop"):
             held = self._held_servers(servers)
             if receiver.rpartition(".")[2] in held and "." in receiver:
@@ -3757,6 +4005,7 @@ def _literal_of(node: Node, scope: _Scope) -> Node | None:
 
 
 _FUNCTION_NODES = ("function_declaration", "method_declaration", "func_literal")
+_SERVER_METHODS = ("Serve", "Stop", "GracefulStop")  # a server's held in a field: _method
 # a call's arguments past which a server among them is not followed into the function
 _MAX_ARGUMENTS = 32
 # The nodes the reader's binding reads (_Collector._bind), each captured as `n`; the
@@ -3850,6 +4099,23 @@ def _in_place(use: Node) -> bool:
             )
         node = parent
     return False
+
+
+def _written(use: Node) -> bool:
+    """A use of a variable that gives it a value: assigned (`x = v`, `x += v`), declared
+    again (`x := v`), or stepped (`x++`)."""
+    parent = use.parent
+    if parent is None:
+        return False
+    if parent.type in ("inc_statement", "dec_statement"):
+        return True
+    holder = parent.parent
+    return (
+        parent.type == "expression_list"
+        and holder is not None
+        and holder.type in ("assignment_statement", "short_var_declaration")
+        and holder.child_by_field_name("left") == parent
+    )
 
 
 def _bounds_graceful_stop(call: Node, receiver: str, memo: dict[int, set[str]]) -> bool:
