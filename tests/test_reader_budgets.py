@@ -1121,6 +1121,28 @@ def javascript_credentials_in_variables(n: int, depth: int) -> Files:
     return {"web/flat.js": head + flat, "web/nested.js": head + nested}
 
 
+def javascript_env_helpers(n: int) -> Files:
+    """Environment helpers (languages/javascript/env_helpers.py): `n` helpers each called
+    `n` times' worth by `n` clients, one helper of `n` statements before its return called
+    `n` times, and a helper's call given its own call as the name `n` deep."""
+    head = "const grpc = require('@grpc/grpc-js');\n"
+    helpers = "".join(
+        f"function h{i}(k, d) {{ const v = process.env[k] || d; return v; }}\n" for i in range(n)
+    )
+    long_body = "".join(
+        f"  if (process.env[k] === '{i}') throw new Error('x');\n" for i in range(n)
+    )
+    helpers += f"function big(k, d) {{\n{long_body}  return process.env[k] ?? d;\n}}\n"
+    clients = "".join(
+        f"new grpc.Client(h{i}('A{i}', 'a:{i}'), grpc.credentials.createInsecure());\n"
+        f"new grpc.Client(big('B{i}', 'b:1'), grpc.credentials.createInsecure());\n"
+        for i in range(n)
+    )
+    nested = "h0(" * n + "'X'" + ", 'x:1')" * n
+    clients += f"new grpc.Client({nested}, grpc.credentials.createInsecure());\n"
+    return {"web/main.js": head + helpers + clients}
+
+
 def markdown_and_pom_builds(n: int) -> Files:
     """A README of `n` shell blocks each building an image (read up to MAX_BLOCKS) and one
     block of `n` build lines, a fence never closed, and a pom of `n` sections never closed
@@ -2051,6 +2073,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "JavaScript: credentials in a variable, in 3000 functions and 300 nested": (
         lambda: javascript_credentials_in_variables(3000, 300)
+    ),
+    "JavaScript: 3000 env helpers, one of 3000 statements, called 6000 times, 3000 deep": (
+        lambda: javascript_env_helpers(3000)
     ),
     "a mounted ConfigMap of 75000 drain names with no value": (
         lambda: drain_names_without_values(25_000)

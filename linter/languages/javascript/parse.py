@@ -83,6 +83,11 @@ from k8slb.code.syntax_trees import (
 )
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
+from k8slb.languages.javascript.env_helpers import (
+    ENVIRONMENT_NAME,
+    env_helper,
+    top_level_functions,
+)
 from k8slb.languages.javascript.parse_nest import MICROSERVICES, config_value, read_nest
 from k8slb.languages.javascript.parse_routes import ROUTE_METHODS, collect_routes
 from k8slb.languages.javascript.parse_shutdown import HeldCalls, signal_exit, signal_pause
@@ -810,6 +815,9 @@ class _Module:
         self.paused: set[int] = set()  # the SIGTERM handlers read for a pause, by node id
         self._signal_helpers: dict[str, int] | None = None  # made when first asked
         self._calls: list[_Call] | None = None  # made when first asked
+        # the module's environment helpers, by name, each read when first called
+        self._helpers: dict[str, tuple[int, int | None] | None] | None = None
+        self._helper_functions: dict[str, Node] = {}
         self._held: HeldCalls | None = None  # the same, by where they are (held_calls)
         # where the module's text says SIGTERM or holds a backslash (an escape between a
         # string's fragments, which `_string` joins): a call that holds neither names
@@ -1065,7 +1073,45 @@ class _Module:
             return self._template(node, depth)
         if node.type == "call_expression":  # a NestJS ConfigService's setting
             setting = config_value(self, node, depth)
+            if setting is None:  # or an environment helper's read
+                setting = self._env_helper_read(node, depth)
             return setting if setting is not None else UNKNOWN
+        return UNKNOWN
+
+    def _env_helper_read(self, call: Node, depth: int) -> Any:
+        """`env("CART_ADDR", "cart:50051")` of a helper of the module's top level that
+        returns the variable a parameter names, or another when unset (env_helpers.py): that
+        variable, with the default the call gives; None when the call is no helper's."""
+        function = call.child_by_field_name("function")
+        if function is None or function.type != "identifier":
+            return None
+        if self._helpers is None:
+            self._helpers = {}
+            self._helper_functions = top_level_functions(self.root)
+        name = _text(function)
+        if name not in self._helpers:
+            declared = self._helper_functions.get(name)
+            self._helpers[name] = env_helper(declared, _parameter) if declared else None
+        helper = self._helpers[name]
+        if helper is None:
+            return None
+        given = call_arguments(call)
+        read, fallback = helper
+        if read >= len(given):
+            return UNKNOWN
+        variable = self.value(given[read], depth + 1)
+        if not isinstance(variable, str) or ENVIRONMENT_NAME.fullmatch(variable) is None:
+            return UNKNOWN
+        if fallback is None:
+            return EnvRef(variable)
+        if fallback < len(given):
+            default = self.value(given[fallback], depth + 1)
+        else:  # the parameter's own default (`fallback = "cart:50051"`), if any
+            declared = self._helper_functions[name]
+            written = _parameter(declared, _parameters(declared)[fallback])
+            default = self.value(written[1], depth + 1) if written and written[1] else None
+        if default is None or isinstance(default, str | Imported | Joined):
+            return EnvRef(variable, default)
         return UNKNOWN
 
     def _passed(self, node: Node, name: str, depth: int) -> Any:
