@@ -1122,7 +1122,7 @@ def javascript_credentials_in_variables(n: int, depth: int) -> Files:
 
 
 def javascript_env_helpers(n: int) -> Files:
-    """Environment helpers (languages/javascript/env_helpers.py): `n` helpers each called
+    """Environment helpers (languages/javascript/parse_env_helpers.py): `n` helpers each called
     `n` times' worth by `n` clients, one helper of `n` statements before its return called
     `n` times, and a helper's call given its own call as the name `n` deep."""
     head = "const grpc = require('@grpc/grpc-js');\n"

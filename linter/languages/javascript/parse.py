@@ -83,7 +83,7 @@ from k8slb.code.syntax_trees import (
 )
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
-from k8slb.languages.javascript.env_helpers import (
+from k8slb.languages.javascript.parse_env_helpers import (
     ENVIRONMENT_NAME,
     env_helper,
     top_level_functions,
@@ -1080,7 +1080,7 @@ class _Module:
 
     def _env_helper_read(self, call: Node, depth: int) -> Any:
         """`env("CART_ADDR", "cart:50051")` of a helper of the module's top level that
-        returns the variable a parameter names, or another when unset (env_helpers.py): that
+        returns the variable a parameter names, or another when unset (parse_env_helpers.py): that
         variable, with the default the call gives; None when the call is no helper's."""
         function = call.child_by_field_name("function")
         if function is None or function.type != "identifier":

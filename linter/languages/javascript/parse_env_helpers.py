@@ -82,15 +82,15 @@ def env_helper(function: Node, parameter: Parameter) -> tuple[int, int | None] |
         if node.type not in _NESTED:
             stack.extend(node.named_children)
     shapes = set()
-    for node in returned:
-        node = _bare(node)
-        if node is not None and node.type == "identifier":  # `return value;`
-            name = _text(node)
+    for given in returned:
+        value = _bare(given)
+        if value is not None and value.type == "identifier":  # `return value;`
+            name = _text(value)
             held = declared.get(name, [])
             if len(held) != 1 or name in assigned:
                 return None
-            node = _bare(held[0].child_by_field_name("value"))
-        shape = _shape(node, function, parameter) if node is not None else None
+            value = _bare(held[0].child_by_field_name("value"))
+        shape = _shape(value, function, parameter) if value is not None else None
         if shape is None:
             return None
         shapes.add(shape)
