@@ -1078,6 +1078,24 @@ def javascript_credentials_in_variables(n: int, depth: int) -> Files:
     return {"web/flat.js": head + flat, "web/nested.js": head + nested}
 
 
+def javascript_wrapped_servers(n: int, depth: int, m: int) -> Files:
+    """grpc-js servers handed to wrappers: `n` made inside `depth` calls each, whose results
+    are bound and started (SERVER_METHODS), and `m` variables each given all of `m`
+    servers and used as a server."""
+    head = "import { Server } from '@grpc/grpc-js';\n"
+    calls = "".join(f"w{i}(" for i in range(depth))
+    nested = "".join(
+        f"const s{i} = {calls}new Server(){')' * depth};\ns{i}.bindAsync('0.0.0.0:{i}', c);\n"
+        for i in range(n)
+    )
+    made = "".join(f"const g{i} = new Server();\n" for i in range(m))
+    everything = ", ".join(f"g{i}" for i in range(m))
+    wrapped = "".join(
+        f"const v{i} = wrap({everything});\nv{i}.addService(x, y);\n" for i in range(m)
+    )
+    return {"web/nested.ts": head + nested, "web/wrapped.ts": head + made + wrapped}
+
+
 def markdown_and_pom_builds(n: int) -> Files:
     """A README of `n` shell blocks each building an image (read up to MAX_BLOCKS) and one
     block of `n` build lines, a fence never closed, and a pom of `n` sections never closed
@@ -1970,6 +1988,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "JavaScript: credentials in a variable, in 3000 functions and 300 nested": (
         lambda: javascript_credentials_in_variables(3000, 300)
+    ),
+    "JavaScript: 3000 servers in wrappers 20 calls deep, 300 wrapping 300 servers each": (
+        lambda: javascript_wrapped_servers(3000, 20, 300)
     ),
     "a mounted ConfigMap of 75000 drain names with no value": (
         lambda: drain_names_without_values(25_000)
