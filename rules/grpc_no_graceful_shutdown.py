@@ -151,7 +151,10 @@ class GrpcNoGracefulShutdown(Rule):
     `addShutdownHook(Thread { ... })`, an `object : Thread()` or `Thread(::stop)`).
 
     In Node.js: a grpc-js server started with `bindAsync` (from then on the event loop
-    keeps the process serving) when no module of its program (the folder of the nearest
+    keeps the process serving; also through a wrapper the server is handed to, as
+    `createServerProxy(new Server())` or `new Proxy(server, handler)` that adds
+    middleware, when its result is used as the server: bound, given services, or
+    shut down) when no module of its program (the folder of the nearest
     `package.json`, or the container's code) calls `process.on('SIGTERM', ...)` (`once`,
     `addListener`, also over a list of signals) or loads a library that installs such a
     handler (`@godaddy/terminus`, lightship, http-graceful-shutdown, close-with-grace), or

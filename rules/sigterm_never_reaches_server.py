@@ -15,7 +15,7 @@ from k8slb.core.edits import Edit, LineEdit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.core.record import record
 from k8slb.languages import LANGUAGES
-from k8slb.model.entries import Entries, compiled_source, entries_of, within
+from k8slb.model.entries import Entries, built_source, compiled_source, entries_of, within
 from k8slb.model.links import MAX_BASE_DEPTH, Link
 from k8slb.model.objects import STOP_SIGNALS, Container, PodTemplate, pos_of
 from k8slb.model.scripts import image_script, tree_scripts
@@ -267,7 +267,11 @@ class SigtermNeverReachesServer(Rule):
     - Node.js or Python as PID 1 (`node server.js`, `python app.py`) when no module of the
       code the container runs (its import closure, or its Node program; for compiled
       output, `node dist/apps/auth/main`, the program of the source it is built from,
-      `apps/auth/src/main.ts`, else the linked code when it is one Node program (`info`
+      `apps/auth/src/main.ts`; also where the file comes from a build stage, `COPY
+      --from=build /app/dist .` then `node index.js`, and the package.json above it has a
+      bundler write it from one entry, `esbuild src/server.ts --outfile=dist/index.js`
+      (`--outdir`, `bun build`, `ncc build -o`), or it lies in the package's `dist/` as
+      tsc lays out `src/`; else the linked code when it is one Node program (`info`
       then, saying why: the file node runs is build output made from no module k8slb can
       name, `dist/bundle.js` or a framework's `.output/server/index.mjs`, and what the
       framework writes into it at build time, a server and its SIGTERM handler, is not in
@@ -970,7 +974,8 @@ def _node_program(
 ) -> tuple[str, list[CodeFacts], str] | None:
     """The Node program that `node` runs when the link knows no entry module (the command
     names compiled output, `node dist/apps/auth/main`): the program of the source it is
-    built from (code/entry_points.compiled_sources), else the linked code when it is one
+    built from (code/entry_points.compiled_sources, or what the build says it makes the
+    file from: model/entries.built_source), else the linked code when it is one
     Node program; with the programs of the workspace above it, whose libraries it may
     import by a path alias, less the entries other containers of that code start. Said as
     where it was found, with the script when no source of it is known; None when
@@ -986,6 +991,8 @@ def _node_program(
     if not own or not all(LANGUAGES[m.language].project_files for m in own):
         return None
     source = compiled_source(context.links, link.folder, script) if script is not None else None
+    if source is None and script is not None:  # what the build says it makes the file from
+        source = built_source(context.links, link, script)
     output = ""
     if source is not None:
         project = context.links.modules[source].project

@@ -592,6 +592,91 @@ def test_a_helper_that_returns_something_else_makes_no_alias_of_the_server() -> 
     assert facts.starts == set() and facts.waits == []
 
 
+# A server handed to a wrapper of the application's (middleware, tracing: a Proxy that
+# forwards the server's methods), whose result the module then binds and starts.
+WRAPPED_SERVER = """\
+import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { withInterceptors } from './interceptors';
+import { inventory } from './services/inventory';
+
+const server = withInterceptors(new Server({ 'grpc.max_receive_message_length': 4096 }));
+server.addService(inventory.service, inventory.handlers);
+server.use(timing);
+
+server.bindAsync('0.0.0.0:7000', ServerCredentials.createInsecure(), () => {
+  server.start();
+});
+"""
+
+
+@pytest.mark.parametrize(
+    ("made", "name"),
+    [
+        ("withInterceptors(new Server({ 'grpc.max_receive_message_length': 4096 }))", "server"),
+        ("new Proxy(new Server(), traced) as Server", "server"),
+        ("await withInterceptors(wrapLogging(new Server()))", "server"),
+    ],
+)
+def test_a_server_given_to_a_wrapper_is_the_wrapper_s_result(made: str, name: str) -> None:
+    text = WRAPPED_SERVER.replace(
+        "withInterceptors(new Server({ 'grpc.max_receive_message_length': 4096 }))", made
+    )
+    facts = parse_typescript("server.ts", text.encode())
+    (server,) = facts.servers
+    assert (server.name, server.loc.line) == (name, 5)
+    assert name in facts.starts and [wait.loc.line for wait in facts.waits] == [9]
+
+
+def test_a_variable_given_to_a_wrapper_is_the_server_it_holds() -> None:
+    made = "withInterceptors(new Server({ 'grpc.max_receive_message_length': 4096 }))"
+    text = WRAPPED_SERVER.replace(made, "withInterceptors(grpcServer)").replace(
+        "const server", "const grpcServer = new Server();\nconst server"
+    )
+    facts = parse_typescript("server.ts", text.encode())
+    (server,) = facts.servers
+    assert server.name == "grpcServer" and "grpcServer" in facts.starts
+    assert [(wait.server, wait.loc.line) for wait in facts.waits] == [("grpcServer", 10)]
+
+
+@pytest.mark.parametrize(
+    "used",
+    [
+        # a result only started or used with methods many objects have: not a server's mark
+        "server.listen(7000);\nserver.start();\n",
+        # the wrapper's result is something else, the server bound by no name
+        "registry.bindAsync(address);\n",
+    ],
+)
+def test_a_wrapper_s_result_never_used_as_a_server_is_no_server_name(used: str) -> None:
+    made = "withInterceptors(new Server({ 'grpc.max_receive_message_length': 4096 }))"
+    start = WRAPPED_SERVER.index("server.addService")
+    text = WRAPPED_SERVER[:start].replace(made, "register(new Server())") + used
+    facts = parse_typescript("server.ts", text.encode())
+    (server,) = facts.servers  # still a server, for KLB201: just not the one started
+    assert server.name is None and facts.starts == set() and facts.waits == []
+
+
+def test_a_variable_given_to_a_wrapper_with_another_server_is_neither() -> None:
+    text = (
+        "import { Server } from '@grpc/grpc-js';\n"
+        "const a = new Server();\nconst b = new Server();\n"
+        "const both = merge(a, b);\nboth.bindAsync('0.0.0.0:7000', creds, () => both.start());\n"
+    )
+    facts = parse_typescript("server.ts", text.encode())
+    assert facts.starts == set() and facts.waits == []
+
+
+def test_a_wrapped_server_with_no_sigterm_handler_is_klb403(tmp_path: Path) -> None:
+    files = {"package.json": "{}", "src/server.ts": WRAPPED_SERVER}
+    found = lint_files(tmp_path, files, ["KLB403"]).findings
+    assert [(f.rule, f.path.endswith("src/server.ts"), f.line) for f in found] == [
+        ("KLB403", True, 9)
+    ]
+    handled = WRAPPED_SERVER + "process.on('SIGTERM', () => server.tryShutdown(() => {}));\n"
+    files["src/server.ts"] = handled
+    assert lint_files(tmp_path / "handled", files, ["KLB403"]).findings == []
+
+
 def test_a_client_made_with_another_package_s_credentials_is_no_grpc_channel() -> None:
     text = LEGACY_CLIENT.replace("require('grpc')", "require('@connectrpc/connect')")
     assert parse("client.js", text.encode()).channels == []

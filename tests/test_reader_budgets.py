@@ -1143,6 +1143,52 @@ def javascript_env_helpers(n: int) -> Files:
     return {"web/main.js": head + helpers + clients}
 
 
+def javascript_wrapped_servers(n: int, depth: int, m: int) -> Files:
+    """grpc-js servers handed to wrappers: `n` made inside `depth` calls each, whose results
+    are bound and started (SERVER_METHODS), and `m` variables each given all of `m`
+    servers and used as a server."""
+    head = "import { Server } from '@grpc/grpc-js';\n"
+    calls = "".join(f"w{i}(" for i in range(depth))
+    nested = "".join(
+        f"const s{i} = {calls}new Server(){')' * depth};\ns{i}.bindAsync('0.0.0.0:{i}', c);\n"
+        for i in range(n)
+    )
+    made = "".join(f"const g{i} = new Server();\n" for i in range(m))
+    everything = ", ".join(f"g{i}" for i in range(m))
+    wrapped = "".join(
+        f"const v{i} = wrap({everything});\nv{i}.addService(x, y);\n" for i in range(m)
+    )
+    return {"web/nested.ts": head + nested, "web/wrapped.ts": head + made + wrapped}
+
+
+def node_bundle_scripts(n: int) -> Files:
+    """A container whose node runs a file a build stage writes, beside a package.json of
+    `n` scripts each `n` bundler commands long (model/entries.built_source reads them, up to
+    MAX_BUILD_SCRIPTS scripts of up to MAX_BUILD_SCRIPT characters), under folders `n`
+    deep the context may be any of."""
+    deep = "/".join(f"d{i}" for i in range(n // 10))
+    command = " && ".join(f"esbuild src/e{i}.ts --outfile=out/index.js" for i in range(n))
+    scripts = ", ".join(f'"b{i}": "{command[: 4000 + i]}"' for i in range(n))
+    return {
+        f"{deep}/svc/package.json": f'{{"scripts": {{{scripts}}}}}\n',
+        f"{deep}/svc/src/e0.ts": "import * as http from 'http';\nhttp.createServer().listen(80);\n",
+        f"{deep}/svc/Dockerfile": (
+            "FROM node:20 AS build\nWORKDIR /b\nCOPY ./svc/ .\nRUN npm run b0\n"
+            'FROM node:20\nWORKDIR /r\nCOPY --from=build /b/out .\nCMD ["node", "index.js"]\n'
+        ),
+        "skaffold.yaml": (
+            "apiVersion: skaffold/v4beta6\nkind: Config\nbuild:\n  artifacts:\n"
+            f"    - {{image: acme/svc, context: {deep}, docker: {{dockerfile: svc/Dockerfile}}}}\n"
+        ),
+        "k8s/svc.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: svc}\nspec:\n"
+            "  selector: {matchLabels: {app: svc}}\n  template:\n"
+            "    metadata: {labels: {app: svc}}\n"
+            "    spec:\n      containers:\n      - {name: svc, image: acme/svc}\n"
+        ),
+    }
+
+
 def markdown_and_pom_builds(n: int) -> Files:
     """A README of `n` shell blocks each building an image (read up to MAX_BLOCKS) and one
     block of `n` build lines, a fence never closed, and a pom of `n` sections never closed
@@ -2076,6 +2122,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "JavaScript: 3000 env helpers, one of 3000 statements, called 6000 times, 3000 deep": (
         lambda: javascript_env_helpers(3000)
+    ),
+    "Node: a package.json of 3000 scripts each 3000 bundler commands, 300 folders deep": (
+        lambda: node_bundle_scripts(3000)
+    ),
+    "JavaScript: 3000 servers in wrappers 20 calls deep, 300 wrapping 300 servers each": (
+        lambda: javascript_wrapped_servers(3000, 20, 300)
     ),
     "a mounted ConfigMap of 75000 drain names with no value": (
         lambda: drain_names_without_values(25_000)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from k8slb.code.entry_points import compiled_sources
+from k8slb.code.entry_points import bundled_files, compiled_sources
 from k8slb.core.findings import Finding, Severity
 from k8slb.rulekit.examples import web_deployment
 
@@ -302,3 +302,101 @@ def test_each_container_of_one_image_is_judged_by_its_own_entry_point(tmp_path: 
     assert "the code container Deployment/api:api runs" in server.message
     handled = SERVER_TS + "process.on('SIGTERM', () => process.exit(0));\n"
     assert klb406(tmp_path / "handled", one_image_two_programs(web=handled)) == []
+
+
+# A service of a monorepo built from the repository's top: the build stage copies the
+# service's folder, runs its package.json's build, and the last stage copies only what the
+# build wrote, so `node index.js` runs a file no scanned module is.
+BUNDLED_DOCKERFILE = (
+    "FROM node:20-alpine AS build\nWORKDIR /src\nCOPY ./orders/ .\nRUN npm ci && npm run build\n"
+    "FROM node:20-alpine\nWORKDIR /srv\nCOPY --from=build /src/out .\n"
+    'CMD ["node", "index.js"]\n'
+)
+BUNDLE = "rimraf out && esbuild src/main.ts --bundle --platform=node --outfile=out/index.js"
+
+
+def bundled(build: str = BUNDLE, dockerfile: str = BUNDLED_DOCKERFILE) -> dict[str, str]:
+    return {
+        "manifest.yaml": web_deployment(),
+        "skaffold.yaml": SKAFFOLD_HERE + "      docker:\n        dockerfile: orders/Dockerfile\n",
+        "orders/Dockerfile": dockerfile,
+        "orders/package.json": f'{{"name": "orders", "scripts": {{"build": "{build}"}}}}\n',
+        "orders/src/main.ts": "import { listen } from './http';\n\nlisten(8080);\n",
+        "orders/src/http.ts": SERVER_TS,
+        "orders/src/jobs.ts": SERVER_TS,
+    }
+
+
+@pytest.mark.parametrize(
+    ("build", "dockerfile"),
+    [
+        (BUNDLE, BUNDLED_DOCKERFILE),
+        # with --outdir, the file takes the entry's name
+        (
+            "npx esbuild ./src/main.ts --bundle --outdir out",
+            BUNDLED_DOCKERFILE.replace("index.js", "main.js"),
+        ),
+        ("ncc build src/main.ts -o out", BUNDLED_DOCKERFILE),
+        # tsc writes dist/ as src/ is laid out: dist/main.js is src/main.ts's
+        (
+            "tsc -p .",
+            BUNDLED_DOCKERFILE.replace("/src/out .", "/src/dist .").replace("index.js", "main.js"),
+        ),
+    ],
+    ids=["esbuild-outfile", "esbuild-outdir", "ncc", "tsc-output-folder"],
+)
+def test_a_bundle_the_build_script_makes_is_judged_as_its_entry_s_program(
+    tmp_path: Path, build: str, dockerfile: str
+) -> None:
+    (finding,) = klb406(tmp_path, bundled(build, dockerfile))
+    assert finding.severity is Severity.WARNING and "info only" not in finding.text
+    assert "(the program of src/main.ts, which " in finding.text
+    files = bundled(build, dockerfile)
+    files["orders/src/http.ts"] += "process.on('SIGTERM', () => process.exit(0));\n"
+    assert klb406(tmp_path / "handled", files) == []
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        # it writes another file than the one node runs
+        "esbuild src/main.ts --bundle --outfile=out/server.js",
+        # two entries (or a variable): which one the file is made from is not said
+        "esbuild src/main.ts src/jobs.ts --bundle --outdir=out",
+        "esbuild $ENTRY --bundle --outfile=out/index.js",
+        # tsc's output folder is not `out/`: no convention names the source
+        "tsc --outDir out",
+    ],
+)
+def test_a_bundle_no_build_script_names_the_entry_of_stays_info(tmp_path: Path, build: str) -> None:
+    (finding,) = klb406(tmp_path, bundled(build))
+    assert finding.severity is Severity.INFO and "info only" in finding.text
+
+
+def test_two_scripts_writing_the_bundle_from_two_entries_name_no_source(tmp_path: Path) -> None:
+    files = bundled()
+    files["orders/package.json"] = (
+        '{"scripts": {"build": "esbuild src/main.ts --outfile=out/index.js", '
+        '"build:jobs": "esbuild src/jobs.ts --outfile=out/index.js"}}\n'
+    )
+    (finding,) = klb406(tmp_path, files)
+    assert finding.severity is Severity.INFO
+
+
+@pytest.mark.parametrize(
+    ("script", "found"),
+    [
+        (BUNDLE, [("src/main.ts", "out/index.js")]),
+        ("esbuild --bundle ./src/a.ts --outfile out/a.cjs", [("src/a.ts", "out/a.cjs")]),
+        ("pnpm exec esbuild src/a.ts --outdir=lib", [("src/a.ts", "lib/a.js")]),
+        ("bun build src/a.ts --outfile dist/a.js && tsc", [("src/a.ts", "dist/a.js")]),
+        ("ncc build index.js", [("index.js", "dist/index.js")]),
+        ("esbuild src/a.ts", []),  # to stdout
+        ("webpack --mode production", []),
+        ("esbuild 'src/a.ts", []),  # an unended quote
+    ],
+)
+def test_bundler_commands_name_their_entry_and_output(
+    script: str, found: list[tuple[str, str]]
+) -> None:
+    assert bundled_files(script) == found

@@ -103,6 +103,80 @@ def compiled_sources(script: str) -> list[str]:
     return found
 
 
+# A package.json script longer than this is not read for a bundler's command.
+MAX_BUILD_SCRIPT = 4096
+# Bundlers that write one file from one entry module, and how they name it: esbuild's
+# and `bun build`'s `--outfile` (or `--outdir`, where the file takes the entry's name),
+# ncc's `build ENTRY -o DIR` (DIR/index.js; DIR `dist` when not given).
+_BUNDLERS = frozenset({"esbuild", "bun", "ncc"})
+
+
+def bundled_files(script: str) -> list[tuple[str, str]]:
+    """The (entry module, file written) pairs of a package.json script's bundler commands
+    (`tsc && esbuild src/server.ts --bundle --outfile=dist/index.js`: `src/server.ts` and
+    `dist/index.js`), as paths from the package's folder; a command given several entries,
+    or a variable, names none."""
+    if len(script) > MAX_BUILD_SCRIPT:
+        return []
+    try:
+        words = shell_words(script, comments=True)
+    except ValueError:
+        return []
+    found: list[tuple[str, str]] = []
+    command: list[str] = []
+    for word in [*words, ";"]:
+        if word not in _SEPARATORS:
+            command.append(word)
+            continue
+        while command and command[0] in ("npx", "pnpm", "yarn", "exec", "bunx", "dlx"):
+            command = command[1:]  # `npx esbuild`, `pnpm exec esbuild`
+        bundled = _bundled(command) if command else None
+        if bundled is not None:
+            found.append(bundled)
+        command = []
+    return found
+
+
+def _bundled(words: list[str]) -> tuple[str, str] | None:
+    program = posixpath.basename(words[0])
+    if program not in _BUNDLERS or any("$" in word for word in words):
+        return None
+    rest = words[1:]
+    if program in ("bun", "ncc"):
+        if not rest or rest[0] != "build":
+            return None
+        rest = rest[1:]
+    entries: list[str] = []
+    options: dict[str, str] = {}
+    at = 0
+    while at < len(rest):
+        word = rest[at]
+        name, equals, value = word.partition("=")
+        if name in ("--outfile", "--outdir", "-o", "--out") and not equals:
+            value = rest[at + 1] if at + 1 < len(rest) else ""
+            at += 1
+        if name in ("--outfile", "--outdir", "-o", "--out"):
+            options[name] = value
+        elif not word.startswith("-") and word.endswith(_SOURCE_SUFFIXES):
+            entries.append(word)
+        at += 1
+    if len(entries) != 1:
+        return None
+    (entry,) = entries
+    stem = posixpath.splitext(posixpath.basename(entry))[0]
+    if program == "ncc":
+        written = posixpath.join(options.get("-o") or options.get("--out") or "dist", "index.js")
+    elif "--outfile" in options:
+        written = options["--outfile"]
+    elif "--outdir" in options:
+        written = posixpath.join(options["--outdir"], f"{stem}.js")
+    else:
+        return None
+    if not written or not entry:
+        return None
+    return posixpath.normpath(entry), posixpath.normpath(written)
+
+
 # Runtimes whose program is the application they are given (`java -jar`, `uwsgi --ini`)
 _RUNTIMES = frozenset({"java", "uwsgi", "deno", "bun", "dotnet", "ruby", "php"})
 

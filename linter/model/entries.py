@@ -10,9 +10,10 @@ from __future__ import annotations
 import os
 import weakref
 
-from k8slb.code.entry_points import compiled_sources, container_argv, entry_of
+from k8slb.code.entry_points import bundled_files, compiled_sources, container_argv, entry_of
 from k8slb.code.facts import CodeFacts
 from k8slb.model.links import CodeLinks, Link
+from k8slb.reading.build_files import OUTPUT_FOLDERS
 
 
 def within(path: str, folder: str) -> bool:
@@ -33,6 +34,66 @@ def compiled_source(links: CodeLinks, folder: str, script: str) -> str | None:
         if within(path, folder) and any((os.sep + path).endswith(tail) for tail in tails)
     }
     return found.pop() if len(found) == 1 else None
+
+
+# How many of a package.json's scripts are read for a bundler's command.
+MAX_BUILD_SCRIPTS = 200
+
+
+def built_source(links: CodeLinks, link: Link, script: str) -> str | None:
+    """The scanned module the file a Node command runs is built from, where the build
+    says so: the file's path in the build context (through the Dockerfile's COPYs, a
+    builder stage's output too: `COPY --from=build /app/dist .` then `node index.js` is
+    `dist/index.js` of the folder copied into the build stage), placed under the linked
+    folder from each folder above it that may be the context; then a bundler's command in
+    the package.json above that file which writes it (`esbuild src/server.ts
+    --outfile=dist/index.js`: code/entry_points.bundled_files), or tsc's output folder
+    beside the source (`dist/server.js` from `server.ts` or `src/server.ts` of the same
+    package). None when no build names one, or several are named."""
+    folder = os.path.normpath(link.folder)
+    paths: list[str] = []
+    dockerfile = link.dockerfile
+    if dockerfile is not None:
+        in_image = os.path.normpath(os.path.join(dockerfile.workdir, script))
+        paths += dockerfile.built_sources_of(in_image)[:1] + dockerfile.sources_of(in_image)[:1]
+    paths.append(script)
+    contexts = [folder]  # the folder, and each one above it (to the top, or `/`)
+    while (above := os.path.dirname(contexts[-1]) or ".") != contexts[-1]:
+        contexts.append(above)
+    found: set[str] = set()
+    for path in paths:
+        if "$" in path or os.path.isabs(path):
+            continue
+        for context in contexts:
+            built = os.path.normpath(os.path.join(context, path))
+            if within(built, folder) and not built.startswith(".."):
+                found |= _sources_of_built(links, built)
+    return found.pop() if len(found) == 1 else None
+
+
+def _sources_of_built(links: CodeLinks, built: str) -> set[str]:
+    """The scanned modules a file of the tree (one the build writes) is made from, as the
+    package.json nearest above it says (a bundler's command), or as tsc writes its output
+    folder (`dist/` of the package mirrors the package, or its `src/`)."""
+    packages = links.packages
+    package = os.path.dirname(built) or "."
+    while package not in packages and (os.path.dirname(package) or ".") != package:
+        package = os.path.dirname(package) or "."
+    if package not in packages:
+        return set()
+    written = os.path.relpath(built, package)
+    found: set[str] = set()
+    scripts = list(packages[package].scripts.values())[:MAX_BUILD_SCRIPTS]
+    for command in scripts:
+        for entry, output in bundled_files(command):
+            if output == written:
+                found.add(os.path.normpath(os.path.join(package, entry)))
+    found |= {
+        os.path.normpath(os.path.join(package, tail))
+        for tail in compiled_sources(written)
+        if written.split(os.sep, 1)[0] in OUTPUT_FOLDERS
+    }
+    return {path for path in found if path in links.modules}
 
 
 def command_line(link: Link) -> list[object]:

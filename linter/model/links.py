@@ -465,6 +465,11 @@ class CodeLinks:
         """The shell scripts of the tree, by normalised path."""
         return self._finder.builds.scripts if self._finder is not None else {}
 
+    @property
+    def packages(self) -> Mapping[str, NodePackage]:
+        """The package.json files of the tree, by their folder (normalised)."""
+        return self._finder.builds.packages if self._finder is not None else {}
+
     def package_of(self, facts: CodeFacts) -> NodePackage | None:
         """The package.json of the module's program (the folder of its project), if read."""
         if self._finder is None or not facts.project:

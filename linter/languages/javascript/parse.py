@@ -187,6 +187,11 @@ _WRAPPERS = (
 )
 # How a started server waits: bindAsync returns, and the event loop keeps it serving.
 NODE_WAIT = "the event loop"
+# A grpc-js server's own methods (not `start`, nor `bind`: names many objects have): what a
+# wrapper's result is called with when it is the server, or forwards to it (a Proxy).
+SERVER_METHODS = frozenset({"bindAsync", "addService", "tryShutdown", "forceShutdown"})
+# How many calls deep a server given to a wrapper is followed (`a(b(new Server()))`).
+_WRAPPED_DEPTH = 4
 # What a grpc-js client's credentials are made by: `grpc.credentials.createInsecure()`,
 # `ChannelCredentials.createSsl()`.
 _CREDENTIALS = ("credentials", "ChannelCredentials")
@@ -675,6 +680,17 @@ def _bound_name(node: Node) -> str | None:
     return None
 
 
+def _given_to(node: Node) -> Node | None:
+    """The call (or `new`) `node` is an argument of, through parentheses and `as`."""
+    parent = node.parent
+    while parent is not None and parent.type in _WRAPPERS:
+        node, parent = parent, parent.parent
+    if parent is None or parent.type != "arguments":
+        return None
+    call = parent.parent
+    return call if call is not None and call.type in ("call_expression", "new_expression") else None
+
+
 def _parameter(function: Node, name: str) -> tuple[int, Node | None] | None:
     """Where `name` is among a function's parameters, and its default (`a = 'x'`); None
     when it is none of them (or is destructured)."""
@@ -818,6 +834,7 @@ class _Module:
         # the module's environment helpers, by name, each read when first called
         self._helpers: dict[str, tuple[int, int | None] | None] | None = None
         self._helper_functions: dict[str, Node] = {}
+        self._served: set[str] | None = None  # the names a server's methods are called on
         self._held: HeldCalls | None = None  # the same, by where they are (held_calls)
         # where the module's text says SIGTERM or holds a backslash (an escape between a
         # string's fragments, which `_string` joins): a call that holds neither names
@@ -864,6 +881,7 @@ class _Module:
             if value in servers:
                 self.aliases[_text(node.child_by_field_name("name"))] = value
         if servers:
+            self._wrapped_servers(servers)
             self._returned_servers(servers)
         self._servers_made_elsewhere(servers)
         for call in self.calls:
@@ -1490,7 +1508,7 @@ class _Module:
         module = owner[len("module:") :] if owner.startswith("module:") else self.imports.get(owner)
         given = call_arguments(node)
         if module in GRPC_PACKAGES and member == "Server":
-            name = _bound_name(node)
+            name = _bound_name(node) or self._wrapper_bound(node)
             options = self.options(given[0] if given else None)
             server = Server(self.loc(node), "grpc.Server", options, name)
             servers[name or f"#{len(servers)}"] = server
@@ -1654,6 +1672,59 @@ class _Module:
             within = _function_name(function) if function is not None else ""
             method = suffix.rsplit(".", 1)[-1]
             self.facts.registrations.append(Registration(self.loc(node), registry, method, within))
+
+    def _server_names(self) -> set[str]:
+        """The names the module calls a grpc-js server's own methods on (SERVER_METHODS)."""
+        if self._served is None:
+            self._served = {
+                call.owner
+                for call in self.calls
+                if call.kind == "member_expression" and call.method in SERVER_METHODS
+            }
+        return self._served
+
+    def _wrapper_bound(self, node: Node) -> str | None:
+        """`const server = createProxy(new Server())` (or `new Proxy(new Server(), h)`,
+        awaited, a few calls deep): the name a call given the new server binds its result
+        to, when the module calls a server's own method on that name (SERVER_METHODS): what
+        the wrapper returns is the server, or forwards to it. None for a result never used
+        as a server (a call that only registers the server somewhere)."""
+        for _ in range(_WRAPPED_DEPTH):
+            call = _given_to(node)
+            if call is None:
+                return None
+            if call.parent is not None and call.parent.type == "await_expression":
+                call = call.parent
+            name = _bound_name(call)
+            if name is not None:
+                return name if name in self._server_names() else None
+            node = call
+        return None
+
+    def _wrapped_servers(self, servers: dict[str, Server]) -> None:
+        """`const wrapped = createProxy(server)` (also awaited) of a server the module makes:
+        the same server, when the module calls a server's own method on `wrapped`."""
+        for node in self.of("variable_declarator"):
+            named = node.child_by_field_name("name")
+            name = _text(named) if named is not None and named.type == "identifier" else ""
+            if not name or name in servers or name in self.aliases:
+                continue
+            value = _unwrapped(node.child_by_field_name("value"))
+            if value is not None and value.type == "await_expression" and value.named_children:
+                value = _unwrapped(value.named_children[0])
+            if value is None or value.type not in ("call_expression", "new_expression"):
+                continue
+            if name not in self._server_names():
+                continue
+            given = [_unwrapped(arg) for arg in call_arguments(value)]
+            wrapped = {
+                self.aliases.get(_text(arg), _text(arg))
+                for arg in given
+                if arg is not None and arg.type == "identifier"
+            }
+            made = sorted(wrapped & servers.keys())
+            if len(made) == 1:  # given two servers, which one it returns is a guess
+                self.aliases[name] = made[0]
 
     def _returned_servers(self, servers: dict[str, Server]) -> None:
         """`const cars = withServices()`: a name bound to what a function of the module
