@@ -1,0 +1,85 @@
+"""Charts linted as the repository deploys them: a dependency chart's aliases on its own
+files, a dependency chart's failure alone at info, an umbrella whose Chart.yaml declares
+nothing leaving its charts to be charts of their own, and a chart that renders no object
+said to."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from .test_helm import check, where, write
+
+# A chart of one workload, every name from its values: what several services share,
+# each an alias of it in the umbrella that deploys them.
+WORKLOAD = {
+    "Chart.yaml": "apiVersion: v2\nname: svc-base\nversion: 0.2.0\n",
+    "templates/workload.yaml": """\
+{{- $name := required "serviceName is required" .Values.serviceName -}}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ $name }}
+spec:
+  selector:
+    matchLabels: {app: {{ $name }}}
+  template:
+    metadata:
+      labels: {app: {{ $name }}}
+    spec:
+      containers:
+        - name: {{ $name }}
+          image: registry.example/{{ $name }}:1.0
+          ports: [{name: grpc, containerPort: 9000}]
+          readinessProbe: {grpc: {port: 9000}}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ $name }}
+spec:
+  clusterIP: None
+  selector: {app: {{ $name }}}
+  ports: [{name: grpc, port: 9000}]
+""",
+}
+
+
+def _umbrella(repo: Path, repository: str, vendored: bool = False) -> Path:
+    """`stack`, deploying `svc-base` twice, as `billing` and `ledger`."""
+    (repo / ".git").mkdir(parents=True, exist_ok=True)
+    entries = "".join(
+        f"  - name: svc-base\n    alias: {alias}\n    version: 0.2.0\n"
+        f"    repository: {repository}\n"
+        for alias in ("billing", "ledger")
+    )
+    stack = write(
+        repo / "deploy" / "stack",
+        {
+            "Chart.yaml": f"apiVersion: v2\nname: stack\nversion: 1.0.0\ndependencies:\n{entries}",
+            "values.yaml": "billing:\n  serviceName: billing\nledger:\n  serviceName: ledger\n",
+        },
+    )
+    write(stack / "charts" / "svc-base" if vendored else repo / "deploy" / "svc-base", WORKLOAD)
+    return stack
+
+
+@pytest.mark.parametrize("vendored", [False, True])
+def test_an_aliased_dependency_s_findings_are_on_its_own_files(
+    tmp_path: Path, vendored: bool
+) -> None:
+    """Helm renders each alias as `charts/<alias>/`, a folder the tree does not have: the
+    findings of every alias are on the dependency's own template, at its container line,
+    one per object."""
+    repo = tmp_path / "repo"
+    stack = _umbrella(repo, "file://../svc-base", vendored)
+    _, report = check(str(stack))
+    base = "deploy/stack/charts/svc-base" if vendored else "deploy/svc-base"
+    found = [f for f in report["findings"] if f["rule"] == "KLB401"]
+    assert sorted((f["object"]["name"], *where({"findings": [f]}, repo)[0][1:]) for f in found) == [
+        ("billing", f"{base}/templates/workload.yaml", 14, 9),
+        ("ledger", f"{base}/templates/workload.yaml", 14, 9),
+    ]
+    assert all(os.path.isfile(f["path"]) for f in report["findings"])
