@@ -83,3 +83,28 @@ def test_an_aliased_dependency_s_findings_are_on_its_own_files(
         ("ledger", f"{base}/templates/workload.yaml", 14, 9),
     ]
     assert all(os.path.isfile(f["path"]) for f in report["findings"])
+
+
+def test_a_dependency_chart_alone_fails_at_info_naming_the_chart_that_uses_it(
+    tmp_path: Path,
+) -> None:
+    """svc-base requires values only its users give: rendered alone with its own
+    defaults it fails, which deploys nothing; the umbrella that uses it is linted."""
+    repo = tmp_path / "repo"
+    _umbrella(repo, "file://../svc-base")
+    _, report = check(str(repo))
+    (alone,) = [f for f in report["findings"] if f["rule"] == "KLB003"]
+    assert alone["severity"] == "info"
+    assert alone["path"].endswith("deploy/svc-base/templates/workload.yaml")
+    assert "dependency of chart" in alone["message"]
+    assert sum(f["rule"] == "KLB401" for f in report["findings"]) == 2
+
+
+def test_a_chart_its_own_script_installs_alone_keeps_its_warning(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    _umbrella(repo, "file://../svc-base")
+    write(repo, {"deploy/svc-base/ci.yaml": "serviceName: \n"})
+    write(repo, {"deploy/up.sh": "helm upgrade --install base ./svc-base -f svc-base/ci.yaml\n"})
+    _, report = check(str(repo))
+    (alone,) = [f for f in report["findings"] if f["rule"] == "KLB003"]
+    assert alone["severity"] == "warning"

@@ -10,6 +10,7 @@ from typing import Any
 
 from k8slb.core.findings import Problem
 from k8slb.inputs.reader import Reader, ReadSettings
+from k8slb.reading.chart_dependencies import as_dependencies
 from k8slb.reading.chart_findings import (
     RenderedTemplate,
     in_namespace,
@@ -69,6 +70,9 @@ class HelmCharts(Reader):
         (reading/chart_installers.py)."""
         rendered = render_charts([(path, settings.helm, data) for path, data in sources])
         return with_installers(sources, rendered, settings.helm)
+
+    def among(self, rendered: Sequence[tuple[str, list[Rendering]]]) -> list[list[Rendering]]:
+        return as_dependencies(rendered)
 
     def templates(self, rendering: Rendering, path: str) -> Mapping[str, RenderedTemplate]:
         return rendered_templates(rendering)

@@ -115,6 +115,12 @@ class Reader:
         the problems that kept it from rendering, with their path and line."""
         return [[] for _ in sources]
 
+    def among(self, rendered: Sequence[tuple[str, list[Rendering]]]) -> list[list[Rendering]]:
+        """Each source's renderings (by its path) as the run's other sources of this kind
+        show them (a chart only a dependency of others: its failure alone at info). Run
+        every time, on renderings fresh or from the cache (never edited: new ones)."""
+        return [renderings for _, renderings in rendered]
+
     def templates(self, rendering: Rendering, path: str) -> Mapping[str, RenderedTemplate]:
         """Each rendered file's template: where a finding about it is put (relocation.py)."""
         return {}

@@ -108,6 +108,8 @@ class Rendering:
     # The templates (members) Helm failed on, the chart rendered without them: each is a
     # KLB003 of `problems`.
     left_out: list[str] = field(default_factory=list)
+    # The repository's command it was rendered (or tried) with (chart_installers.py).
+    installer: str | None = None
 
     def path_of(self, member: str) -> str:
         """The file a member of the chart (as packed) is, as shown."""
