@@ -108,3 +108,38 @@ def test_a_chart_its_own_script_installs_alone_keeps_its_warning(tmp_path: Path)
     _, report = check(str(repo))
     (alone,) = [f for f in report["findings"] if f["rule"] == "KLB003"]
     assert alone["severity"] == "warning"
+
+
+# A chart commented out, whose folder holds the charts a CI job installs one by one.
+UMBRELLA = "# apiVersion: v2\n# name: shop\n#\n# dependencies:\n#   - name: orders\n"
+
+
+def _service_chart(name: str) -> dict[str, str]:
+    return {
+        "Chart.yaml": f"apiVersion: v2\nname: {name}\nversion: 0.1.0\n",
+        "values.yaml": "replicas: 2\n",
+        "templates/workload.yaml": WORKLOAD["templates/workload.yaml"].replace(
+            ".Values.serviceName", f'"{name}"'
+        ),
+    }
+
+
+def test_the_charts_of_a_folder_whose_chart_yaml_declares_nothing_are_charts_of_their_own(
+    tmp_path: Path,
+) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    umbrella = write(repo / "helm", {"Chart.yaml": UMBRELLA, "values.yaml": "# orders: {}\n"})
+    for name in ("orders", "payments"):
+        write(umbrella / "charts" / name, _service_chart(name))
+    _, report = check(str(repo))
+    assert sorted(where(report, repo)) == [
+        ("KLB401", "helm/charts/orders/templates/workload.yaml", 14, 9),
+        ("KLB401", "helm/charts/payments/templates/workload.yaml", 14, 9),
+    ]
+    from k8slb.reading.charts import enclosing_chart
+
+    template = umbrella / "charts" / "orders" / "templates" / "workload.yaml"
+    assert enclosing_chart(str(template)) == str(umbrella / "charts" / "orders")
+    write(umbrella, {"Chart.yaml": "apiVersion: v2\nname: shop\nversion: 0.1.0\n"})
+    assert enclosing_chart(str(template)) == str(umbrella)

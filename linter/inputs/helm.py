@@ -21,6 +21,7 @@ from k8slb.reading.chart_installers import with_installers
 from k8slb.reading.charts import (
     Rendering,
     chart_file,
+    declares_chart,
     enclosing_chart,
     is_chart,
     linked_dependencies,
@@ -40,6 +41,10 @@ class HelmCharts(Reader):
 
     def claims_folder(self, names: Sequence[str]) -> bool:
         return is_chart(names)  # its templates are no manifests
+
+    def confirms_folder(self, folder: str) -> tuple[bool, tuple[str, ...]]:
+        # a Chart.yaml all comments: the folder holds charts, walked as any folder
+        return declares_chart(folder), (chart_file(folder),)
 
     def folder_of(self, path: str) -> str | None:
         return enclosing_chart(path)

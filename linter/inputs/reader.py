@@ -37,6 +37,12 @@ class Reader:
         """Whether a folder holding these files is one source of this kind, read whole."""
         return False
 
+    def confirms_folder(self, folder: str) -> tuple[bool, tuple[str, ...]]:
+        """Whether a folder it claims by its files' names is one by their contents too (a
+        chart's Chart.yaml that declares nothing is none), and the files that says so
+        rests on (a remembered walk is stamped by them)."""
+        return True, ()
+
     def claims_file(self, path: str) -> bool:
         """Whether a file of a walked folder is of this kind (by its name)."""
         return False

@@ -192,6 +192,25 @@ def is_chart_folder(folder: str) -> bool:
     return any(os.path.isfile(os.path.join(folder, name)) for name in CHART_FILES)
 
 
+def declares_chart(folder: str) -> bool:
+    """Whether the folder's Chart.yaml declares anything. One whose every line is blank,
+    a comment or a document marker (a chart commented out) is no chart Helm can load: its
+    folder only holds charts of their own (`charts/*/`, each installed alone), walked as
+    any folder. One that cannot be read, or is too large to, is taken as a chart."""
+    try:
+        with open(chart_file(folder), "rb") as handle:
+            data = read_bounded(handle, _MAX_CHART_YAML)
+    except OSError:
+        return True
+    if data is None:
+        return True
+    for line in data.splitlines():
+        text = line.strip()
+        if text and not text.startswith(b"#") and text not in (b"---", b"..."):
+            return True
+    return False
+
+
 def chart_file(chart: str) -> str:
     for name in CHART_FILES:
         if os.path.isfile(os.path.join(chart, name)):
@@ -1172,7 +1191,11 @@ def enclosing_chart(path: str) -> str | None:
             return None
         above = chain[index + 2 :: 2]  # a subchart's chart: two up, past `charts/`
         for parent, chart in zip(chain[index + 1 :: 2], above, strict=False):
-            if os.path.basename(parent) != "charts" or not is_chart_folder(chart):
+            if (
+                os.path.basename(parent) != "charts"
+                or not is_chart_folder(chart)
+                or not declares_chart(chart)
+            ):
                 break
             current = chart
         return current if os.path.isabs(path) else os.path.relpath(current)
