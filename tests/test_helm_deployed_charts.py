@@ -143,3 +143,28 @@ def test_the_charts_of_a_folder_whose_chart_yaml_declares_nothing_are_charts_of_
     assert enclosing_chart(str(template)) == str(umbrella / "charts" / "orders")
     write(umbrella, {"Chart.yaml": "apiVersion: v2\nname: shop\nversion: 0.1.0\n"})
     assert enclosing_chart(str(template)) == str(umbrella)
+
+
+def test_a_chart_that_renders_no_object_says_so_at_info(tmp_path: Path) -> None:
+    """No values.yaml, only values files for its environments, and templates that range
+    over the services they list: rendered with no values, the chart deploys nothing."""
+    ranged = (
+        "{{- range $name, $svc := .Values.services }}\n---\n"
+        + WORKLOAD["templates/workload.yaml"].split("\n", 1)[1].replace("$name", "$name")
+        + "{{- end }}\n"
+    )
+    chart = write(
+        tmp_path / "k8s",
+        {
+            "Chart.yaml": "apiVersion: v2\nname: app\nversion: 0.1.0\n",
+            "values-dev.yaml": "services:\n  orders: {}\n",
+            "templates/workload.yaml": ranged,
+        },
+    )
+    _, report = check(str(chart))
+    (said,) = report["findings"]
+    assert (said["rule"], said["severity"]) == ("KLB003", "info")
+    assert said["path"].endswith("values-dev.yaml")
+    assert "renders no object" in said["message"]
+    _, given = check("--helm-values", str(chart / "values-dev.yaml"), str(chart))
+    assert [f["rule"] for f in given["findings"]] == ["KLB401"]

@@ -596,7 +596,44 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
             shown = f"{shown}{_COPY}{copy}"
         rendering.files[shown] = text
         rendering.names[shown] = name
+    if not rendering.files and not rendering.problems:
+        rendering.problems += _no_object(chart, members, rendering.values_stand_in)
     return rendering
+
+
+_LIBRARY = regex.compile(r"(?m)^type:[ \t]*[\"']?library\b")
+
+
+def _no_object(chart: str, members: Mapping[str, bytes], stand_in: str | None) -> list[Problem]:
+    """An info when every template of the chart's (not only helpers: a chart of named
+    templates for others, a library, renders nothing by design) wrote nothing: with the
+    values it was given, the chart deploys nothing k8slb could lint."""
+    if _LIBRARY.search(members.get("Chart.yaml", b"")[:65536].decode("utf-8", "replace")):
+        return []
+    templates = [
+        name
+        for name in members
+        if name.startswith("templates/")
+        and name.endswith((".yaml", ".yml", ".json"))
+        and not os.path.basename(name).startswith("_")
+    ]
+    if not templates:
+        return []
+    beside = sorted(
+        name
+        for name in members
+        if "/" not in name and name.startswith("values") and name.endswith((".yaml", ".yml"))
+    )
+    message = f"chart {chart} renders no object, so none of it is linted"
+    detail = ("every template of it wrote nothing with the values it was given",)
+    if stand_in is not None:
+        message += f": it has no values.yaml, only {', '.join(beside)}"
+        detail = (
+            "render it with one of those: --helm-values FILE, or value sets in the "
+            "configuration (helm.charts)",
+        )
+    where = os.path.join(chart, stand_in) if stand_in is not None else chart_file(chart)
+    return [Problem(UNRENDERED, where, 1, 1, message, None, Severity.INFO, detail)]
 
 
 def as_helm_splits(text: str) -> str:
