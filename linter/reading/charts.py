@@ -725,7 +725,7 @@ def _retry_time() -> float:
 
 
 def _failing_template(
-    failure: HelmFailure, members: Mapping[str, bytes], renamed: Mapping[str, str]
+    failure: HelmFailure, members: Mapping[str, bytes], renamed: Mapping[str, str] | None = None
 ) -> str | None:
     """The chart's template file (templates/, a vendored subchart's templates/) that
     Helm's failure names first, when the chart can be rendered without it; None when the
@@ -740,7 +740,7 @@ def _failing_template(
     if place is None:
         return None
     _, _, inside = place.group("file").partition("/")
-    member = _renamed(Path(os.path.normpath(inside)).as_posix() if inside else "", renamed)
+    member = _renamed(Path(os.path.normpath(inside)).as_posix() if inside else "", renamed or {})
     parts = member.split("/")
     in_templates = parts[0] == "templates" or (
         len(parts) > 3 and parts[0] == "charts" and "templates" in parts[2:-1]
