@@ -141,6 +141,7 @@ def test_the_charts_of_a_folder_whose_chart_yaml_declares_nothing_are_charts_of_
 
     template = umbrella / "charts" / "orders" / "templates" / "workload.yaml"
     assert enclosing_chart(str(template)) == str(umbrella / "charts" / "orders")
+    assert enclosing_chart(str(umbrella / "values.yaml")) is None
     write(umbrella, {"Chart.yaml": "apiVersion: v2\nname: shop\nversion: 0.1.0\n"})
     assert enclosing_chart(str(template)) == str(umbrella)
 

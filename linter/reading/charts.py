@@ -1222,7 +1222,7 @@ def enclosing_chart(path: str) -> str | None:
     folder = os.path.dirname(os.path.abspath(path))
     chain = upward(folder, git_top(folder) or os.path.abspath(os.sep))
     for index, current in enumerate(chain):
-        if not is_chart_folder(current):
+        if not is_chart_folder(current) or not declares_chart(current):
             continue
         if index > 0 and os.path.basename(chain[index - 1]) not in CHART_PARTS:
             return None
