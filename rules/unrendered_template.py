@@ -6,8 +6,9 @@ class UnrenderedTemplate(ReadProblemRule):
     """A template k8slb could not render: skipped, with the reason.
 
     ## What it does
-    A folder with a `Chart.yaml` is a Helm chart: k8slb renders it with Helm's own engine
-    and lints what it renders (see the README's "Helm and Kustomize"). This rule reports
+    A folder with a `Chart.yaml` is a Helm chart (one whose `Chart.yaml` is all comments
+    is not: its `charts/*/` are charts of their own): k8slb renders it with Helm's own
+    engine and lints what it renders (see the README's "Helm and Kustomize"). This rule reports
     what is left over: a template Helm fails on (a template error, a `required` value not
     given, a `fail` call; a warning, at the line Helm names), the rest of its chart
     rendered and linted without it (up to four such templates a chart, a helper whose
@@ -22,7 +23,12 @@ class UnrenderedTemplate(ReadProblemRule):
     shell code block of a Markdown deployment guide) renders (info: its objects are linted
     with that command's values, which the finding names, a guide's said to be one),
     a chart with only a stand-in for its values
-    (`values.yaml.tpl`) that renders to text that is not YAML, a chart nothing on this
+    (`values.yaml.tpl`) that renders to text that is not YAML, a chart whose templates
+    all render nothing (info: with no `values.yaml`, at the `values-ENV.yaml` beside it),
+    a chart that another chart of the run uses from its folder (`repository:
+    file://../base`) and that fails alone with its own defaults (info, naming the chart
+    that lints it with its values; a warning still when the repository's own command
+    installs it alone), a chart nothing on this
     machine can render (no `k8slb[helm]`, no `helm` binary; info, once per chart), and a
     file with Go-template actions where YAML
     structure belongs (`{{- if ... }}` lines, `replicas: {{ .Values.replicas }}`) outside

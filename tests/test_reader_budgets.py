@@ -1805,6 +1805,26 @@ def subcharts_named_apart(n: int, deep: int) -> Files:
     return files
 
 
+def subchart_aliases(n: int) -> Files:
+    """A chart (charts.py) whose Chart.yaml gives `n` dependencies, each an alias of one
+    of `n` subcharts in folders of their own (`file://../b{i}`), beside an umbrella
+    whose Chart.yaml is `n` comment lines over `n` subcharts (charts.declares_chart)."""
+    deps = "".join(
+        f"  - name: b{i % 50}\n    alias: a{i}\n    repository: file://../b{i % 50}\n"
+        for i in range(n)
+    )
+    files = {"c/Chart.yaml": f"apiVersion: v2\nname: c\nversion: 0.1.0\ndependencies:\n{deps}"}
+    for i in range(50):
+        files[f"b{i}/Chart.yaml"] = f"apiVersion: v2\nname: b{i}\nversion: 0.1.0\n"
+        files[f"b{i}/templates/cm.yaml"] = (
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: {{ .Chart.Name }}}\n"
+        )
+    files["u/Chart.yaml"] = "# apiVersion: v2\n" * n
+    for i in range(min(n, 200)):
+        files[f"u/charts/s{i}/Chart.yaml"] = f"apiVersion: v2\nname: s{i}\nversion: 0.1.0\n"
+    return files
+
+
 def tiltfile_helm_calls(n: int) -> Files:
     """A Tiltfile (inputs/tiltfile.py) of some 900 kB (under the 1 MiB it is rendered
     to): `n` helm() calls of a chart deployed one by one, `n` names each given a call and
@@ -1976,6 +1996,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Helm: 300 subcharts in folders named apart from their charts, a chain 40 deep": (
         lambda: subcharts_named_apart(300, 40)
+    ),
+    "Helm: 5000 aliases of 50 dependency folders; a Chart.yaml of 5000 comments, 200 charts": (
+        lambda: subchart_aliases(5000)
     ),
     # 12000, not 20000: a linear read of 2.5 MB took 3.3 s alone, past 5 s on a loaded VM
     "Bazel: image calls 12000 deep, 12000 lists left open, 12000 image targets": (

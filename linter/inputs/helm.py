@@ -10,6 +10,7 @@ from typing import Any
 
 from k8slb.core.findings import Problem
 from k8slb.inputs.reader import Reader, ReadSettings
+from k8slb.reading.chart_dependencies import as_dependencies
 from k8slb.reading.chart_findings import (
     RenderedTemplate,
     in_namespace,
@@ -20,6 +21,7 @@ from k8slb.reading.chart_installers import with_installers
 from k8slb.reading.charts import (
     Rendering,
     chart_file,
+    declares_chart,
     enclosing_chart,
     is_chart,
     linked_dependencies,
@@ -39,6 +41,10 @@ class HelmCharts(Reader):
 
     def claims_folder(self, names: Sequence[str]) -> bool:
         return is_chart(names)  # its templates are no manifests
+
+    def confirms_folder(self, folder: str) -> tuple[bool, tuple[str, ...]]:
+        # a Chart.yaml all comments: the folder holds charts, walked as any folder
+        return declares_chart(folder), (chart_file(folder),)
 
     def folder_of(self, path: str) -> str | None:
         return enclosing_chart(path)
@@ -69,6 +75,9 @@ class HelmCharts(Reader):
         (reading/chart_installers.py)."""
         rendered = render_charts([(path, settings.helm, data) for path, data in sources])
         return with_installers(sources, rendered, settings.helm)
+
+    def among(self, rendered: Sequence[tuple[str, list[Rendering]]]) -> list[list[Rendering]]:
+        return as_dependencies(rendered)
 
     def templates(self, rendering: Rendering, path: str) -> Mapping[str, RenderedTemplate]:
         return rendered_templates(rendering)

@@ -37,6 +37,12 @@ class Reader:
         """Whether a folder holding these files is one source of this kind, read whole."""
         return False
 
+    def confirms_folder(self, folder: str) -> tuple[bool, tuple[str, ...]]:
+        """Whether a folder it claims by its files' names is one by their contents too (a
+        chart's Chart.yaml that declares nothing is none), and the files that says so
+        rests on (a remembered walk is stamped by them)."""
+        return True, ()
+
     def claims_file(self, path: str) -> bool:
         """Whether a file of a walked folder is of this kind (by its name)."""
         return False
@@ -114,6 +120,12 @@ class Reader:
         """Each source (its path and bytes) rendered: its renderings, a variant each, and
         the problems that kept it from rendering, with their path and line."""
         return [[] for _ in sources]
+
+    def among(self, rendered: Sequence[tuple[str, list[Rendering]]]) -> list[list[Rendering]]:
+        """Each source's renderings (by its path) as the run's other sources of this kind
+        show them (a chart only a dependency of others: its failure alone at info). Run
+        every time, on renderings fresh or from the cache (never edited: new ones)."""
+        return [renderings for _, renderings in rendered]
 
     def templates(self, rendering: Rendering, path: str) -> Mapping[str, RenderedTemplate]:
         """Each rendered file's template: where a finding about it is put (relocation.py)."""

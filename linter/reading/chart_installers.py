@@ -610,7 +610,7 @@ def _instead(
         problems = [
             replace(p, detail=(*p.detail, note)) if p is first else p for p in failed.problems
         ]
-        return [replace(failed, problems=problems)]
+        return [replace(failed, problems=problems, installer=used.describe())]
     said = replace(
         first,
         message=f"{first.message}, with its defaults: rendered instead with {used.describe()}",
@@ -620,5 +620,6 @@ def _instead(
     files = ", ".join(used.values) or "its values"
     made.label = f"{files} (`helm {used.command}` at {used.path}:{used.line})"
     made.uncached = True
+    made.installer = used.describe()
     made.problems = [said, *made.problems]
     return [made]

@@ -98,12 +98,18 @@ class Rendering:
     # The dependencies packed from a folder of their own (linked_dependencies): the
     # members' prefix (`charts/common/`) -> that folder, as shown.
     linked: dict[str, str] = field(default_factory=dict)
+    # Helm's name of a subchart's folder that is not the folder of its files (a chart
+    # named apart from its folder, an `alias:` of a dependency) -> that folder, as the
+    # chart's members name it (subchart_folders).
+    renamed: dict[str, str] = field(default_factory=dict)
     # Rendered without values: the chart has no values.yaml, only this file (a template
     # of its values, or values for a setting), and no values file was given.
     values_stand_in: str | None = None
     # The templates (members) Helm failed on, the chart rendered without them: each is a
     # KLB003 of `problems`.
     left_out: list[str] = field(default_factory=list)
+    # The repository's command it was rendered (or tried) with (chart_installers.py).
+    installer: str | None = None
 
     def path_of(self, member: str) -> str:
         """The file a member of the chart (as packed) is, as shown."""
@@ -144,7 +150,31 @@ def subchart_folders(members: Mapping[str, bytes]) -> dict[str, str]:
         helm_name[folder] = helm
         if helm != folder:
             renamed[f"{helm}/"] = f"{folder}/"
+    renamed.update(_aliased(members, renamed))
     return renamed
+
+
+def _aliased(members: Mapping[str, bytes], renamed: Mapping[str, str]) -> dict[str, str]:
+    """Each `alias:` of a dependency the chart's Chart.yaml declares (`charts/web/`, as
+    Helm names the copy of the subchart it renders under that name) -> the folder of the
+    subchart it copies, as the members name it (`charts/base/`, vendored, or packed from
+    `file://../base`), when the chart has that folder and no folder of the alias's name."""
+    data = members.get("Chart.yaml") or members.get("Chart.yml") or b""
+    if b"alias" not in data or len(data) > _MAX_CHART_YAML:
+        return {}
+    folders = {
+        "/".join(m.split("/", 2)[:2]) + "/" for m in members if m.startswith("charts/")
+    }  # each subchart's folder (`charts/base/`), once
+    found: dict[str, str] = {}
+    for name, _, alias in _declared(data.decode("utf-8", "replace"))[:_MAX_ALIASES]:
+        target = renamed.get(f"charts/{name}/", f"charts/{name}/")
+        own = f"charts/{alias}/"
+        if alias not in (None, name) and target in folders and own not in folders:
+            found[own] = target
+    return found
+
+
+_MAX_ALIASES = 1000  # dependencies of one Chart.yaml read for their aliases
 
 
 def _member_path(chart: str, member: str, linked: Mapping[str, str]) -> str:
@@ -160,6 +190,25 @@ def is_chart(names: Sequence[str]) -> bool:
 
 def is_chart_folder(folder: str) -> bool:
     return any(os.path.isfile(os.path.join(folder, name)) for name in CHART_FILES)
+
+
+def declares_chart(folder: str) -> bool:
+    """Whether the folder's Chart.yaml declares anything. One whose every line is blank,
+    a comment or a document marker (a chart commented out) is no chart Helm can load: its
+    folder only holds charts of their own (`charts/*/`, each installed alone), walked as
+    any folder. One that cannot be read, or is too large to, is taken as a chart."""
+    try:
+        with open(chart_file(folder), "rb") as handle:
+            data = read_bounded(handle, _MAX_CHART_YAML)
+    except OSError:
+        return True
+    if data is None:
+        return True
+    for line in data.splitlines():
+        text = line.strip()
+        if text and not text.startswith(b"#") and text not in (b"---", b"..."):
+            return True
+    return False
 
 
 def chart_file(chart: str) -> str:
@@ -228,10 +277,18 @@ def _dependencies(chart: str) -> list[tuple[str, str]]:
     """(name, repository) of each dependency Chart.yaml declares."""
     try:
         with open(chart_file(chart), "rb") as handle:
-            data = read_bounded(handle, 1 << 20)
+            data = read_bounded(handle, _MAX_CHART_YAML)
         text = data.decode("utf-8") if data is not None else ""
     except (OSError, UnicodeDecodeError):
         return []
+    return [(name, repository) for name, repository, _ in _declared(text) if repository]
+
+
+_MAX_CHART_YAML = 1 << 20  # bytes of a Chart.yaml read for its dependencies
+
+
+def _declared(text: str) -> list[tuple[str, str | None, str | None]]:
+    """(name, repository, alias) of each dependency a Chart.yaml's text declares."""
     if "dependencies" not in text:
         return []  # the usual chart: no YAML parser loaded for it (a warm run loads none)
     from k8slb.reading.yamlcompose import compose
@@ -243,11 +300,13 @@ def _dependencies(chart: str) -> list[tuple[str, str]]:
     if not isinstance(entries, YSeq):
         return []
     return [
-        (entry["name"], entry["repository"])
+        (
+            entry["name"],
+            entry["repository"] if isinstance(entry.get("repository"), str) else None,
+            entry["alias"] if isinstance(entry.get("alias"), str) else None,
+        )
         for entry in entries
-        if isinstance(entry, YMap)
-        and isinstance(entry.get("name"), str)
-        and isinstance(entry.get("repository"), str)
+        if isinstance(entry, YMap) and isinstance(entry.get("name"), str)
     ]
 
 
@@ -453,10 +512,22 @@ def _values_stand_in(members: Mapping[str, bytes], options: HelmOptions) -> str 
     )
 
 
+# A rendered file's key, past its template's path: `PATH#copyN` (a dependency's template
+# rendered from its own folder, or an aliased subchart's N-th copy), `PATH#N` (the N-th
+# value set).
+_COPY = "#copy"
+
+
 def real_path(path: str) -> str:
-    """A rendered template's file: `PATH#N` (its N-th value set) is PATH."""
+    """A rendered template's file: `PATH#N` (its N-th value set) is PATH, and so is
+    `PATH#copyN` (a template of a dependency's folder, its N-th copy: one per alias)."""
     base, hash_sign, variant = path.rpartition("#")
-    return base if hash_sign and variant.isdigit() else path
+    if hash_sign and variant.isdigit():
+        path = base
+        base, hash_sign, variant = path.rpartition("#")
+    if hash_sign and variant.startswith(_COPY[1:]) and variant[len(_COPY) - 1 :].isdigit():
+        return base
+    return path
 
 
 def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rendering:
@@ -488,6 +559,7 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
     rendering.members = members
     linked = {f"charts/{name}/": folder for name, folder in linked_dependencies(chart).items()}
     rendering.linked = linked
+    rendering.renamed = subchart_folders(members)
     if options.skip_schema:
         members = without_schemas(members)
     elif (reach := reaching_out(members)) is not None:
@@ -499,7 +571,9 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
         if failure.path is not None:
             where = failure.path
         rendering.problems.append(
-            _problem(chart, where, str(failure), failure.line, failure.missing, linked)
+            _problem(
+                chart, where, str(failure), failure.line, failure.missing, linked, rendering.renamed
+            )
         )
         return rendering
     rendering.values_files = [os.path.join(chart, "values.yaml"), *options.values]
@@ -507,16 +581,59 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
     top = next(iter(by_name), os.path.basename(chart)).partition("/")[0]
     by_name = {name: as_helm_splits(text) for name, text in by_name.items()}
     by_name.update({f"{top}/{member}": text for member, text in _plain_manifests(members).items()})
-    renamed = subchart_folders(members)
     for name, text in by_name.items():
         if not name.endswith((".yaml", ".yml")) or not text.strip():
             continue  # NOTES.txt, and templates an `if` left empty
         if _TEST_HOOK.search(text):
             continue  # `helm test` pods: run by hand, not part of the release's traffic
-        shown = _shown(chart, name, linked, renamed)
+        shown = _shown(chart, name, linked, rendering.renamed)
+        # A template of a subchart several aliases render, or of a folder of its own (which
+        # may be rendered alone too, its problems at its lines): keyed apart from the file.
+        if shown in rendering.files or rendering.is_linked(rendering.member_of(shown)):
+            copy = 1
+            while f"{shown}{_COPY}{copy}" in rendering.files:
+                copy += 1
+            shown = f"{shown}{_COPY}{copy}"
         rendering.files[shown] = text
         rendering.names[shown] = name
+    if not rendering.files and not rendering.problems:
+        rendering.problems += _no_object(chart, members, rendering.values_stand_in)
     return rendering
+
+
+_LIBRARY = regex.compile(r"(?m)^type:[ \t]*[\"']?library\b")
+
+
+def _no_object(chart: str, members: Mapping[str, bytes], stand_in: str | None) -> list[Problem]:
+    """An info when every template of the chart's (not only helpers: a chart of named
+    templates for others, a library, renders nothing by design) wrote nothing: with the
+    values it was given, the chart deploys nothing k8slb could lint."""
+    if _LIBRARY.search(members.get("Chart.yaml", b"")[:65536].decode("utf-8", "replace")):
+        return []
+    templates = [
+        name
+        for name in members
+        if name.startswith("templates/")
+        and name.endswith((".yaml", ".yml", ".json"))
+        and not os.path.basename(name).startswith("_")
+    ]
+    if not templates:
+        return []
+    beside = sorted(
+        name
+        for name in members
+        if "/" not in name and name.startswith("values") and name.endswith((".yaml", ".yml"))
+    )
+    message = f"chart {chart} renders no object, so none of it is linted"
+    detail = ("every template of it wrote nothing with the values it was given",)
+    if stand_in is not None:
+        message += f": it has no values.yaml, only {', '.join(beside)}"
+        detail = (
+            "render it with one of those: --helm-values FILE, or value sets in the "
+            "configuration (helm.charts)",
+        )
+    where = os.path.join(chart, stand_in) if stand_in is not None else chart_file(chart)
+    return [Problem(UNRENDERED, where, 1, 1, message, None, Severity.INFO, detail)]
 
 
 def as_helm_splits(text: str) -> str:
@@ -575,14 +692,16 @@ def _render_without_failing(
         except HelmFailure as failure:
             if first is None:
                 first = failure
-            member = _failing_template(failure, members)
+            member = _failing_template(failure, members, rendering.renamed)
             took = time.monotonic() - attempt
             if member is None or len(left_out) >= MAX_LEFT_OUT:
                 raise first from None
             if time.monotonic() - started + took > _retry_time():
                 rendering.stopped = True  # another run, less busy, may get through
                 raise first from None
-            problem = _problem(chart, chart_file(chart), str(failure), linked=linked)
+            problem = _problem(
+                chart, chart_file(chart), str(failure), linked=linked, renamed=rendering.renamed
+            )
             left_out.append(_left_out(problem, chart, member, members[member]))
             rendering.left_out.append(member)
             members = {name: data for name, data in members.items() if name != member}
@@ -605,7 +724,9 @@ def _retry_time() -> float:
     return TIMEOUT / 4
 
 
-def _failing_template(failure: HelmFailure, members: Mapping[str, bytes]) -> str | None:
+def _failing_template(
+    failure: HelmFailure, members: Mapping[str, bytes], renamed: Mapping[str, str] | None = None
+) -> str | None:
     """The chart's template file (templates/, a vendored subchart's templates/) that
     Helm's failure names first, when the chart can be rendered without it; None when the
     fault is elsewhere (a values file, Chart.yaml, a packaged subchart's file) or may be
@@ -619,7 +740,7 @@ def _failing_template(failure: HelmFailure, members: Mapping[str, bytes]) -> str
     if place is None:
         return None
     _, _, inside = place.group("file").partition("/")
-    member = Path(os.path.normpath(inside)).as_posix() if inside else ""
+    member = _renamed(Path(os.path.normpath(inside)).as_posix() if inside else "", renamed or {})
     parts = member.split("/")
     in_templates = parts[0] == "templates" or (
         len(parts) > 3 and parts[0] == "charts" and "templates" in parts[2:-1]
@@ -886,11 +1007,14 @@ def _shown(
     inside = os.path.normpath(inside or name)
     if os.path.isabs(inside) or inside.split(os.sep)[0] == "..":
         return chart_file(chart)  # a chart named `../x` must not point k8slb out of it
-    member = Path(inside).as_posix()
-    prefix = max((p for p in renamed or {} if member.startswith(p)), key=len, default=None)
-    if prefix is not None and renamed is not None:
-        member = renamed[prefix] + member[len(prefix) :]
-    return _member_path(chart, member, linked or {})
+    return _member_path(chart, _renamed(Path(inside).as_posix(), renamed or {}), linked or {})
+
+
+def _renamed(member: str, renamed: Mapping[str, str]) -> str:
+    """A file as Helm names it inside the chart (`charts/web/templates/x.yaml`, of the
+    alias `web`) as the chart's members name it (`charts/base/templates/x.yaml`)."""
+    prefix = max((p for p in renamed if member.startswith(p)), key=len, default=None)
+    return member if prefix is None else renamed[prefix] + member[len(prefix) :]
 
 
 CHART_API_VERSIONS = ("v1", "v2", "v3")  # v3: Helm 4's charts
@@ -970,6 +1094,7 @@ def _problem(
     line: int = 1,
     missing: Sequence[str] = (),
     linked: Mapping[str, str] | None = None,
+    renamed: Mapping[str, str] | None = None,
 ) -> Problem:
     """KLB003 (a warning: none of the chart is linted) at the template and line Helm names,
     else at Chart.yaml, with Helm's reason: its first line, or, where that line is only the
@@ -999,7 +1124,7 @@ def _problem(
         return Problem(UNRENDERED, path, line, 1, text, None, Severity.WARNING, detail)
     place = _HELM_PLACE.search(first)
     if place is not None:
-        shown = _shown(chart, place.group("file"), linked)
+        shown = _shown(chart, place.group("file"), linked, renamed)
         line, column = int(place.group("line")), int(place.group("col") or 1)
         if os.path.isfile(shown):
             return Problem(UNRENDERED, shown, line, column, text, None, Severity.WARNING, detail)
@@ -1097,13 +1222,17 @@ def enclosing_chart(path: str) -> str | None:
     folder = os.path.dirname(os.path.abspath(path))
     chain = upward(folder, git_top(folder) or os.path.abspath(os.sep))
     for index, current in enumerate(chain):
-        if not is_chart_folder(current):
+        if not is_chart_folder(current) or not declares_chart(current):
             continue
         if index > 0 and os.path.basename(chain[index - 1]) not in CHART_PARTS:
             return None
         above = chain[index + 2 :: 2]  # a subchart's chart: two up, past `charts/`
         for parent, chart in zip(chain[index + 1 :: 2], above, strict=False):
-            if os.path.basename(parent) != "charts" or not is_chart_folder(chart):
+            if (
+                os.path.basename(parent) != "charts"
+                or not is_chart_folder(chart)
+                or not declares_chart(chart)
+            ):
                 break
             current = chart
         return current if os.path.isabs(path) else os.path.relpath(current)

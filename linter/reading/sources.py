@@ -250,6 +250,8 @@ def _walk_folder(
         return
     files = [e.name for e in entries if e.is_file(follow_symlinks=False)]
     whole = folder_kind(files, on_request=kustomize)
+    if whole is not None and not _confirmed(whole, folder, stamps):
+        whole = None  # named like one, but its contents say it is none: walked
     if whole is not None:  # rendered or built whole
         yield shown_folder, whole, None
         return
@@ -291,6 +293,18 @@ def _walk_folder(
             yield shown, language, problem
     for path, shown in folders:
         yield from _walk_folder(path, shown, base, rules, exclude, errors, kustomize, stamps)
+
+
+def _confirmed(kind: Language, folder: str, stamps: Stamps | None) -> bool:
+    """Whether the folder a reader claims by its files' names is one by their contents."""
+    reader = reader_of(kind)
+    if reader is None:
+        return True
+    confirmed, rests_on = reader.confirms_folder(folder)
+    if stamps is not None:
+        for path in rests_on:
+            stamps.add(path)
+    return confirmed
 
 
 @record

@@ -304,7 +304,8 @@ def _render(
             read.stopped = True
         elif kept is not None:
             kept.store(keys[source.path], data[source.path], renderings)
-    return [(source, known[source.path] or []) for source in mine]
+    seen = reader.among([(s.path, known[s.path] or []) for s in mine])
+    return list(zip(mine, seen, strict=True))
 
 
 def _add_rendered(

@@ -1,0 +1,171 @@
+"""Charts linted as the repository deploys them: a dependency chart's aliases on its own
+files, a dependency chart's failure alone at info, an umbrella whose Chart.yaml declares
+nothing leaving its charts to be charts of their own, and a chart that renders no object
+said to."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from .test_helm import check, where, write
+
+# A chart of one workload, every name from its values: what several services share,
+# each an alias of it in the umbrella that deploys them.
+WORKLOAD = {
+    "Chart.yaml": "apiVersion: v2\nname: svc-base\nversion: 0.2.0\n",
+    "templates/workload.yaml": """\
+{{- $name := required "serviceName is required" .Values.serviceName -}}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ $name }}
+spec:
+  selector:
+    matchLabels: {app: {{ $name }}}
+  template:
+    metadata:
+      labels: {app: {{ $name }}}
+    spec:
+      containers:
+        - name: {{ $name }}
+          image: registry.example/{{ $name }}:1.0
+          ports: [{name: grpc, containerPort: 9000}]
+          readinessProbe: {grpc: {port: 9000}}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ $name }}
+spec:
+  clusterIP: None
+  selector: {app: {{ $name }}}
+  ports: [{name: grpc, port: 9000}]
+""",
+}
+
+
+def _umbrella(repo: Path, repository: str, vendored: bool = False) -> Path:
+    """`stack`, deploying `svc-base` twice, as `billing` and `ledger`."""
+    (repo / ".git").mkdir(parents=True, exist_ok=True)
+    entries = "".join(
+        f"  - name: svc-base\n    alias: {alias}\n    version: 0.2.0\n"
+        f"    repository: {repository}\n"
+        for alias in ("billing", "ledger")
+    )
+    stack = write(
+        repo / "deploy" / "stack",
+        {
+            "Chart.yaml": f"apiVersion: v2\nname: stack\nversion: 1.0.0\ndependencies:\n{entries}",
+            "values.yaml": "billing:\n  serviceName: billing\nledger:\n  serviceName: ledger\n",
+        },
+    )
+    write(stack / "charts" / "svc-base" if vendored else repo / "deploy" / "svc-base", WORKLOAD)
+    return stack
+
+
+@pytest.mark.parametrize("vendored", [False, True])
+def test_an_aliased_dependency_s_findings_are_on_its_own_files(
+    tmp_path: Path, vendored: bool
+) -> None:
+    """Helm renders each alias as `charts/<alias>/`, a folder the tree does not have: the
+    findings of every alias are on the dependency's own template, at its container line,
+    one per object."""
+    repo = tmp_path / "repo"
+    stack = _umbrella(repo, "file://../svc-base", vendored)
+    _, report = check(str(stack))
+    base = "deploy/stack/charts/svc-base" if vendored else "deploy/svc-base"
+    found = [f for f in report["findings"] if f["rule"] == "KLB401"]
+    assert sorted((f["object"]["name"], *where({"findings": [f]}, repo)[0][1:]) for f in found) == [
+        ("billing", f"{base}/templates/workload.yaml", 14, 9),
+        ("ledger", f"{base}/templates/workload.yaml", 14, 9),
+    ]
+    assert all(os.path.isfile(f["path"]) for f in report["findings"])
+
+
+def test_a_dependency_chart_alone_fails_at_info_naming_the_chart_that_uses_it(
+    tmp_path: Path,
+) -> None:
+    """svc-base requires values only its users give: rendered alone with its own
+    defaults it fails, which deploys nothing; the umbrella that uses it is linted."""
+    repo = tmp_path / "repo"
+    _umbrella(repo, "file://../svc-base")
+    _, report = check(str(repo))
+    (alone,) = [f for f in report["findings"] if f["rule"] == "KLB003"]
+    assert alone["severity"] == "info"
+    assert alone["path"].endswith("deploy/svc-base/templates/workload.yaml")
+    assert "dependency of chart" in alone["message"]
+    assert sum(f["rule"] == "KLB401" for f in report["findings"]) == 2
+
+
+def test_a_chart_its_own_script_installs_alone_keeps_its_warning(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    _umbrella(repo, "file://../svc-base")
+    write(repo, {"deploy/svc-base/ci.yaml": "serviceName: \n"})
+    write(repo, {"deploy/up.sh": "helm upgrade --install base ./svc-base -f svc-base/ci.yaml\n"})
+    _, report = check(str(repo))
+    (alone,) = [f for f in report["findings"] if f["rule"] == "KLB003"]
+    assert alone["severity"] == "warning"
+
+
+# A chart commented out, whose folder holds the charts a CI job installs one by one.
+UMBRELLA = "# apiVersion: v2\n# name: shop\n#\n# dependencies:\n#   - name: orders\n"
+
+
+def _service_chart(name: str) -> dict[str, str]:
+    return {
+        "Chart.yaml": f"apiVersion: v2\nname: {name}\nversion: 0.1.0\n",
+        "values.yaml": "replicas: 2\n",
+        "templates/workload.yaml": WORKLOAD["templates/workload.yaml"].replace(
+            ".Values.serviceName", f'"{name}"'
+        ),
+    }
+
+
+def test_the_charts_of_a_folder_whose_chart_yaml_declares_nothing_are_charts_of_their_own(
+    tmp_path: Path,
+) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    umbrella = write(repo / "helm", {"Chart.yaml": UMBRELLA, "values.yaml": "# orders: {}\n"})
+    for name in ("orders", "payments"):
+        write(umbrella / "charts" / name, _service_chart(name))
+    _, report = check(str(repo))
+    assert sorted(where(report, repo)) == [
+        ("KLB401", "helm/charts/orders/templates/workload.yaml", 14, 9),
+        ("KLB401", "helm/charts/payments/templates/workload.yaml", 14, 9),
+    ]
+    from k8slb.reading.charts import enclosing_chart
+
+    template = umbrella / "charts" / "orders" / "templates" / "workload.yaml"
+    assert enclosing_chart(str(template)) == str(umbrella / "charts" / "orders")
+    assert enclosing_chart(str(umbrella / "values.yaml")) is None
+    write(umbrella, {"Chart.yaml": "apiVersion: v2\nname: shop\nversion: 0.1.0\n"})
+    assert enclosing_chart(str(template)) == str(umbrella)
+
+
+def test_a_chart_that_renders_no_object_says_so_at_info(tmp_path: Path) -> None:
+    """No values.yaml, only values files for its environments, and templates that range
+    over the services they list: rendered with no values, the chart deploys nothing."""
+    ranged = (
+        "{{- range $name, $svc := .Values.services }}\n---\n"
+        + WORKLOAD["templates/workload.yaml"].split("\n", 1)[1].replace("$name", "$name")
+        + "{{- end }}\n"
+    )
+    chart = write(
+        tmp_path / "k8s",
+        {
+            "Chart.yaml": "apiVersion: v2\nname: app\nversion: 0.1.0\n",
+            "values-dev.yaml": "services:\n  orders: {}\n",
+            "templates/workload.yaml": ranged,
+        },
+    )
+    _, report = check(str(chart))
+    (said,) = report["findings"]
+    assert (said["rule"], said["severity"]) == ("KLB003", "info")
+    assert said["path"].endswith("values-dev.yaml")
+    assert "renders no object" in said["message"]
+    _, given = check("--helm-values", str(chart / "values-dev.yaml"), str(chart))
+    assert [f["rule"] for f in given["findings"]] == ["KLB401"]
