@@ -8,11 +8,13 @@ in a child process that must finish long before the old code would have."""
 from __future__ import annotations
 
 import ast
+import pickle
 import random
 import re
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -162,6 +164,60 @@ def test_a_name_with_an_undecodable_byte_is_searched_not_refused() -> None:
     name = "Dockerfile.caf\udce9"
     found = regex.compile(r"^Dockerfile(\..+)?$").search(name)
     assert found is not None and found.span(1) == (10, len(name))
+
+
+_DIRECT_PATTERNS = [
+    regex.compile(r"(?P<word>[a-z]+)(\d+)?"),
+    regex.compile(r"^(?:alpine|busybox)(?:\d[\d.]*)?$"),
+    regex.compile(r"x*"),
+    regex.compile(r"^b$", regex.MULTILINE),
+    regex.compile(r"é(.)?"),
+    regex.compile(rb"[a-z]+(\xe9)?"),
+]
+
+
+def _same_match(ours: regex.Match[Any] | None, theirs: regex.Match[Any] | None) -> None:
+    assert (ours is None) == (theirs is None)
+    if ours is not None and theirs is not None:
+        groups = range(len(ours.groups()) + 1)
+        assert [ours.span(g) for g in groups] == [theirs.span(g) for g in groups]
+        assert [ours.group(g) for g in groups] == [theirs.group(g) for g in groups]
+        assert ours.groupdict() == theirs.groupdict()
+
+
+@given(
+    st.text(alphabet="abx1é\n\udce9 ", max_size=12),
+    st.binary(max_size=12),
+    st.integers(min_value=-1, max_value=3),
+)
+def test_matches_asked_of_re2_directly_are_the_binding_s(text: str, data: bytes, most: int) -> None:
+    """Every method asks RE2 directly for an ASCII or bytes text: the same matches
+    (spans, groups, names), pieces and substitutions as the binding's own way gives."""
+    for pattern in _DIRECT_PATTERNS:
+        subject: Any = data if isinstance(pattern.pattern, bytes) else text
+        shown = regex._readable(subject)
+        binding = pattern._compiled
+        _same_match(pattern.search(subject), binding.search(shown))
+        _same_match(pattern.match(subject), binding.match(shown))
+        _same_match(pattern.fullmatch(subject), binding.fullmatch(shown))
+        ours, theirs = list(pattern.finditer(subject)), list(binding.finditer(shown))
+        assert len(ours) == len(theirs)
+        for one, other in zip(ours, theirs, strict=True):
+            _same_match(one, other)
+        assert pattern.findall(subject) == binding.findall(shown)
+        assert pattern.split(subject, most) == binding.split(shown, most)
+        template = b"<\\g<0>>" if isinstance(subject, bytes) else "<\\g<0>>"
+        assert pattern.sub(template, subject, most) == binding.sub(template, shown, most)
+        assert pattern.sub(lambda m: m.group()[:1], subject, most) == binding.sub(
+            lambda m: m.group()[:1], shown, most
+        )
+
+
+def test_a_pattern_is_pickled_and_matches_as_before() -> None:
+    """Parses are pickled (the cache, the pool's workers), patterns in them too."""
+    again = pickle.loads(pickle.dumps(regex.compile(r"a(b)")))
+    found = again.search("xab")
+    assert found is not None and found.span(1) == (2, 3)
 
 
 def test_flags_work_as_re_s() -> None:
