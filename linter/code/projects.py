@@ -288,8 +288,10 @@ class GoPackages:
                 # a package at the top of a relative tree is `.`, as normpath names it
                 self.files.setdefault(os.path.dirname(path) or ".", []).append(path)
         self.by_tail: dict[tuple[str, ...], list[str]] = {}
+        self.deepest = 0  # no tail longer than the deepest folder names one
         for folder in self.files:
             parts = tuple(p for p in folder.split(os.sep) if p not in ("", "."))
+            self.deepest = max(self.deepest, len(parts))
             for length in range(1, len(parts) + 1):
                 self.by_tail.setdefault(parts[-length:], []).append(folder)
         self.modules = modules
@@ -311,7 +313,7 @@ class GoPackages:
             ranked = sorted(
                 (
                     (_shared(mine, folder.split(os.sep)), length, folder)
-                    for length in range(2, len(parts) + 1)
+                    for length in range(2, min(len(parts), self.deepest) + 1)
                     for folder in self.by_tail.get(parts[-length:], [])
                 ),
                 reverse=True,
@@ -356,7 +358,7 @@ class GoPackages:
         """The folder an import path names by its tail, and how many elements matched."""
         parts = tuple(import_path.split("/"))
         shortest = 2 if len(parts) > 1 or "." not in parts[0] else 1
-        for length in range(len(parts), shortest - 1, -1):
+        for length in range(min(len(parts), self.deepest), shortest - 1, -1):
             found = self.by_tail.get(parts[-length:], [])
             if len(found) == 1:
                 return found[0], length
