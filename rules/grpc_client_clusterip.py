@@ -177,7 +177,10 @@ class GrpcClientClusterIp(Rule):
     "ADDR")`), a receiver's field the struct literals of another file of its package fill,
     a configuration struct passed whole through functions of other packages, and the
     fields a settings package's function fills from the environment over its defaults
-    (the same paths KLB202 follows for URLs: see the README's Go section); a channel
+    and returns, the struct or its address (`cfg := Config{Host: getString("HOST",
+    "localhost")}; return &cfg, nil`), a target joined from two such fields (`cfg.Host +
+    ":" + cfg.Port`) filled from what the container's `env`, or a ConfigMap its `envFrom`
+    loads, sets (the same paths KLB202 follows for URLs: see the README's Go section); a channel
     closed by `defer conn.Close()` in the function that makes it is per call, one a helper
     returns or writes through a pointer lives as long as its caller keeps it.
 
