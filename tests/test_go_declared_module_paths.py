@@ -107,9 +107,11 @@ def test_a_program_whose_module_path_is_not_its_folders_name_links_in_its_server
     assert lint_files(tmp_path, FILES, ["KLB403"]).findings == []
 
 
-def _packages(declared: dict[str, str], shared: set[str] = set()) -> GoPackages:
+def _packages(declared: dict[str, str], shared: frozenset[str] = frozenset()) -> GoPackages:
     modules = {
-        path: analyse_go(path, text.encode()) for path, text in FILES.items() if path.endswith(".go")
+        path: analyse_go(path, text.encode())
+        for path, text in FILES.items()
+        if path.endswith(".go")
     }
     return GoPackages(modules, declared, shared)
 
@@ -129,5 +131,5 @@ def test_the_go_mod_of_the_longest_module_path_names_the_folder() -> None:
 
 def test_a_module_path_two_go_mods_declare_names_no_folder() -> None:
     """Copies of one module: which one a program builds is not the go.mod's to say."""
-    packages = _packages({"billing-svc": "services/billing"}, {"billing-svc"})
+    packages = _packages({"billing-svc": "services/billing"}, frozenset({"billing-svc"}))
     assert packages.folder("billing-svc/internal/grpcserver") is None
