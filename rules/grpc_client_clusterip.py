@@ -176,11 +176,14 @@ class GrpcClientClusterIp(Rule):
     addr)`, to what its callers pass) and the fields a helper fills (`mustMapEnv(&svc.addr,
     "ADDR")`), a receiver's field the struct literals of another file of its package fill,
     a configuration struct passed whole through functions of other packages, and the
-    fields a settings package's function fills from the environment over its defaults,
-    and a `range` loop's variable over a literal map or slice of addresses (or of structs
-    whose field holds one: `for _, b := range backends { dial(b.addr) }`), each of its
-    values (8 at most) a channel of its own (the same paths KLB202 follows for URLs: see
-    the README's Go section); a channel
+    fields a settings package's function fills from the environment over its defaults
+    and returns, the struct or its address (`cfg := Config{Host: getString("HOST",
+    "localhost")}; return &cfg, nil`), a target joined from two such fields (`cfg.Host +
+    ":" + cfg.Port`) filled from what the container's `env`, or a ConfigMap its `envFrom`
+    loads, sets, and a `range` loop's variable over a literal map or slice of addresses (or
+    of structs whose field holds one: `for _, b := range backends { dial(b.addr) }`), each
+    of its values (8 at most) a channel of its own (the same paths KLB202 follows for URLs:
+    see the README's Go section); a channel
     closed by `defer conn.Close()` in the function that makes it is per call, one a helper
     returns or writes through a pointer lives as long as its caller keeps it.
 

@@ -115,7 +115,11 @@ class GrpcNoGracefulShutdown(Rule):
     reported there instead (below). No fix: the handler is there, and what its context
     should stop is a design call.
     Where no container is known to run the code, it is judged in every program of the
-    tree that links its package in (a `main` package and the packages it imports): not
+    tree that links its package in (a `main` package and the packages it imports, an
+    import path read through the go.mod that declares its module, whatever its folder is
+    named: `billing-svc/internal/grpcserver` of `module billing-svc` in `services/billing`,
+    so the signal context a service's `Run` makes and hands to that package's function
+    is the server's program's handler): not
     reported when each handles SIGTERM (a framework's run function that catches it and
     calls the closers the server registered), at `info` when only some do (the others
     may never start the server), naming one that does not.

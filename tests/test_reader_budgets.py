@@ -1316,6 +1316,22 @@ def make_calls_and_rules(n: int) -> Files:
     }
 
 
+def imports_below_declared_modules(n: int) -> Files:
+    """`n` go.mod files each declaring a module path of `n` elements, the last few of them
+    declared twice, and a `main` of `n` imports each `n` elements deep below one of them
+    (and below none): every import tried against the declared paths at each length
+    (GoPackages._declared_folder)."""
+    deep = "/".join(f"p{i}" for i in range(n))
+    files: Files = {}
+    for i in range(n):
+        module = f"m{i}.io/{deep}" if i < n - 5 else f"m{n - 5}.io/{deep}"
+        files[f"svc{i}/go.mod"] = f"module {module}\n"
+        files[f"svc{i}/lib/l.go"] = "package lib\n\nfunc L() {}\n"
+    imports = "".join(f'\t_ "m{i}.io/{deep}/lib/{deep}"\n\t_ "x{i}.io/{deep}"\n' for i in range(n))
+    files["cmd/main.go"] = f"package main\n\nimport (\n{imports})\n\nfunc main() {{}}\n"
+    return files
+
+
 def tiltfile_command_strings(n: int) -> Files:
     """A Tiltfile (its go builds, build_files.tilt_go_builds) just under MAX_SCRIPT: `n`
     local_resource commands each a `go build` of a binary its image copies, `n` strings
@@ -2033,6 +2049,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfile: 1000 stages FROM b-${TARGETARCH}, 16 of 1000 it names; 1000 open heredocs": (
         lambda: stages_a_build_argument_chooses(1000)
+    ),
+    "go.mod: 300 modules of 300-element paths, 5 shared; a main of 600 imports 300 deep": (
+        lambda: imports_below_declared_modules(300)
     ),
     "Tiltfile: 600 go build commands, escaped quotes, a script of 600 cd lines, 200 images": (
         lambda: tiltfile_command_strings(600)

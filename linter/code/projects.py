@@ -257,6 +257,11 @@ def _shared(one: list[str], other: list[str]) -> int:
     return count
 
 
+# the most leading elements of an import path looked up as a module's path (a go.mod's
+# `module` line names a few; a hostile import path of thousands is not tried at each length)
+MAX_IMPORT_DEPTH = 16
+
+
 class GoPackages:
     """Which scanned Go files a `main` package links in: its own folder's files and, through
     its imports, the packages of the scanned tree they name. An import path is matched to
@@ -268,18 +273,25 @@ class GoPackages:
     paths (`fmt`, `net/http`) name no scanned folder."""
 
     def __init__(
-        self, modules: Mapping[str, CodeFacts], declared: Mapping[str, str] | None = None
+        self,
+        modules: Mapping[str, CodeFacts],
+        declared: Mapping[str, str] | None = None,
+        shared: Collection[str] = (),
     ) -> None:
-        """`declared`: the folder of each module path a go.mod names (`module <path>`)."""
+        """`declared`: the folder of each module path a go.mod names (`module <path>`);
+        `shared`: the module paths more than one go.mod names (copies of one module)."""
         self.declared = dict(declared or {})
+        self.shared = frozenset(shared)
         self.files: dict[str, list[str]] = {}  # folder -> its Go files (tests left out)
         for path, facts in modules.items():
             if facts.language == "go" and not facts.is_test:
                 # a package at the top of a relative tree is `.`, as normpath names it
                 self.files.setdefault(os.path.dirname(path) or ".", []).append(path)
         self.by_tail: dict[tuple[str, ...], list[str]] = {}
+        self.deepest = 0  # no tail longer than the deepest folder names one
         for folder in self.files:
             parts = tuple(p for p in folder.split(os.sep) if p not in ("", "."))
+            self.deepest = max(self.deepest, len(parts))
             for length in range(1, len(parts) + 1):
                 self.by_tail.setdefault(parts[-length:], []).append(folder)
         self.modules = modules
@@ -301,7 +313,7 @@ class GoPackages:
             ranked = sorted(
                 (
                     (_shared(mine, folder.split(os.sep)), length, folder)
-                    for length in range(2, len(parts) + 1)
+                    for length in range(2, min(len(parts), self.deepest) + 1)
                     for folder in self.by_tail.get(parts[-length:], [])
                 ),
                 reverse=True,
@@ -311,6 +323,9 @@ class GoPackages:
         return self._folder(import_path)
 
     def _folder(self, import_path: str) -> str | None:
+        declared = self._declared_folder(import_path)
+        if declared is not None:
+            return declared
         found = self._by_tail(import_path)
         if found is not None:
             return found[0]
@@ -321,11 +336,29 @@ class GoPackages:
         folder = os.path.normpath(os.path.join(root, name)) if root is not None else None
         return folder if folder in self.files else None
 
+    def _declared_folder(self, import_path: str) -> str | None:
+        """The scanned folder an import path names below the module a go.mod declares, as
+        the go command finds it: the longest module path the import starts with, then the
+        rest of the path below that go.mod's folder (`shop-api/internal/app` of the module
+        `shop-api` whose go.mod is in `services/shop`: `services/shop/internal/app`, whatever
+        the folders are named). A module path two go.mod files declare names neither."""
+        if not self.declared:
+            return None
+        parts = import_path.split("/")
+        for length in range(min(len(parts), MAX_IMPORT_DEPTH), 0, -1):
+            module = "/".join(parts[:length])
+            root = self.declared.get(module)
+            if root is None or module in self.shared:
+                continue
+            folder = os.path.normpath(os.path.join(root, *parts[length:]))
+            return folder if folder in self.files else None
+        return None
+
     def _by_tail(self, import_path: str) -> tuple[str, int] | None:
         """The folder an import path names by its tail, and how many elements matched."""
         parts = tuple(import_path.split("/"))
         shortest = 2 if len(parts) > 1 or "." not in parts[0] else 1
-        for length in range(len(parts), shortest - 1, -1):
+        for length in range(min(len(parts), self.deepest), shortest - 1, -1):
             found = self.by_tail.get(parts[-length:], [])
             if len(found) == 1:
                 return found[0], length

@@ -90,7 +90,7 @@ import bisect
 import hashlib
 import os
 import posixpath
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
@@ -915,7 +915,12 @@ class _Finder:
     ) -> None:
         self.modules = modules
         self.imports = ImportGraph(modules)
-        self.go = GoPackages(modules, {said.text: f for f, said in builds.names.items()})
+        said = Counter(name.text for name in builds.names.values())
+        self.go = GoPackages(
+            modules,
+            {name.text: f for f, name in builds.names.items()},
+            {text for text, count in said.items() if count > 1},
+        )
         self.builds = builds
         self.pins = {key: os.path.abspath(pin.target) for key, pin in pins.items()}
         self.pinned_at = {key: pin.said for key, pin in pins.items()}

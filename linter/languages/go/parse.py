@@ -3692,6 +3692,21 @@ def _assigned_field(statement: Node, name: str) -> tuple[str, Node] | None:
 _WRITING = ("assignment_statement", "inc_statement", "dec_statement")
 
 
+def _returned_whole(node: Node) -> bool:
+    """Whether a name is a value its `return` gives back, itself or its address (`return s,
+    nil`, `return &s, nil`): the struct handed to the caller as the function leaves it."""
+    parent = node.parent
+    if (
+        parent is not None
+        and parent.type == "unary_expression"
+        and _text(parent.child_by_field_name("operator")) == "&"
+    ):
+        parent = parent.parent
+    if parent is not None and parent.type == "expression_list":
+        parent = parent.parent
+    return parent is not None and parent.type == "return_statement"
+
+
 def _struct_uses(statement: Node, name: str) -> set[str] | None:
     """The fields of the struct `name` holds that a statement may write (assigned, their
     address taken, a method called on them); None where it may change any (the struct
@@ -3700,11 +3715,9 @@ def _struct_uses(statement: Node, name: str) -> set[str] | None:
     for node in walk(statement):
         if node.type != "identifier" or _text(node) != name:
             continue
+        if _returned_whole(node):
+            continue  # returned (`return s, nil`, `return &s, nil`): not changed
         parent = node.parent
-        if parent is not None and parent.type == "expression_list":
-            holder = parent.parent
-            if holder is not None and holder.type == "return_statement":
-                continue  # returned: not changed
         if parent is None or parent.type != "selector_expression":
             return None
         if parent.child_by_field_name("operand") != node:
