@@ -501,6 +501,31 @@ def go_servers_in_nested_closures(n: int) -> Files:
     return {"main.go": code}
 
 
+def python_worker_loops(n: int) -> Files:
+    """`n` functions each with a `while True: sleep()` loop, half of them calling the one
+    that starts the server, `n` more calls to it in the module's own lines, and loops in
+    functions nested 90 deep: the functions that call a starter are found once, not once
+    for each loop."""
+    workers = "".join(
+        f"def worker{i}():\n"
+        + ("    start()\n" if i % 2 else "")
+        + "    while True:\n        time.sleep(1)\n"
+        for i in range(n)
+    )
+    nested = "".join(
+        "    " * i + f"def inner{i}():\n" + "    " * (i + 1) + "while True: time.sleep(1)\n"
+        for i in range(min(n, 90))
+    )
+    code = (
+        "import time\nimport grpc\n\n"
+        "def start():\n    server = grpc.server(None)\n    server.start()\n\n"
+        + workers
+        + nested
+        + "start()\n" * n
+    )
+    return {"main.py": code}
+
+
 def python_fake_classes_and_stored_keys(n: int) -> Files:
     """`n` fake classes nested in each other, a server made in each, and `n` keys stored
     into one dict spread into `n` engines: a scope is told a fake's once, a spread dict's
@@ -1917,6 +1942,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Python: fake classes 90 deep, 5000 keys stored in a dict 5000 engines spread": (
         lambda: python_fake_classes_and_stored_keys(5000)
+    ),
+    "Python: 5000 worker loops, 2500 of them calling the starter, called 5000 times more": (
+        lambda: python_worker_loops(5000)
     ),
     "Go: 3000 chi Route calls nested, a Get in each": lambda: go_chi_routes_nested(3000),
     "Go: 5000 stops after 5000 receives of SIGINT alone": lambda: go_stops_after_ctrl_c(5000),
