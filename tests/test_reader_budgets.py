@@ -501,6 +501,33 @@ def go_servers_in_nested_closures(n: int) -> Files:
     return {"main.go": code}
 
 
+def node_jobs_loading_a_chain(n: int, jobs_count: int) -> Files:
+    """`n` Node modules each loading the next and all before it, one more naming 1000
+    (more than `requires` keeps: MAX_REQUIRES), and `jobs_count` CronJobs running the image
+    with commands naming one of the modules each: each module is read once a run, and the
+    closures stop at NODE_CLOSURE_STEPS."""
+    modules = {
+        f"src/m{i}.ts": "".join(f"import './m{j}';\n" for j in range(i + 2)) for i in range(n)
+    }
+    modules["src/wide.ts"] = "".join(f"import './w{j}';\n" for j in range(1000))
+    job = (
+        "---\napiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: j{i}\nspec:\n"
+        '  schedule: "* * * * *"\n  jobTemplate:\n    spec:\n      template:\n'
+        "        spec:\n          containers:\n            - name: j\n"
+        "              image: registry.example/web:1\n"
+        '              command: ["node", "dist/m{i}.js"]\n'
+    )
+    return {
+        **modules,
+        "jobs.yaml": "".join(job.format(i=i % n) for i in range(jobs_count)),
+        "skaffold.yaml": (
+            "build:\n  artifacts:\n    - image: registry.example/web\n      context: .\n"
+        ),
+        "Dockerfile": 'FROM node:20\nWORKDIR /app\nCOPY . .\nCMD ["node", "dist/m0.js"]\n',
+        "package.json": '{"name": "web"}\n',
+    }
+
+
 def python_worker_loops(n: int) -> Files:
     """`n` functions each with a `while True: sleep()` loop, half of them calling the one
     that starts the server, `n` more calls to it in the module's own lines, and loops in
@@ -1942,6 +1969,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Python: fake classes 90 deep, 5000 keys stored in a dict 5000 engines spread": (
         lambda: python_fake_classes_and_stored_keys(5000)
+    ),
+    "Node: 100 modules each loading those before it, 200 CronJobs running one of them": (
+        lambda: node_jobs_loading_a_chain(100, 200)
     ),
     "Python: 5000 worker loops, 2500 of them calling the starter, called 5000 times more": (
         lambda: python_worker_loops(5000)
