@@ -57,7 +57,10 @@ class GrpcNoGracefulShutdown(Rule):
 
     ## What it does
     Reports a gRPC server that a file starts and then waits on (`wait_for_termination()`,
-    a `while True: sleep()` loop, `run_forever()`) when no module of the code that runs it
+    a `while True: sleep()` loop, `run_forever()`; a Python loop is the server's wait only
+    in the script's own lines, in the function that starts the server or in one that
+    calls that function: a loop of a worker that a thread or an asyncio task runs is
+    not) when no module of the code that runs it
     registers a SIGTERM handler (`signal.signal(signal.SIGTERM, ...)`,
     `loop.add_signal_handler(signal.SIGTERM, ...)`, also through a loop over a list of
     signals, or `getattr(signal, "SIGTERM")`, also of a loop's name: `for name in

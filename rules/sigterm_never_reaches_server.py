@@ -1004,12 +1004,11 @@ def _node_program(
         output = _built_output(script, own)
     else:
         return None
-    others = entries.others(link)
     program = [
-        m
-        for m in context.links.modules.values()
-        if not m.is_test and within(project, m.project) and os.path.normpath(m.path) not in others
+        m for m in context.links.modules.values() if not m.is_test and within(project, m.project)
     ]
+    others = entries.others_among(link, [os.path.normpath(m.path) for m in program])
+    program = [m for m in program if os.path.normpath(m.path) not in others]
     return said, program, output
 
 

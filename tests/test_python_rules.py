@@ -481,6 +481,76 @@ def test_asyncio_servers_with_add_signal_handler_are_fine(tmp_path: Path) -> Non
     assert lint(tmp_path, {"s.py": source}, "KLB403", "KLB404") == []
 
 
+QUEUE_WORKER_SERVER = """\
+    import asyncio
+    import threading
+    import time
+
+    import grpc
+
+
+    def _drain_jobs():
+        while True:
+            job = queue.get()
+            if job is None:
+                time.sleep(1)
+
+
+    async def _poll_outbox():
+        while True:
+            try:
+                await flush_outbox()
+            except Exception:
+                await asyncio.sleep(3)
+
+
+    async def serve():
+        threading.Thread(target=_drain_jobs, daemon=True).start()
+        poller = asyncio.create_task(_poll_outbox())
+        server = grpc.aio.server()
+        server.add_insecure_port("[::]:50070")
+        await server.start()
+        try:
+            await server.wait_for_termination()
+        finally:
+            poller.cancel()
+
+
+    if __name__ == "__main__":
+        asyncio.run(serve())
+    """
+
+
+def test_a_workers_loop_is_not_the_servers_wait(tmp_path: Path) -> None:
+    """A `while True: sleep()` loop in a function a thread or a task runs is that
+    worker's, not a wait on the server, which waits elsewhere: one finding, at the
+    server's own wait."""
+    (finding,) = lint(tmp_path, {"s.py": QUEUE_WORKER_SERVER}, "KLB403")
+    assert "wait_for_termination()" in finding.text and finding.line == 30
+
+
+def test_a_sleep_loop_where_the_server_is_started_is_its_wait(tmp_path: Path) -> None:
+    """The loop is the wait where the server is started: in the same function, in one
+    that calls the function that starts it, or in the script's own lines."""
+    starter = textwrap.dedent("""\
+        import time
+
+        import grpc
+
+
+        def start():
+            server = grpc.server(None)
+            server.add_insecure_port("[::]:50071")
+            server.start()
+        """)
+    same = starter + "    while True:\n        time.sleep(3600)\n"
+    caller = starter + "\n\ndef main():\n    start()\n    while True:\n        time.sleep(60)\n"
+    script = starter + "\n\nstart()\nwhile True:\n    time.sleep(60)\n"
+    for name, source in (("same", same), ("caller", caller), ("script", script)):
+        (finding,) = lint(tmp_path / name, {"s.py": source}, "KLB403")
+        assert "`while True: sleep()` loop" in finding.text, name
+
+
 def test_stop_without_grace_in_a_handler(tmp_path: Path) -> None:
     stop_zero = SIGTERM_HANDLER.replace("server.stop(grace=25)", "server.stop(0)")
     (finding,) = lint(tmp_path, {"s.py": grpc_server(before_wait=stop_zero)}, "KLB404")

@@ -501,6 +501,58 @@ def go_servers_in_nested_closures(n: int) -> Files:
     return {"main.go": code}
 
 
+def node_jobs_loading_a_chain(n: int, jobs_count: int) -> Files:
+    """`n` Node modules each loading the next and all before it, one more naming 1000
+    (more than `requires` keeps: MAX_REQUIRES), and `jobs_count` CronJobs running the image
+    with commands naming one of the modules each: each module is read once a run, and the
+    closures stop at NODE_CLOSURE_STEPS."""
+    modules = {
+        f"src/m{i}.ts": "".join(f"import './m{j}';\n" for j in range(i + 2)) for i in range(n)
+    }
+    modules["src/wide.ts"] = "".join(f"import './w{j}';\n" for j in range(1000))
+    job = (
+        "---\napiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: j{i}\nspec:\n"
+        '  schedule: "* * * * *"\n  jobTemplate:\n    spec:\n      template:\n'
+        "        spec:\n          containers:\n            - name: j\n"
+        "              image: registry.example/web:1\n"
+        '              command: ["node", "dist/m{i}.js"]\n'
+    )
+    return {
+        **modules,
+        "jobs.yaml": "".join(job.format(i=i % n) for i in range(jobs_count)),
+        "skaffold.yaml": (
+            "build:\n  artifacts:\n    - image: registry.example/web\n      context: .\n"
+        ),
+        "Dockerfile": 'FROM node:20\nWORKDIR /app\nCOPY . .\nCMD ["node", "dist/m0.js"]\n',
+        "package.json": '{"name": "web"}\n',
+    }
+
+
+def python_worker_loops(n: int) -> Files:
+    """`n` functions each with a `while True: sleep()` loop, half of them calling the one
+    that starts the server, `n` more calls to it in the module's own lines, and loops in
+    functions nested 90 deep: the functions that call a starter are found once, not once
+    for each loop."""
+    workers = "".join(
+        f"def worker{i}():\n"
+        + ("    start()\n" if i % 2 else "")
+        + "    while True:\n        time.sleep(1)\n"
+        for i in range(n)
+    )
+    nested = "".join(
+        "    " * i + f"def inner{i}():\n" + "    " * (i + 1) + "while True: time.sleep(1)\n"
+        for i in range(min(n, 90))
+    )
+    code = (
+        "import time\nimport grpc\n\n"
+        "def start():\n    server = grpc.server(None)\n    server.start()\n\n"
+        + workers
+        + nested
+        + "start()\n" * n
+    )
+    return {"main.py": code}
+
+
 def python_fake_classes_and_stored_keys(n: int) -> Files:
     """`n` fake classes nested in each other, a server made in each, and `n` keys stored
     into one dict spread into `n` engines: a scope is told a fake's once, a spread dict's
@@ -2102,6 +2154,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Python: fake classes 90 deep, 5000 keys stored in a dict 5000 engines spread": (
         lambda: python_fake_classes_and_stored_keys(5000)
+    ),
+    "Node: 100 modules each loading those before it, 200 CronJobs running one of them": (
+        lambda: node_jobs_loading_a_chain(100, 200)
+    ),
+    "Python: 5000 worker loops, 2500 of them calling the starter, called 5000 times more": (
+        lambda: python_worker_loops(5000)
     ),
     "Go: 3000 chi Route calls nested, a Get in each": lambda: go_chi_routes_nested(3000),
     "Go: 5000 stops after 5000 receives of SIGINT alone": lambda: go_stops_after_ctrl_c(5000),

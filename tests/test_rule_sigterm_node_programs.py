@@ -400,3 +400,91 @@ def test_bundler_commands_name_their_entry_and_output(
     script: str, found: list[tuple[str, str]]
 ) -> None:
     assert bundled_files(script) == found
+
+
+# One image, a server and a job: the Dockerfile's CMD (through `npm start`) starts the
+# gRPC server, one replica of it is deployed, and a CronJob runs the same image with a
+# command of its own, a cleanup script that loads the database code and not the server.
+CLEANUP_JOB = """\
+apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: cleanup
+spec:
+  schedule: "0 * * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers:
+            - name: cleanup
+              image: registry.example/web:1.0
+              command: ["node", "dist/jobs/cleanup.js"]
+"""
+ONE_REPLICA = web_deployment().replace(
+    "  replicas: 3\n",
+    "  replicas: 1\n  strategy:\n    rollingUpdate: {maxSurge: 0, maxUnavailable: 1}\n",
+)
+ACCOUNTS_SERVER = (
+    "import * as grpc from '@grpc/grpc-js';\nimport { pool } from '../db/pool';\n\n"
+    "export function startServer(): void {\n  const server = new grpc.Server();\n"
+    "  server.bindAsync('0.0.0.0:50051', grpc.ServerCredentials.createInsecure(), () => {\n"
+    "    console.log('listening', pool);\n  });\n}\n"
+)
+
+
+def server_and_job(job: str) -> dict[str, str]:
+    return {
+        "k8s/accounts.yaml": ONE_REPLICA,
+        "k8s/cleanup.yaml": CLEANUP_JOB,
+        "skaffold.yaml": SKAFFOLD_HERE,
+        "Dockerfile": (
+            'FROM node:20\nWORKDIR /app\nCOPY . .\nRUN npm run build\nCMD ["npm", "start"]\n'
+        ),
+        "package.json": (
+            '{"name": "accounts", "scripts": {"build": "tsc", "start": "node dist/main.js"}}\n'
+        ),
+        "src/main.ts": "import { startServer } from './grpc/server';\n\nstartServer();\n",
+        "src/grpc/server.ts": ACCOUNTS_SERVER,
+        "src/db/pool.ts": "import { Pool } from 'pg';\n\nexport const pool = new Pool();\n",
+        "src/jobs/cleanup.ts": job,
+    }
+
+
+CLEANUP = (
+    "import { pool } from '../db/pool';\n\n"
+    "async function main(): Promise<void> {\n  await pool.query('DELETE FROM sessions');\n"
+    "  await pool.end();\n}\n\nmain();\n"
+)
+
+
+def test_a_job_running_another_entry_of_the_image_is_no_copy_of_its_server(
+    tmp_path: Path,
+) -> None:
+    """The CronJob's command names the job's entry: it runs that module and what it loads,
+    not the server, so the server's one replica is the Deployment's alone (KLB201 at
+    info) and KLB403 names the Deployment's container."""
+    findings = lint_files(tmp_path, server_and_job(CLEANUP), ["KLB201", "KLB403"]).findings
+    (age,) = [f for f in findings if f.rule == "KLB201"]
+    assert age.severity is Severity.INFO and "Deployment/web runs it as one replica" in age.text
+    (stop,) = [f for f in findings if f.rule == "KLB403"]
+    assert "Deployment/web:web" in stop.message and "cleanup" not in stop.message
+
+
+@pytest.mark.parametrize(
+    "job",
+    [
+        # the job starts the server itself: a second copy of it
+        "import { startServer } from '../grpc/server';\n\nstartServer();\n",
+        # a path alias k8slb does not resolve: what it loads is not known
+        "import { pool } from '@accounts/db/pool';\nimport '@accounts/grpc/server';\n",
+    ],
+    ids=["loads-the-server", "path-alias"],
+)
+def test_a_job_that_may_load_the_server_still_counts_as_running_it(
+    tmp_path: Path, job: str
+) -> None:
+    findings = lint_files(tmp_path, server_and_job(job), ["KLB201"]).findings
+    (age,) = findings
+    assert age.severity is Severity.WARNING

@@ -757,6 +757,10 @@ class CodeFacts:
     # build output, not the service's code where its source is scanned too (projects.py)
     compiled: bool = False
     project: str = ""  # the folder of the program the module belongs to (projects.py)
+    # a JavaScript or TypeScript module's specifiers (`./config`, `@grpc/grpc-js`): what
+    # its imports, `export ... from`, `require()` and `import()` load, at most
+    # MAX_REQUIRES (javascript/parse.py), then "*" when it names more (not all known)
+    requires: tuple[str, ...] = ()
     imports: tuple[tuple[int, str], ...] = ()  # (level, dotted name) of every import line
     # a Go file's package clause (`main`: a program's, which an image runs; a library's or
     # generated stubs' name otherwise); `main` for a Java or Kotlin file that declares the
@@ -856,6 +860,7 @@ class CodeFacts:
         said = repr(
             (
                 bool(self.servers),
+                self.requires,
                 bool(self.routes),
                 bool(self.http_served),
                 [listen.address for listen in self.listens],

@@ -247,6 +247,42 @@ def node_module_files(specifier: str, folder: str) -> Iterator[str]:
         yield os.path.join(base, "index" + suffix)
 
 
+# What a relative specifier may name that is a module (none: Node's own resolution).
+_MODULE_SUFFIXES = ("", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
+
+
+def node_loads(
+    path: str, modules: Mapping[str, CodeFacts], names: Collection[str]
+) -> tuple[str, ...] | None:
+    """The scanned modules one Node module loads by its relative specifiers
+    (CodeFacts.requires); None when that is not known: it names more than it keeps, a
+    relative specifier of a module that is no scanned file, or a specifier that may be a
+    path alias (`@/config`, `~/x`, `#lib`, or a bare or scoped name whose first two parts
+    are in `names`, the folders and files of its program: a tsconfig `baseUrl`'s or
+    `paths`')."""
+    facts = modules.get(path)
+    if facts is None:
+        return None
+    loaded: dict[str, None] = {}
+    for specifier in facts.requires:
+        if specifier == "*" or specifier.startswith(("@/", "~", "#")):
+            return None
+        if not specifier.startswith("."):
+            if set(specifier.lstrip("@").split("/")[:2]) & set(names):
+                return None  # a path alias, or a package named as a folder of the program
+            continue
+        found = next(
+            (f for f in node_module_files(specifier, os.path.dirname(path)) if f in modules),
+            None,
+        )
+        if found is not None:
+            loaded[found] = None
+        elif os.path.splitext(specifier)[1] in _MODULE_SUFFIXES:
+            return None  # a module k8slb did not read (or a folder's package.json)
+        # else `./styles.css`, `./data.json`
+    return tuple(loaded)
+
+
 def _shared(one: list[str], other: list[str]) -> int:
     """How many leading folders two paths share."""
     count = 0

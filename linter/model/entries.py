@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import weakref
+from collections.abc import Iterable
 
 from k8slb.code.entry_points import bundled_files, compiled_sources, container_argv, entry_of
 from k8slb.code.facts import CodeFacts
@@ -176,6 +177,13 @@ class Entries:
     def others(self, link: Link) -> set[str]:
         """The modules of the container's code that other containers start and it does
         not: none when its own entry is unknown (it may be one of them)."""
+        return self.others_among(link, link.modules)
+
+    def others_among(self, link: Link, modules: Iterable[str]) -> set[str]:
+        """Of `modules`, those that other containers start and this one does not (a
+        program's modules its link left out, as those of a container whose command names
+        another entry: it runs only what that entry loads); none when its own entry is
+        unknown."""
         workload, position = self.links.place(link)
         key = (id(workload), position)
         own = self._entries().get(key)
@@ -184,7 +192,7 @@ class Entries:
         starters = self._starters
         return {
             module
-            for module in set(link.modules)
+            for module in set(modules)
             if module != own and starters.get(module, set()) - {key}
         }
 

@@ -114,7 +114,7 @@ from k8slb.code.facts import (
     Server,
 )
 from k8slb.code.launchers import past_prefixes
-from k8slb.code.projects import GoPackages, ImportGraph
+from k8slb.code.projects import GoPackages, ImportGraph, node_loads
 from k8slb.core import regex
 from k8slb.core.record import record
 from k8slb.core.results import LinkRow
@@ -149,6 +149,12 @@ MAX_BASE_DEPTH = 4
 # the fewest letters of a name a repository's modules give its owner or itself that is
 # matched against an image's words (`io` of a registry's host is none)
 MIN_OWN_NAME = 3
+
+
+# The most steps (a module read, or one it loads) the Node closures of a run take
+# (_Finder._node_closure): past them, a container runs its whole package, as it would
+# had its command named no entry.
+NODE_CLOSURE_STEPS = 200_000
 
 
 @record
@@ -915,6 +921,13 @@ class _Finder:
     ) -> None:
         self.modules = modules
         self.imports = ImportGraph(modules)
+        # a Node program's modules (_entry_run): what each module loads, the folder and
+        # file names of each program (by its folder), each entry's closure, and the steps
+        # spent on them, bounded by NODE_CLOSURE_STEPS a run
+        self._node_loads: dict[str, tuple[str, ...] | None] = {}
+        self._node_names: dict[str, frozenset[str]] = {}
+        self._node_closures: dict[str, frozenset[str] | None] = {}
+        self._node_steps = 0
         said = Counter(name.text for name in builds.names.values())
         self.go = GoPackages(
             modules,
@@ -2904,6 +2917,7 @@ class _Finder:
             if other is not None and other not in modules:
                 ran, _ = self._modules_run(other, None, argv, dockerfile, chosen, folder, [])
                 modules = tuple(dict.fromkeys((*modules, *ran)))
+        modules = self._entry_run(container, folder, source, modules)
         agree = _agreeing_within(overruled, chosen.folder, folder)
         used += agree
         overruled = [e for e in overruled if e not in agree]
@@ -2921,6 +2935,71 @@ class _Finder:
             dockerfile,
             set_by,
         )
+
+    def _entry_run(
+        self, container: Container, folder: str, source: str | None, modules: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        """The modules a container runs whose own command names a Node entry of the
+        image's program (`command: [node, dist/jobs/purge.js]`, a CronJob beside the
+        server's Deployment): that entry's and those it loads (projects.node_closure),
+        of `modules`, not the whole package; `modules` as they are when the command names
+        no such entry or what it loads is not known."""
+        command, args = container.body.get("command"), container.body.get("args")
+        if not command and not args:
+            return modules
+        own = entry_of(container_argv(command, args, None, None))
+        if own is None or not own.node or own.script is None:
+            return modules
+        entry = source if source is not None else self._compiled_source(own.script, folder)
+        if entry is None or entry not in modules:
+            return modules
+        if not LANGUAGES[self.modules[entry].language].project_files:
+            return modules
+        if entry not in self._node_closures:
+            self._node_closures[entry] = self._node_closure(entry, len(modules))
+        loaded = self._node_closures[entry]
+        if loaded is None:
+            return modules
+        return tuple(m for m in modules if m in loaded)
+
+    def _node_closure(self, entry: str, limit: int) -> frozenset[str] | None:
+        """The modules a Node program starting at `entry` loads, directly or not (each
+        module's read once a run: projects.node_loads); None when that is not known for
+        one on the way, past `limit` modules, or once the run's NODE_CLOSURE_STEPS are
+        spent (what is loaded is then not known)."""
+        seen, queue = {entry}, [entry]
+        while queue:
+            path = queue.pop()
+            if path not in self._node_loads:
+                project = self.modules[path].project if path in self.modules else ""
+                if project not in self._node_names:
+                    own = [p for p, m in self.modules.items() if m.project == project]
+                    base = project or "."
+                    parts = {x for p in own for x in os.path.relpath(p, base).split(os.sep)}
+                    self._node_names[project] = frozenset(
+                        parts | {os.path.splitext(x)[0] for x in parts}
+                    )
+                self._node_loads[path] = node_loads(path, self.modules, self._node_names[project])
+            loaded = self._node_loads[path]
+            self._node_steps += 1 + len(loaded or ())
+            if loaded is None or len(seen) > limit or self._node_steps > NODE_CLOSURE_STEPS:
+                return None
+            for found in loaded:
+                if found not in seen:
+                    seen.add(found)
+                    queue.append(found)
+        return frozenset(seen)
+
+    def _compiled_source(self, script: str, folder: str) -> str | None:
+        """The one module below `folder` a compiled Node script may be built from
+        (entries.compiled_source, as the links see the modules)."""
+        tails = [os.sep + os.path.normpath(tail) for tail in compiled_sources(script)]
+        found = {
+            path
+            for path in self.modules
+            if _within(path, folder) and any((os.sep + path).endswith(t) for t in tails)
+        }
+        return found.pop() if len(found) == 1 else None
 
     def _unlinked(
         self, workload: K8sObject, container: Container, dockerfile: Dockerfile | None

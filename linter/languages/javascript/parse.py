@@ -185,6 +185,9 @@ _WRAPPERS = (
     "satisfies_expression",
     "type_assertion",
 )
+# The most specifiers a module's `requires` keeps: past them, what it loads is not known.
+MAX_REQUIRES = 400
+_REQUIRE = regex.compile(rb"(?:\bfrom|\bimport|\brequire)\s*\(?\s*[\"'`]([^\"'`\n]{1,512})[\"'`]")
 # How a started server waits: bindAsync returns, and the event loop keeps it serving.
 NODE_WAIT = "the event loop"
 # A grpc-js server's own methods (not `start`, nor `bind`: names many objects have): what a
@@ -325,10 +328,24 @@ def _compiled(data: bytes) -> bool:
     return may and _COMPILED.search(data) is not None
 
 
+def requires(data: bytes) -> tuple[str, ...]:
+    """The specifiers a module loads (CodeFacts.requires), read from its text, not its
+    tree, so that a module not worth a tree still leads to those it loads: each
+    `from '...'`, `import '...'`, `require('...')` and `import('...')`. A string in a
+    comment counts too: an over-estimate, never a miss, up to MAX_REQUIRES."""
+    found: dict[str, None] = {}
+    for match in _REQUIRE.finditer(data):
+        if len(found) >= MAX_REQUIRES:
+            return (*found, "*")
+        found[match.group(1).decode("utf-8", "replace")] = None
+    return tuple(found)
+
+
 def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
     facts = CodeFacts(path, language, is_test=is_test_path(path))
     if "node_modules" in path.split("/"):
         return facts
+    facts.requires = requires(data)
     facts.compiled = language == "javascript" and _compiled(data)
     if not worth_parsing(data):
         if may_export_an_address(data):  # for the modules that import it (imported.py)

@@ -390,6 +390,11 @@ class _Collector(Values):
         # a module that may declare routes, its calls, assignments and classes too
         # (parse_routes), each with its depth: sorted by it, they are in `ast.walk`'s order
         self.defined: list[tuple[int, ast.FunctionDef | ast.AsyncFunctionDef]] = []
+        # `while True: sleep()` loops, with the function each is in (None: the module's
+        # own code), and the receivers of `.start()` by the function (by id) that calls it:
+        # a loop is a server's wait only where the server is started (_serving_loops)
+        self.loops: list[tuple[Wait, ast.FunctionDef | ast.AsyncFunctionDef | None]] = []
+        self.started_in: dict[int, set[str]] = defaultdict(set)
         self.routed: list[tuple[int, ast.AST]] | None = (
             [] if any(word in data for word in WEB_WORDS) else None
         )
@@ -407,6 +412,7 @@ class _Collector(Values):
             getattr(self, f"_resolve_{site.kind}")(site)
         self._unshare_option_literals()
         servers = {s.name for s in self.facts.servers if s.name}
+        self._serving_loops(servers)
         for call, receiver, keyboard, scope in self.stops:
             if receiver in servers:
                 grace = self._argument(call.args, call.keywords, 0, "grace")
@@ -436,6 +442,33 @@ class _Collector(Values):
         if self.routed is not None:
             nodes = [node for _, node in sorted(self.routed, key=_depth)]
             self.facts.routes = collect_routes(nodes, self.qualified, self.loc)
+
+    def _serving_loops(self, servers: set[str]) -> None:
+        """Keep the `while True: sleep()` loops that wait on a server: those of the
+        module's own code (a script's last lines), of a function that starts one of its
+        servers, or of one that calls, by name, a function of the module that does
+        (`start_server(); while True: ...`). A loop in any other function (a worker a
+        thread or a task runs, draining a queue) is that function's own, not a wait."""
+        if not self.loops:
+            return
+        starters = {
+            function.name
+            for _, function in self.defined
+            if self.started_in.get(id(function), set()) & servers
+        }
+        callers = {  # the functions that call one of them, once (not once a loop)
+            id(_function_of(caller))
+            for name in starters
+            for _, caller, _ in self.calls_to.get(name, ())
+        }
+        dropped: set[int] = set()
+        for wait, function in self.loops:
+            if function is None or self.started_in.get(id(function), set()) & servers:
+                continue
+            if id(function) not in callers:
+                dropped.add(id(wait))
+        if dropped:
+            self.facts.waits = [w for w in self.facts.waits if id(w) not in dropped]
 
     def _seconds(self, call: ast.Call, scope: Scope) -> Any:
         """How long a sleep waits, in seconds (UNKNOWN when it cannot be read)."""
@@ -706,7 +739,9 @@ class _Collector(Values):
         if _is_true(node.test) and any(
             isinstance(n, ast.Call) and dotted(n.func).endswith("sleep") for n in ast.walk(node)
         ):
-            self.facts.waits.append(Wait(self.loc(node), None, "a `while True: sleep()` loop"))
+            wait = Wait(self.loc(node), None, "a `while True: sleep()` loop")
+            self.facts.waits.append(wait)
+            self.loops.append((wait, _function_of(scope)))
 
     def _call(
         self, node: ast.Call, parents: tuple[ast.AST, ...], scope: Scope, keyboard: bool
@@ -762,6 +797,7 @@ class _Collector(Values):
                 )
         elif method == "start":
             self.facts.starts.add(receiver)
+            self.started_in[id(_function_of(scope))].add(receiver)
         elif method == "wait_for_termination":
             awaited = bool(parents) and isinstance(parents[-1], ast.Await)
             wait = Wait(self.loc(node), receiver, "wait_for_termination()", awaited)
@@ -1338,6 +1374,17 @@ _WALKED = frozenset(kind for kind in _kinds(ast.AST) if kind not in _INERT_CLASS
 
 def _catches_keyboard_interrupt(handler: ast.ExceptHandler) -> bool:
     return any(name.endswith("KeyboardInterrupt") for name in _names(handler.type))
+
+
+def _function_of(scope: Scope) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The function whose body a scope is in (a lambda's or a class's: the one around
+    it); None for the module's own code."""
+    at: Scope | None = scope
+    while at is not None:
+        if isinstance(at.node, ast.FunctionDef | ast.AsyncFunctionDef):
+            return at.node
+        at = at.parent
+    return None
 
 
 def _is_true(test: ast.expr) -> bool:
