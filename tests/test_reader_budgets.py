@@ -1515,6 +1515,36 @@ def stages_a_build_argument_chooses(n: int) -> Files:
     }
 
 
+def stages_taking_from_each_other(n: int) -> Files:
+    """A Dockerfile whose first stage copies `n` lines of `n` paths of the context, then
+    `n` stages each taking `n` paths `--from` the one before (none of which it holds) and
+    the start script it took (one more hop each), the last one running that script."""
+    paths = " ".join(f"p{j}" for j in range(n))
+    first = "FROM node:20 AS s0\nWORKDIR /app\n" + f"COPY {paths} /app/\n" * n
+    stages = (
+        first
+        + "COPY run.sh /app/run.sh\n"
+        + "".join(
+            f"FROM node:20 AS s{i}\nCOPY --from=s{i - 1} "
+            + " ".join(f"/none/{j}" for j in range(n))
+            + f" /app/\nCOPY --from=s{i - 1} /app/run.sh /app/run.sh\n"
+            for i in range(1, n)
+        )
+    )
+    return {
+        "Dockerfile": f'{stages}CMD ["sh", "run.sh"]\n',
+        "run.sh": "#!/bin/sh\nnode server.js\n",
+        "build.sh": "docker build -t acme/web:1 .\n",
+        "server.js": "require('http').createServer().listen(80);\n",
+        "k8s/web.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+            "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n"
+            "      labels: {app: web}\n    spec:\n      containers:\n"
+            "        - name: web\n          image: acme/web:1\n"
+        ),
+    }
+
+
 def scratch_copies_of_scratch_copies(n: int) -> Files:
     """A script of `n` `cp -R` lines, each copying the copy the one before made under a
     name that doubles a variable, a `cd` into each and a `docker build .` there."""
@@ -2107,6 +2137,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Tiltfile: 600 go build commands, escaped quotes, a script of 600 cd lines, 200 images": (
         lambda: tiltfile_command_strings(600)
+    ),
+    "Dockerfile: 300 stages taking 300 paths none holds --from the one before, 90000 copies": (
+        lambda: stages_taking_from_each_other(300)
     ),
     "Makefile: 300 builds whose --build-arg opens a $(shell of 300 words; 300 closed": (
         lambda: make_functions_in_build_args(300)

@@ -1,6 +1,7 @@
 """Which shell script of the tree a container's command runs: the file a COPY of the
-image's Dockerfile put where the command names it (sigterm-never-reaches-server reads what
-the script leaves as PID 1)."""
+image's Dockerfile put where the command names it, from the context or from an earlier
+stage that copied it there (sigterm-never-reaches-server reads what the script leaves as
+PID 1)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ def image_script(
 ) -> ShellScript | None:
     """The script of the tree that the program `word` is in the image built by
     `dockerfile` from the context `folder`: a path (relative ones from the WORKDIR) or a
-    name in a PATH folder that a COPY filled; None when no scanned script is there. A
+    name in a PATH folder that a COPY filled, from the context or from a build stage's
+    copy of it (Dockerfile.built_copies); None when no scanned script is there. A
     shell's `operand` (`sh run.sh`) is a path first: the shell opens it from the WORKDIR."""
     if "$" in word:
         return None
@@ -38,9 +40,10 @@ def image_script(
     # nearest folder around the link's that holds the copied script is the context
     contexts = _folder_and_above(os.path.normpath(folder))
     for in_image in places:
-        for candidate in (
-            c for source in dockerfile.sources_of(in_image) for c in _sources(source)
-        ):
+        # copied from the context by the last stage, else taken from an earlier stage that
+        # copied it (`COPY --from=builder /app/run.sh .`, after the builder's `COPY . .`)
+        copied = [*dockerfile.sources_of(in_image), *dockerfile.built_sources_of(in_image)]
+        for candidate in (c for source in copied for c in _sources(source)):
             for context in contexts:
                 found = scripts.get(os.path.normpath(os.path.join(context, candidate)))
                 if found is not None:

@@ -2397,22 +2397,24 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
     # each named stage's state when the next began: a stage FROM it starts from there
     stages: dict[str, tuple[Any, ...]] = {}
     earlier: list[Copy] = []  # the copies of the stages before the one being read
-    built: list[Copy] = []  # the stage's copies from earlier stages, as context paths
+    outputs = _StageOutputs()  # what each stage copies from earlier ones, as context paths
     built_arg_folders: list[tuple[str, Said]] = []
-    resolved = 0  # the sources of `COPY --from` read: each is looked up in the stage's copies
     runs = _Runs(path, _global_args(text))  # what the RUN lines build, with the ENV values
     sourced: list[Copy] = []  # the stage's copies, its ARGs' defaults put in (_defaulted)
     for line, instruction, arguments in runs.expanded(_instructions(text)):
         runs.read(line, instruction, arguments, named_stage, (workdir, sourced, declared))
         if instruction == "FROM":  # a new stage: only the last one runs
             earlier += copies
-            if base is not None and named_stage:
+            if base is not None:
                 state = (workdir, copies, entrypoint, cmd, entrypoint_said, cmd_said, base)
-                stages[named_stage] = state
+                if named_stage:
+                    stages[named_stage] = state
+                outputs.end(named_stage, copies)
             base, named_stage = _stage_named(arguments)
+            outputs.begin(_stage_choices(_stage_key(base, runs.global_args), stages))
             inherited = _stage_start(base, stages, runs.global_args)
             workdir, copied, entrypoint, cmd, entrypoint_said, cmd_said, base = inherited
-            copies, built, sourced = list(copied), [], list(copied)
+            copies, sourced = list(copied), list(copied)
         elif instruction == "ARG":
             _declare(arguments, declared)
         elif instruction == "WORKDIR":
@@ -2420,14 +2422,7 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
             chosen = _in_context(workdir, copies) if _chooses(workdir, declared) else None
             if chosen is not None:
                 arg_folders.append((chosen, Said(path, line, f"WORKDIR {arguments}")))
-        elif (
-            instruction == "COPY"
-            and resolved < MAX_BUILT_COPIES
-            and (stage_built := _from_stage(arguments, workdir, stages))
-        ):
-            stage_built = stage_built[: MAX_BUILT_COPIES - resolved]
-            resolved += len(stage_built)
-            built += stage_built
+        elif instruction == "COPY" and (stage_built := outputs.take(arguments, workdir, copies)):
             said = Said(path, line, f"COPY {arguments}")
             built_arg_folders += _built_arg_folders(stage_built, declared, said)
         elif instruction in ("COPY", "ADD"):
@@ -2442,6 +2437,7 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
         elif instruction == "CMD":
             cmd = _argv(arguments)
             cmd_said = Said(path, line, f"CMD {arguments}")
+    last = set(copies)  # the last stage's copies: those before it are the others' (below)
     return Dockerfile(
         path,
         workdir,
@@ -2455,9 +2451,9 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
         tuple(arg_folders),
         tuple((name, value) for name, value in declared.items() if value is not None),
         _copies_below(earlier + copies, os.path.basename(os.path.dirname(path))),
-        tuple(dict.fromkeys(c for c in earlier if c not in copies)),
+        tuple(dict.fromkeys(c for c in earlier if c not in last)),
         _installers(text),
-        tuple(built),
+        tuple(copy for copy, _, _ in outputs.taken),
         tuple(built_arg_folders),
         any(instruction in ("COPY", "ADD") for _, instruction, _ in _instructions(text)),
         _copies_context(text),
@@ -2925,26 +2921,125 @@ def _built_arg_folders(
     ]
 
 
-def _from_stage(arguments: str, workdir: str, stages: Mapping[str, tuple[Any, ...]]) -> list[Copy]:
-    """What a `COPY --from=STAGE SOURCE... DEST` takes from an earlier stage, each source
-    as the path of the context that stage's own COPY lines put there; none from an image
-    or a path the stage did not copy from the context."""
+# How many stages a file of the context may pass through before the last stage has it: a
+# builder's `COPY . /src`, a second stage's `COPY --from=builder /src/run.sh /run.sh`, the
+# last one's `COPY --from=second /run.sh .` are two hops; one past MAX_STAGE_HOPS is lost
+MAX_STAGE_HOPS = 4
+# and how many of the stages' copies `--from` sources are looked up among, in all (a real
+# Dockerfile's few `COPY --from` lines each look through a few dozen)
+MAX_STAGE_LOOKUPS = 20_000
+
+# what a stage copied from an earlier one: the copy (its source the context's path), the
+# hops it took, and how many of the stage's own copies from the context came before it
+_Taken = tuple[Copy, int, int]
+
+
+@dataclass
+class _StageOutputs:
+    """What each stage of a Dockerfile holds of the context: its own COPY lines' and what
+    its `COPY --from` lines took from earlier stages (by name, or by index: `--from=0`),
+    followed through MAX_STAGE_HOPS stages at most, and MAX_BUILT_COPIES sources in all."""
+
+    # each stage read: its copies from the context and what it took, by name and index
+    held: dict[str, tuple[list[Copy], list[_Taken]]] = field(default_factory=dict)
+    taken: list[_Taken] = field(default_factory=list)  # the stage being read's
+    index: int = 0
+    resolved: int = 0  # the `--from` sources read, each looked up in a stage's copies
+    looked: int = 0  # the copies they were looked up among
+
+    def end(self, name: str, copies: list[Copy]) -> None:
+        """Keep what a stage held as the next one begins."""
+        self.held[str(self.index)] = (copies, self.taken)
+        if name:
+            self.held[name] = (copies, self.taken)
+        self.index += 1
+
+    def begin(self, chosen: list[str]) -> None:
+        """A new stage holds what the one stage it is built FROM took (its copies from the
+        context come from _stage_start); one FROM an image, or a name a build argument
+        chooses among several, took nothing."""
+        self.taken = list(self.held[chosen[0]][1]) if len(chosen) == 1 else []
+
+    def take(self, arguments: str, workdir: str, copies: list[Copy]) -> list[Copy]:
+        """What a `COPY --from=STAGE SOURCE... DEST` takes from an earlier stage, each
+        source as the path of the context that stage's COPY lines (or a stage before it)
+        put there; none from an image or a path no stage copied from the context."""
+        if self.resolved >= MAX_BUILT_COPIES:
+            return []
+        found, looked = _from_stage(arguments, workdir, self.held, MAX_STAGE_LOOKUPS - self.looked)
+        found = found[: MAX_BUILT_COPIES - self.resolved]
+        self.resolved += len(found)
+        self.looked += looked
+        self.taken += [(copy, hops, len(copies)) for copy, hops in found]
+        return [copy for copy, _ in found]
+
+
+def _from_stage(
+    arguments: str,
+    workdir: str,
+    held: Mapping[str, tuple[list[Copy], list[_Taken]]],
+    budget: int,
+) -> tuple[list[tuple[Copy, int]], int]:
+    """What a `COPY --from=STAGE SOURCE... DEST` takes from an earlier stage (its name or
+    index), each source as the path of the context it came from, with the stages it took,
+    and how many copies they were looked up among: `budget` at most."""
     words = _copy_words(arguments)
     stage = next((w.partition("=")[2].lower() for w in words if w.startswith("--from=")), "")
     words = [w for w in words if not w.startswith("--")]
-    if stage not in stages or len(words) < 2:
-        return []
+    if stage not in held or len(words) < 2:
+        return [], 0
     *sources, dest = words
-    sources = sources[:MAX_BUILT_COPIES]
-    # a file the stage copied into a folder (`COPY pom.xml go.sum ./`) holds no path below
-    # it: what the stage built there (`target/app.jar`) is none of the context's
-    folders = [c for c in stages[stage][1] if not _file_name(posixpath.basename(c.source))]
-    # a `--from` source is a path of that stage, from its root
-    return [
-        Copy(source, _in_image(workdir, dest))
-        for named in sources
-        for source in _all_in_context(posixpath.normpath(posixpath.join("/", named)), folders)[:1]
-    ]
+    copies, taken = held[stage]
+    sources = sources[: min(MAX_BUILT_COPIES, budget // (len(copies) + len(taken) + 1))]
+    found = []
+    for named in sources:
+        # a `--from` source is a path of that stage, from its root
+        source = _held_source(posixpath.normpath(posixpath.join("/", named)), copies, taken)
+        if source is not None and source[1] < MAX_STAGE_HOPS:
+            found.append((Copy(source[0], _in_image(workdir, dest)), source[1] + 1))
+    return found, len(sources) * (len(copies) + len(taken) + 1)
+
+
+def _held_source(in_image: str, copies: list[Copy], taken: list[_Taken]) -> tuple[str, int] | None:
+    """The path of the context a stage holds at `in_image`, with the stages it came
+    through: the last of its copies from the context or of what it took from another stage
+    that put it there."""
+    own = next(
+        (
+            (at, path)
+            for at in range(len(copies) - 1, -1, -1)
+            if (path := _holding(copies[at], in_image)) is not None
+        ),
+        None,
+    )
+    for copy, hops, after in reversed(taken):
+        if own is not None and own[0] >= after:
+            break  # the stage's own COPY came later
+        path = _holding(copy, in_image)
+        if path is not None:
+            return path, hops
+    return (own[1], 0) if own is not None else None
+
+
+def _holding(copy: Copy, in_image: str) -> str | None:
+    """The context's path a COPY put at `in_image`: below a folder it copied, or a file it
+    copied there (`COPY run.sh ./`, `COPY run.sh /app/start.sh`); a file copied into a
+    folder (`COPY pom.xml go.sum ./`) holds no path below that folder: what a build made
+    there (`target/app.jar`) is none of the context's."""
+    name = posixpath.basename(copy.source)
+    if not _file_name(name):
+        covered = _covers(copy, in_image)
+        return (
+            posixpath.normpath(posixpath.join(copy.source, posixpath.relpath(in_image, copy.dest)))
+            if covered
+            else None
+        )
+    into = in_image == posixpath.join(copy.dest, name)
+    return (
+        copy.source
+        if into or (in_image == copy.dest and _file_name(posixpath.basename(in_image)))
+        else None
+    )
 
 
 def _taken_from_stage(arguments: str, workdir: str) -> list[tuple[str, str]]:
