@@ -307,7 +307,10 @@ class SigtermNeverReachesServer(Rule):
       commands; a script with a heredoc that never ends is not judged. A COPY that put the
       script there is looked for through the stages the last one is built FROM, and through
       a stage a build argument chooses (`FROM build-${TARGETARCH}`): what every stage it
-      may name copied.
+      may name copied; and a script the last stage takes from another (`COPY
+      --from=builder /app/run.sh .`, by the stage's name or index) is the file of the tree
+      that stage copied, by its name or the name it was copied to, through four stages at
+      most.
 
     An init process as PID 1 (`tini`, `dumb-init`, `catatonit`), a shell script with a
     `trap`, and a pod with `shareProcessNamespace: true` (the pause container is PID 1)
