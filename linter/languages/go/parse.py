@@ -34,7 +34,6 @@ from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, MAX_NESTING, MAX_STEPS, Bu
 from k8slb.code.facts import (
     ASSIGNED_FIELDS,
     DEFAULT_SCHEME,
-    STAND_IN_NAME,
     UNKNOWN,
     Channel,
     CodeFacts,
@@ -68,6 +67,7 @@ from k8slb.code.facts import (
     one_of,
     registry_scheme,
     settled,
+    stand_in_name,
 )
 from k8slb.code.syntax_trees import (
     captured,
@@ -558,7 +558,7 @@ class Fakes:
             if receiver is not None
             else ""
         )
-        if STAND_IN_NAME.search(name) or (owner and STAND_IN_NAME.search(owner)):
+        if stand_in_name(name) or (owner and stand_in_name(owner)):
             self.candidates.append((name, scope))
 
     def settle(self, calls_to: dict[str, list[tuple[Node, _Scope, _Called]]]) -> None:
