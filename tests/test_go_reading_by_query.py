@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from k8slb.code.facts import CodeFacts
-from k8slb.code.syntax_trees import walk
+from k8slb.code.syntax_trees import captured, walk
 from k8slb.core import regex
 from k8slb.languages.go import parse as go
 from k8slb.languages.go import parse_shutdown as go_shutdown
@@ -372,3 +372,50 @@ def test_the_exports_values_remembered_are_the_values_computed_again(
     computed = go._Collector._value
     monkeypatch.setattr(go._Collector, "value", lambda s, n, scope, d=0: computed(s, n, scope, d))
     assert [repr(analyse_go(str(path), data)) for path, data in sources] == remembered
+
+
+def _bodies(root: Node) -> list[Node]:
+    query = (
+        "(function_declaration body: (block) @b) (method_declaration body: (block) @b)"
+        " (func_literal body: (block) @b)"
+    )
+    return captured(parser(), root, query).get("b", [])
+
+
+@pytest.mark.parametrize("path", GO_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_names_uses_found_by_its_bytes_are_the_bodys_identifiers_of_that_name(
+    path: Path,
+) -> None:
+    """`uses_of` (the places a body's bytes hold the name) finds the nodes `identifiers_of`
+    (a query of every identifier of the body) finds, in the same order: for every name of
+    every body of the project's Go files, and for words that are no identifier there (a
+    field, a type, a string's, a comment's, a longer name's part)."""
+    source = path.read_bytes()
+    root = parser().parse(source).root_node
+    for body in _bodies(root):
+        collector = _Collector(str(path), source, CodeFacts(str(path), "go"))
+        every = collector.identifiers_of(body)
+        words = regex.compile(r"[A-Za-z_]\w*").findall(go._text(body))
+        for name in {*every, *words[:60]}:
+            collector.identifiers, collector.uses = {}, None  # no index: each name scanned
+            assert [n.id for n in collector.uses_of(body, name)] == [
+                n.id for n in every.get(name, [])
+            ], name
+
+
+def test_a_name_written_more_often_than_a_body_names_one_thing_is_looked_up_in_its_index() -> None:
+    """`uses_of` looks at _MAX_SCANNED places of a name's bytes at most, and scans a body
+    for _MAX_SCANS names at most: past either, the body's identifiers are indexed once."""
+    many = " + ".join(["ab"] * (go._MAX_SCANNED + 10))
+    names = "\n".join(f"\tv{n} := {n}" for n in range(go._MAX_SCANS + 3))
+    source = _module(f"func main() {{\n\tab := 1\n\t_ = ab{'b' * 3000}\n\tx := {many}\n{names}\n}}")
+    root = parser().parse(source).root_node
+    (body,) = _bodies(root)
+    collector = _Collector("m.go", source, CodeFacts("m.go", "go"))
+    found = collector.uses_of(body, "ab")
+    assert len(found) == go._MAX_SCANNED + 11
+    assert body.id in collector.identifiers  # past _MAX_SCANNED places: indexed
+    collector = _Collector("m.go", source, CodeFacts("m.go", "go"))
+    for n in range(go._MAX_SCANS + 3):
+        assert [go._text(use) for use in collector.uses_of(body, f"v{n}")] == [f"v{n}"]
+    assert body.id in collector.identifiers  # past _MAX_SCANS names: indexed

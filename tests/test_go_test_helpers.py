@@ -9,6 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from k8slb.code.facts import STAND_IN_NAME, stand_in_name
 
 from tests.helpers import lint_files
 
@@ -146,3 +149,11 @@ def test_a_fake_a_program_may_start_is_still_judged(
         "rpcutil/suite_test.go": SUITE_TEST.replace(old, new),
     }
     assert ("KLB404", "rpcutil/fake_depot.go") in findings(tmp_path, **files)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="aAkKeEoOcCfFmM_0Zx", max_size=10))
+def test_a_stand_ins_name_is_what_the_pattern_finds(name: str) -> None:
+    """`stand_in_name` asks RE2 only where a fake's or a mock's word may be: the same
+    answer as STAND_IN_NAME's search of every name."""
+    assert stand_in_name(name) == (STAND_IN_NAME.search(name) is not None)

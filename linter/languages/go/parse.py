@@ -34,7 +34,6 @@ from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, MAX_NESTING, MAX_STEPS, Bu
 from k8slb.code.facts import (
     ASSIGNED_FIELDS,
     DEFAULT_SCHEME,
-    STAND_IN_NAME,
     UNKNOWN,
     Channel,
     CodeFacts,
@@ -68,6 +67,7 @@ from k8slb.code.facts import (
     one_of,
     registry_scheme,
     settled,
+    stand_in_name,
 )
 from k8slb.code.syntax_trees import (
     captured,
@@ -558,7 +558,7 @@ class Fakes:
             if receiver is not None
             else ""
         )
-        if STAND_IN_NAME.search(name) or (owner and STAND_IN_NAME.search(owner)):
+        if stand_in_name(name) or (owner and stand_in_name(owner)):
             self.candidates.append((name, scope))
 
     def settle(self, calls_to: dict[str, list[tuple[Node, _Scope, _Called]]]) -> None:
@@ -676,6 +676,9 @@ class _Collector:
     # the values computed while the exports are made (value): by node id, scope id, depth
     # and `choosing`, each with the budget's steps it took
     remembered: dict[tuple[int, int, int, bool], tuple[Any, int]] | None = None
+    # the uses of each name looked for in a body, by the body's node id (uses_of), made
+    # when first asked
+    uses: dict[int, dict[str, list[Node]]] | None = None
     # the file's method declarations by name, made when first asked (_local_callee)
     methods: dict[str, list[Node]] | None = None
     # the file's struct types by name, made when first asked, and each one's fields, by
@@ -690,7 +693,7 @@ class _Collector:
     assigned: set[str]  # the fields written other than by a literal (bind)
 
     def __init__(self, path: str, data: bytes, facts: CodeFacts) -> None:
-        self.path = path
+        self.path, self.data = path, data  # its bytes: a name's uses are found in them
         self.lines = data.splitlines()
         self.facts = facts
         self.drains = b"NOT_SERVING" in data  # a health server's field set to it, maybe
@@ -1190,13 +1193,57 @@ class _Collector:
         key = (body.id, name, "dropped")
         known = self.dropped.get(key)
         if known is None:  # once a body and name: many calls in one body stay linear
-            uses = self.identifiers_of(body).get(name, [])
+            uses = self.uses_of(body, name)
             bound = [n for n in uses if n.parent is not None and n.parent.parent == declared]
             known = len(bound) == 1 and all(
                 _only_method_called(n) for n in uses if n.id != bound[0].id
             )
             self.dropped[key] = known
         return known
+
+    def uses_of(self, body: Node, name: str) -> list[Node]:
+        """The identifiers of a body that are `name`, in source order (`identifiers_of`'s
+        list): each place its bytes hold the name whose smallest node is an identifier of
+        exactly those bytes, not a query of every identifier of the body and the text of
+        each. A body asked for more than _MAX_SCANS names, or whose bytes hold the name
+        more than _MAX_SCANNED times, is indexed whole once instead (many servers in one
+        body, or `aaaa...`: a scan a name, or a look at each place, would cost more)."""
+        indexed = self.identifiers.get(body.id)
+        if indexed is not None:
+            return indexed.get(name, [])
+        if self.uses is None:
+            self.uses = {}
+        looked = self.uses.setdefault(body.id, {})
+        found = looked.get(name)
+        if found is not None:
+            return found
+        word = name.encode("utf-8")
+        if len(looked) >= _MAX_SCANS or not word or "\ufffd" in name:
+            return self.identifiers_of(body).get(name, [])
+        found = []
+        data, start, end, size = self.data, body.start_byte, body.end_byte, len(word)
+        at = data.find(word, start, end)
+        for _ in range(_MAX_SCANNED):
+            if at == -1:
+                break
+            after = at + size
+            # an ASCII letter, digit or `_` beside it: part of a longer name
+            beside = (at > 0 and data[at - 1] in _WORD) or (
+                after < len(data) and data[after] in _WORD
+            )
+            node = None if beside else body.descendant_for_byte_range(at, after)
+            if (
+                node is not None
+                and node.type == "identifier"
+                and node.start_byte == at
+                and node.end_byte == after
+            ):
+                found.append(node)
+            at = data.find(word, at + 1, end)
+        else:  # written more often than a body of code names one thing: indexed whole
+            return self.identifiers_of(body).get(name, [])
+        looked[name] = found
+        return found
 
     def identifiers_of(self, body: Node) -> dict[str, list[Node]]:
         """A body's identifiers by name, read once a body."""
@@ -2913,7 +2960,7 @@ class _Collector:
             return False
         key = (body.id, name, "in place")
         if key not in self.dropped:
-            uses = self.identifiers_of(body).get(name, [])
+            uses = self.uses_of(body, name)
             self.dropped[key] = any(_in_place(use) for use in uses)
         return self.dropped[key]
 
@@ -3021,8 +3068,7 @@ class _Collector:
         key = (body.id, name, "handed")
         if key not in self.dropped:
             self.dropped[key] = not all(
-                _server_use(use) or self._registered_here(use)
-                for use in self.identifiers_of(body).get(name, [])
+                _server_use(use) or self._registered_here(use) for use in self.uses_of(body, name)
             )
         return self.dropped[key]
 
@@ -3069,7 +3115,7 @@ class _Collector:
         if body is None:
             return False
         if key not in self.dropped:
-            uses = self.identifiers_of(body).get(parameter, [])
+            uses = self.uses_of(body, parameter)
             self.dropped[key] = all(_server_use(use) for use in uses)
         return self.dropped[key]
 
@@ -4021,6 +4067,9 @@ _FUNCTION_NODES = ("function_declaration", "method_declaration", "func_literal")
 _SERVER_METHODS = ("Serve", "Stop", "GracefulStop")  # a server's held in a field: _method
 # a call's arguments past which a server among them is not followed into the function
 _MAX_ARGUMENTS = 32
+# the names a body's uses are found by their bytes for (_Collector.uses_of); then indexed
+_MAX_SCANS = 8
+_MAX_SCANNED = 256  # the places of a name's bytes looked at before it is indexed
 # The nodes the reader's binding reads (_Collector._bind), each captured as `n`; the
 # blocks are the `if`s' consequences, whose assignments may give a default.
 _BOUND_KINDS = (

@@ -30,7 +30,6 @@ from typing import Any
 from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH
 from k8slb.code.facts import (
     NOT_GIVEN,
-    STAND_IN_NAME,
     UNKNOWN,
     UNKNOWN_OPTIONS,
     Channel,
@@ -49,6 +48,7 @@ from k8slb.code.facts import (
     add_kept,
     is_test_path,
     registry_scheme,
+    stand_in_name,
     worth_parsing,
 )
 from k8slb.code.projects import Import, module_imports
@@ -823,7 +823,7 @@ class _Collector(Values):
                 if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
                 else ""
             )
-            known = STAND_IN_NAME.search(named) is not None or (
+            known = stand_in_name(named) or (
                 scope.parent is not None and self._in_stand_in(scope.parent)
             )
             self.stand_ins[id(scope)] = known
