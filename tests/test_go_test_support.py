@@ -116,7 +116,8 @@ def test_a_package_only_tests_import_is_no_program_and_a_library_stands_for_itse
         "internal/fakes/fake.go": FAKE.replace("PACKAGE", "fakes"),
         "internal/harness/harness.go": HARNESS,
         "e2e/e2e_test.go": E2E_TEST,
-        # a library no program links in: imported by nothing, or by its own tests only
+        # a library no program links in: imported by nothing, or by its own tests only;
+        # its server, held in a struct's field, is judged as the library's own (info)
         "relay/relay.go": FAKE.replace("PACKAGE", "relay"),
         "relay/relay_test.go": OWN_TEST,
     }
@@ -125,4 +126,6 @@ def test_a_package_only_tests_import_is_no_program_and_a_library_stands_for_itse
     assert found == [
         ("KLB201", "relay/relay.go"),
         ("KLB203", "relay/relay.go"),
+        ("KLB403", "relay/relay.go"),
+        ("KLB404", "relay/relay.go"),
     ]
