@@ -1241,6 +1241,31 @@ def node_bundle_scripts(n: int) -> Files:
     }
 
 
+def nest_options_from_aliased_modules(n: int) -> Files:
+    """NestJS servers given another module's gRPC options (parse_nest.py, code/ts_paths.py):
+    `n` services each importing its options by a tsconfig path alias from a tsconfig of
+    `n` patterns (and `extends` cycling between two), `n` option functions in one module."""
+    import json
+
+    paths = {f"@lib/p{i}/*": [f"libs/p{i}/*"] for i in range(n)}
+    helpers = "import { Transport } from '@nestjs/microservices';\n" + "".join(
+        f"export function o{i}() {{ return {{ transport: Transport.GRPC }}; }}\n" for i in range(n)
+    )
+    found: Files = {
+        "tsconfig.json": json.dumps({"compilerOptions": {"paths": paths}}),
+        "a/tsconfig.json": '{"extends": "../b/tsconfig.json"}',
+        "b/tsconfig.json": '{"extends": "../a/tsconfig.json"}',
+        "package.json": "{}",
+    }
+    for i in range(n):
+        found[f"libs/p{i}/options.ts"] = helpers if i == 0 else helpers[:60]
+        found[f"{'a' if i % 2 else 'svc'}/s{i}/main.ts"] = (
+            f"import {{ o{i} }} from '@lib/p0/options';\n"
+            f"NestFactory.createMicroservice(M, o{i}());\n"
+        )
+    return found
+
+
 def markdown_and_pom_builds(n: int) -> Files:
     """A README of `n` shell blocks each building an image (read up to MAX_BLOCKS) and one
     block of `n` build lines, a fence never closed, and a pom of `n` sections never closed
@@ -2261,6 +2286,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "JavaScript: 3000 servers in wrappers 20 calls deep, 300 wrapping 300 servers each": (
         lambda: javascript_wrapped_servers(3000, 20, 300)
+    ),
+    "NestJS: 1000 services given aliased modules' gRPC options, a tsconfig of 1000 paths": (
+        lambda: nest_options_from_aliased_modules(1000)
     ),
     "a mounted ConfigMap of 75000 drain names with no value": (
         lambda: drain_names_without_values(25_000)

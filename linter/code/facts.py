@@ -166,6 +166,13 @@ class FlagRef(_GivenBetween):
     suffix: str = ""
 
 
+# What a Node module exports for each of its functions that returns a NestJS gRPC
+# transport object (`nest grpc <function>`: parse_nest.py), for the modules that give what
+# it returns to NestJS: the server a `made_by` of that key stands for is one.
+OPTION_HELPER = "nest grpc"
+GRPC_TRANSPORT = "Transport.GRPC"
+
+
 @record
 class Imported:
     """A name imported from another module (`from .config import ADDR`: level 1, module

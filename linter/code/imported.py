@@ -22,6 +22,8 @@ from k8slb.code.facts import (
     ASSIGNED_FIELDS,
     BALANCED_BEANS,
     DEFAULT_SCHEME,
+    GRPC_TRANSPORT,
+    OPTION_HELPER,
     PLAIN_BEANS,
     UNKNOWN,
     Alternatives,
@@ -51,6 +53,7 @@ from k8slb.code.facts import (
     settled,
 )
 from k8slb.code.projects import GoPackages, module_files, node_module_files, package_roots
+from k8slb.code.ts_paths import PathAliases
 from k8slb.languages import LANGUAGES
 
 _PENDING = object()  # not resolved yet
@@ -81,6 +84,8 @@ class _Resolver:
         self.packages: dict[str, list[CodeFacts]] | None = None
         # (language, project) -> its client beans: load-balanced, plain (_client_beans)
         self._beans: dict[tuple[str, str], tuple[set[str], set[str]]] = {}
+        # the module paths tsconfig.json files map Node import names to (ts_paths.py)
+        self.aliases = PathAliases(self.by_path)
 
     # -- Go: a package is a folder of files -------------------------------------------------
 
@@ -323,6 +328,10 @@ class _Resolver:
         if origin.module == _DJANGO_SETTINGS and not origin.level and not origin.by_path:
             return self.django_settings(importer)
         if origin.by_path and not origin.module.startswith("."):
+            aliased = self.aliases.module(importer.path, origin.module)
+            if aliased is not None and aliased in self.by_path:
+                found = self.by_path[aliased]
+                return found if found is not importer else None
             return self.workspace_package(importer, origin.module)
         if origin.by_path:
             paths = node_module_files(origin.module, package)
@@ -385,7 +394,8 @@ class _Resolver:
         source = self.module(importer, origin) if origin is not None else None
         if origin is None or source is None:
             return None
-        if source.exports.get(origin.name) != server.factory:
+        made = source.exports.get(origin.name)
+        if made != server.factory and not _options_helper(origin, made):
             return None
         return replace(server, made_by=None)
 
@@ -680,6 +690,12 @@ def resolve_imports(modules: Sequence[CodeFacts]) -> list[CodeFacts]:
         return list(modules)
     resolver = _Resolver(modules)
     return [resolver.facts(module) if module.deferred else module for module in modules]
+
+
+def _options_helper(origin: Imported, made: Any) -> bool:
+    """Whether a server made from what another module's function returns is one: the
+    function returns a NestJS gRPC transport object (facts.OPTION_HELPER)."""
+    return origin.name.startswith(f"{OPTION_HELPER} ") and made == GRPC_TRANSPORT
 
 
 def _followed(value: Any, member: str) -> bool:

@@ -170,6 +170,7 @@ WATCHED = (
     b"http'",
     b'http"',
     MICROSERVICES.encode(),  # NestJS's gRPC transport (parse_nest.py)
+    b"Microservice(",  # given a transport another module's function returns (parse_nest.py)
 )
 # Service registries' Node clients (the module required) and the calls that register the
 # process in them: the `consul` package's `agent.service.register`, nacos's

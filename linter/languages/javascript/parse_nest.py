@@ -16,6 +16,13 @@ same facts as `new grpc.Server(...)` and a grpc-js client: parse.py).
   service, `new Client(options.url, credentials, {...channelOptions, ...keepalive})`, and
   keeps it in the provider for the application's life.
 
+The object may be what a function of another module of the scanned code returns
+(`createMicroservice(AppModule, grpcOptions('orders'))`, the function imported by a relative
+path or an alias a tsconfig.json's `paths` maps): that module exports the functions that
+return a gRPC transport object (`nest grpc <function>`), and imported.py makes the server
+where the call's module imports one of them; its address and channel options are then
+left unknown.
+
 `options.url` is a value as parse.py reads them, or a setting of `@nestjs/config`'s
 `ConfigService` (`config.get('X_URL', default)`, `getOrThrow('X_URL')`,
 `app.get(ConfigService).get(...)`): its values are the process's environment unless the
@@ -27,12 +34,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from k8slb.code.facts import (
+    GRPC_TRANSPORT,
     NO_OPTIONS,
+    OPTION_HELPER,
     UNKNOWN,
     UNKNOWN_OPTIONS,
     Channel,
     CodeFacts,
     EnvRef,
+    Imported,
     Listen,
     Loc,
     Option,
@@ -44,6 +54,7 @@ from k8slb.code.facts import (
 from k8slb.code.syntax_trees import call_arguments
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
+from k8slb.languages.javascript.parse_env_helpers import top_level_functions
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -88,6 +99,8 @@ class Reading(Protocol):
     """What of a module's reading (parse.py's `_Module`) this one uses."""
 
     facts: CodeFacts
+    root: Node
+    imports: dict[str, str]
     members: dict[str, tuple[str, str]]
     objects: dict[str, Node]
 
@@ -106,9 +119,12 @@ def is_nest_server(server: Server) -> bool:
 
 
 def read_nest(module: Reading) -> None:
-    """The gRPC servers and clients NestJS makes in a module that imports its `Transport`."""
+    """The gRPC servers and clients NestJS makes in a module that imports its `Transport`
+    (or that hands a transport object another module's function returns to NestJS)."""
+    _servers_of_imported_options(module)
     if (MICROSERVICES, "Transport") not in module.members.values():
         return
+    _export_option_helpers(module)
     closed: set[str] = set()  # the applications the module closes, or has closed on SIGTERM
     for call in module.of("call_expression"):
         function = call.child_by_field_name("function")
@@ -324,3 +340,56 @@ def _keepalive(module: Reading, literal: Node) -> Options:
         if entry.key in KEEPALIVE
     )
     return Options(read.complete, entries)
+
+
+def _export_option_helpers(module: Reading) -> None:
+    """Each function of the module's top level that returns a gRPC transport object,
+    exported as `nest grpc <function>`: for the modules that give what it returns to
+    NestJS (`_servers_of_imported_options`)."""
+    for name, function in top_level_functions(module.root).items():
+        made = _returned(module, function)
+        if made is not None and _grpc_transport(module, made) is not None:
+            module.facts.exports[f"{OPTION_HELPER} {name}"] = GRPC_TRANSPORT
+
+
+def _servers_of_imported_options(module: Reading) -> None:
+    """`NestFactory.createMicroservice(AppModule, grpcOptions(...))` (or
+    `app.connectMicroservice(...)`) given what a function another module exports returns
+    (`import {grpcOptions} from './options'`, or a namespace's `options.grpc(...)`): a
+    server made, started and waited on at the call if that function returns a gRPC
+    transport object (facts.Server.made_by, resolved in imported.py), its options unknown."""
+    for call in module.of("call_expression"):
+        function = call.child_by_field_name("function")
+        called = _text(function)
+        method = called.rsplit(".", 1)[-1]
+        given = call_arguments(call)
+        if method not in SERVER_CALLS or len(given) <= SERVER_CALLS[method]:
+            continue
+        made = module.unwrapped(given[SERVER_CALLS[method]])
+        helper = made.child_by_field_name("function") if made is not None else None
+        if made is None or made.type != "call_expression" or helper is None:
+            continue
+        if helper.type == "identifier" and _text(helper) in module.members:
+            source, member = module.members[_text(helper)]
+        elif helper.type == "member_expression":
+            source = module.imports.get(_text(helper.child_by_field_name("object")), "")
+            member = _text(helper.child_by_field_name("property"))
+        else:
+            continue
+        if not source or source.startswith(("@nestjs/", "node:")):
+            continue
+        holder = call.parent
+        if holder is not None and holder.type == "await_expression":
+            holder = holder.parent
+        if method == "createMicroservice":
+            name = _declared(holder) or "app"
+        else:  # `app.connectMicroservice(...)`: the application's
+            name = _text(function.child_by_field_name("object")) if function is not None else "app"
+        origin = Imported(0, source, f"{OPTION_HELPER} {member}", by_path=True)
+        facts = module.facts
+        at = module.loc(call)
+        facts.servers.append(Server(at, called, UNKNOWN_OPTIONS, name, made_by=origin))
+        facts.starts.add(name)
+        facts.listens.append(Listen(name, UNKNOWN, at))
+        facts.waits.append(Wait(at, name, NEST_WAIT))
+        facts.deferred = True
