@@ -330,8 +330,8 @@ class _Resolver:
         if origin.by_path and not origin.module.startswith("."):
             aliased = self.aliases.module(importer.path, origin.module)
             if aliased is not None and aliased in self.by_path:
-                found = self.by_path[aliased]
-                return found if found is not importer else None
+                target = self.by_path[aliased]
+                return target if target is not importer else None
             return self.workspace_package(importer, origin.module)
         if origin.by_path:
             paths = node_module_files(origin.module, package)
