@@ -190,7 +190,9 @@ class GrpcClientClusterIp(Rule):
     In JavaScript (`@grpc/grpc-js`): `new Client(target, grpc.credentials.create...())`
     (the credentials also held in a variable), and nice-grpc's `createChannel(address)`
     (an `http://host:port` address dials `host:port`), its target a string, a template
-    string, a `+` concatenation, `process.env.X` (with a `||` or `??` default), a module
+    string, a `+` concatenation, `process.env.X` (with a `||` or `??` default), a call of
+    the module's environment helper (a function returning `process.env[name]`, or a
+    default it is given: `requiredEnv("ORDERS_ADDR", "orders:50051")`), a module
     `const`, or a `let` or `var` and what is assigned to it; a client closed in the
     function that makes it is per call. Its unsafe fix is not made in JavaScript (the
     target is rarely a literal there).

@@ -165,8 +165,10 @@ class GrpcNoGracefulShutdown(Rule):
     `package.json`, or the container's code) calls `process.on('SIGTERM', ...)` (`once`,
     `addListener`, also over a list of signals) or loads a library that installs such a
     handler (`@godaddy/terminus`, lightship, http-graceful-shutdown, close-with-grace), or
-    calls NestJS's `enableShutdownHooks()`. A NestJS gRPC microservice is such a server,
-    bound when the application starts; NestJS stops it when the application closes, which
+    calls NestJS's `enableShutdownHooks()`. A NestJS gRPC microservice is such a server
+    (its options written at the call, or returned by a function of another module that
+    gives `{transport: Transport.GRPC}`, imported by a relative path or a tsconfig `paths`
+    alias), bound when the application starts; NestJS stops it when the application closes, which
     SIGTERM does only through `enableShutdownHooks()`: that is the advice there (with
     `gracefulShutdown: true` in the transport's options, without which NestJS's close
     aborts the calls in flight), and no handler is inserted. A nice-grpc server
