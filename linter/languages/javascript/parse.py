@@ -977,6 +977,17 @@ class _Module:
         at = bisect_left(self._sigterms, call.start_byte)
         return at < len(self._sigterms) and self._sigterms[at] < call.end_byte
 
+    def imported_function(self, function: Node) -> tuple[str, str]:
+        """The module a called function is imported from and its name there: a name an
+        import binds (`import {make} from './x'`) or a member of a namespace import
+        (`x.make`); ("", "") for anything else."""
+        if function.type == "identifier" and _text(function) in self.members:
+            return self.members[_text(function)]
+        if function.type == "member_expression":
+            module = self.imports.get(_text(function.child_by_field_name("object")), "")
+            return module, _text(function.child_by_field_name("property"))
+        return "", ""
+
     def unwrapped(self, node: Node | None) -> Node | None:
         return _unwrapped(node)
 
@@ -1790,13 +1801,7 @@ class _Module:
             function = value.child_by_field_name("function") if value is not None else None
             if value is None or value.type != "call_expression" or function is None:
                 continue
-            if function.type == "identifier" and _text(function) in self.members:
-                module, member = self.members[_text(function)]
-            elif function.type == "member_expression":
-                module = self.imports.get(_text(function.child_by_field_name("object")), "")
-                member = _text(function.child_by_field_name("property"))
-            else:
-                continue
+            module, member = self.imported_function(function)
             if not module or module in GRPC_PACKAGES or module == NICE_GRPC:
                 continue
             made_by = Imported(0, module, f"server {member}", by_path=True)

@@ -109,6 +109,7 @@ class Reading(Protocol):
     def value(self, node: Node | None, depth: int = 0) -> Any: ...
     def options(self, node: Node | None) -> Options: ...
     def unwrapped(self, node: Node | None) -> Node | None: ...
+    def imported_function(self, function: Node) -> tuple[str, str]: ...
     def key(self, pair: Node) -> str | None: ...
 
 
@@ -369,13 +370,7 @@ def _servers_of_imported_options(module: Reading) -> None:
         helper = made.child_by_field_name("function") if made is not None else None
         if made is None or made.type != "call_expression" or helper is None:
             continue
-        if helper.type == "identifier" and _text(helper) in module.members:
-            source, member = module.members[_text(helper)]
-        elif helper.type == "member_expression":
-            source = module.imports.get(_text(helper.child_by_field_name("object")), "")
-            member = _text(helper.child_by_field_name("property"))
-        else:
-            continue
+        source, member = module.imported_function(helper)
         if not source or source.startswith(("@nestjs/", "node:")):
             continue
         holder = call.parent
