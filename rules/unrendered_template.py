@@ -28,7 +28,8 @@ class UnrenderedTemplate(ReadProblemRule):
     a chart that another chart of the run uses from its folder (`repository:
     file://../base`) and that fails alone with its own defaults (info, naming the chart
     that lints it with its values; a warning still when the repository's own command
-    installs it alone), a chart nothing on this
+    installs it alone; not said at a place where the chart that uses it fails too),
+    a chart nothing on this
     machine can render (no `k8slb[helm]`, no `helm` binary; info, once per chart), and a
     file with Go-template actions where YAML
     structure belongs (`{{- if ... }}` lines, `replicas: {{ .Values.replicas }}`) outside

@@ -100,6 +100,23 @@ def test_a_dependency_chart_alone_fails_at_info_naming_the_chart_that_uses_it(
     assert sum(f["rule"] == "KLB401" for f in report["findings"]) == 2
 
 
+def test_a_dependency_failing_where_its_user_fails_too_is_said_once_by_the_user(
+    tmp_path: Path,
+) -> None:
+    """The umbrella gives `ledger` no serviceName: its render fails at svc-base's
+    template, the same place svc-base alone fails; that is the umbrella's warning, and
+    the dependency's own failure at that place adds nothing."""
+    repo = tmp_path / "repo"
+    stack = _umbrella(repo, "file://../svc-base")
+    write(stack, {"values.yaml": "billing:\n  serviceName: billing\n"})
+    _, report = check(str(repo))
+    failed = [f for f in report["findings"] if f["rule"] == "KLB003"]
+    (user,) = failed
+    assert user["severity"] == "warning"
+    assert user["path"].endswith("deploy/svc-base/templates/workload.yaml")
+    assert "deploy/stack" in user["message"]
+
+
 def test_a_chart_its_own_script_installs_alone_keeps_its_warning(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     _umbrella(repo, "file://../svc-base")

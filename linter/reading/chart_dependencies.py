@@ -26,19 +26,34 @@ def as_dependencies(rendered: Sequence[tuple[str, list[Rendering]]]) -> list[lis
                     users.setdefault(os.path.abspath(folder), rendering.chart)
     if not users:
         return [renderings for _, renderings in rendered]
+    # where the charts that use a dependency fail: the same template failing alone at the
+    # same place says nothing more than their warning does
+    failing = {
+        (os.path.abspath(p.path), p.line, p.column)
+        for path, renderings in rendered
+        if os.path.abspath(path) not in users
+        for r in renderings
+        for p in r.problems
+        if p.rule == UNRENDERED
+    }
     return [
-        [_alone(r, users[os.path.abspath(path)]) for r in renderings]
+        [_alone(r, users[os.path.abspath(path)], failing) for r in renderings]
         if os.path.abspath(path) in users
         else renderings
         for path, renderings in rendered
     ]
 
 
-def _alone(rendering: Rendering, user: str) -> Rendering:
+def _alone(rendering: Rendering, user: str, failing: set[tuple[str, int, int]]) -> Rendering:
     if rendering.installer is not None:
         return rendering  # the repository installs it alone too: as it says
     # (that it renders nothing alone is no news: its user renders it)
-    said = [_said(problem, rendering.chart, user) for problem in rendering.problems]
+    said = [
+        _said(problem, rendering.chart, user)
+        if (os.path.abspath(problem.path), problem.line, problem.column) not in failing
+        else None
+        for problem in rendering.problems
+    ]
     problems = [p for p in said if p is not None]
     if problems == rendering.problems:
         return rendering
