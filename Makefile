@@ -72,7 +72,7 @@ eval: $(RUN_STAMP)
 # precision strict and lenient, recall with its misses, per rule, for charts and apps; the
 # findings no label judges are listed. Copies: HELD_OUT_CORPUS, else K8SLB_HELD_OUT_CORPUS,
 # else ../fresh-corpus. A graduated round (tests/real_corpus/rounds/<day>) is scored the same way.
-HELD_OUT ?= tests/held_out/2026-12-06-round21
+HELD_OUT ?= tests/held_out/2026-12-06-round20
 eval-held-out: $(RUN_STAMP)
 	$(BIN)/python -m tests.real_corpus.evaluate --held-out $(HELD_OUT) $(HELD_OUT_CORPUS)
 
