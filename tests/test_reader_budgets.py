@@ -1646,6 +1646,27 @@ def goreleaser_builds_and_images(n: int) -> Files:
     }
 
 
+def workflow_metadata_steps(n: int) -> Files:
+    """`n` docker metadata-action steps, one of them with `n` * 10 image lines, and `n`
+    build-push steps each naming every hundredth metadata step's tags and the big one's
+    (read by id, MAX_METADATA_IMAGES lines of each)."""
+    meta = "".join(
+        f"      - id: m{i}\n        uses: docker/metadata-action@v5\n"
+        f"        with: {{images: acme/s{i}}}\n"
+        for i in range(n)
+    )
+    lines = "".join(f"            acme/many{j}\n" for j in range(n * 10))
+    meta += "      - id: big\n        uses: docker/metadata-action@v5\n"
+    meta += f"        with:\n          images: |\n{lines}"
+    named = " ".join(f"${{{{ steps.m{i}.outputs.tags }}}}" for i in range(0, n, 100))
+    build = (
+        "      - uses: docker/build-push-action@v6\n"
+        f"        with: {{context: ., tags: '{named} ${{{{ steps.big.outputs.tags }}}}'}}\n"
+    )
+    workflow = "on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n" + meta + build * n
+    return {".github/workflows/release.yml": workflow}
+
+
 def workflow_matrix_of_mappings(n: int) -> Files:
     """A workflow job whose matrix has 8 keys of two mappings each (256 runs), `n` keys of
     one mapping of `n` values, and `n` include entries of as many; each run's step builds
@@ -2186,6 +2207,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
             ("release/images.yml" if path == ".goreleaser.yml" else path): text
             for path, text in goreleaser_builds_and_images(600).items()
         }
+    ),
+    "a workflow of 3000 metadata steps, one of 30000 images, 3000 builds naming 31 each": (
+        lambda: workflow_metadata_steps(3000)
     ),
     "a workflow matrix of 256 runs, 300 keys of a 300-value mapping, 300 includes": (
         lambda: workflow_matrix_of_mappings(300)

@@ -1228,14 +1228,14 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
             runs = _matrix(matrix)
             exported: dict[str, str | None] = {}  # what steps wrote to $GITHUB_ENV
             job_env = _literal_env(document.get("env"), job.get("env"))
+            metadata = _metadata_steps(steps)  # once a job: each step asks only its own
             for step in steps if isinstance(steps, list) else []:
                 if not isinstance(step, dict):
                     continue
                 here = _joined(top, _working_directory(job, step))
                 envs = (document.get("env"), job.get("env"), step.get("env"))
                 for known in _expressions(runs, envs) if "${{" in str(step) else [{}]:
-                    if "steps." in str(step) and isinstance(steps, list):
-                        known.update(_metadata_tags(steps, known))
+                    known.update(_metadata_tags(step, metadata, known))
                     found += _build_push_step(path, text, top, step, known)
                     found += _run_step_builds(path, here, step, known)
                 found += _run_step_variables(path, here, step, job_env, exported)
@@ -1525,20 +1525,45 @@ def _build_push_step(
     ]
 
 
-def _metadata_tags(steps: list[Any], known: dict[str, str]) -> dict[str, str]:
-    """What `${{ steps.ID.outputs.tags }}` names where the step ID is docker's
-    `metadata-action`: each of its `images` (one a line, or `name=IMAGE,enable=...`; one
-    with `enable=false` left out) with a tag not known here. A build-push step is given
-    its tags so more often than it writes them."""
-    found = {}
-    for step in steps:
+# What a `docker/metadata-action` step's `images` are read of: its first entries, each
+# as long as an image's name may reasonably be (a build-push step that names the step is
+# given them: a hostile workflow's steps may all name one huge list)
+MAX_METADATA_IMAGES = 16
+MAX_IMAGE_ENTRY = 512
+_STEP_TAGS = regex.compile(r"steps\.([A-Za-z0-9_-]+)\.outputs\.tags")
+
+
+def _metadata_steps(steps: object) -> dict[str, tuple[str, ...]]:
+    """The `images` entries of each docker `metadata-action` step of a job, by its id
+    (one a line, or `name=IMAGE,enable=...`), their values not yet put in."""
+    found: dict[str, tuple[str, ...]] = {}
+    for step in steps if isinstance(steps, list) else []:
         given = step.get("with") if isinstance(step, dict) else None
-        action = str(step.get("uses", "")).split("@", 1)[0] if isinstance(step, dict) else ""
-        if action != "docker/metadata-action" or not isinstance(given, dict):
+        if not isinstance(given, dict) or not isinstance(step.get("id"), str):
             continue
+        if str(step.get("uses", "")).split("@", 1)[0] != "docker/metadata-action":
+            continue
+        entries = str(given.get("images", "")).splitlines()[:MAX_METADATA_IMAGES]
+        found[step["id"]] = tuple(e for e in entries if len(e) <= MAX_IMAGE_ENTRY)
+    return found
+
+
+def _metadata_tags(
+    step: dict[str, Any], metadata: dict[str, tuple[str, ...]], known: dict[str, str]
+) -> dict[str, str]:
+    """What `${{ steps.ID.outputs.tags }}` in a step's `tags` names where the step ID is
+    docker's `metadata-action`: each of its `images` (one with `enable=false` left out)
+    with a tag not known here. A build-push step is given its tags so more often than it
+    writes them."""
+    given = step.get("with")
+    tags = given.get("tags") if isinstance(given, dict) else None
+    if not metadata or not isinstance(tags, str):
+        return {}
+    found = {}
+    for named in dict.fromkeys(_STEP_TAGS.findall(tags)):
         images = []
-        for entry in str(_filled(given.get("images", ""), known)).splitlines():
-            entry = entry.split("#", 1)[0].strip()
+        for entry in metadata.get(named, ()):
+            entry = str(_filled(entry, known)).split("#", 1)[0].strip()
             fields = {}
             for field_ in entry.split(",") if "=" in entry else ():
                 key, _, value = field_.partition("=")
@@ -1546,8 +1571,8 @@ def _metadata_tags(steps: list[Any], known: dict[str, str]) -> dict[str, str]:
             name = fields.get("name", "") if fields else entry
             if name and fields.get("enable", "true") != "false":
                 images.append(f"{name}:${{EXPRESSION}}")
-        if images and isinstance(step.get("id"), str):
-            found[f"steps.{step['id']}.outputs.tags"] = "\n".join(images)
+        if images:
+            found[f"steps.{named}.outputs.tags"] = "\n".join(images)
     return found
 
 
