@@ -3008,12 +3008,9 @@ def _from_stage(
     """What a `COPY --from=STAGE SOURCE... DEST` takes from an earlier stage (its name or
     index), each source as the path of the context it came from, with the stages it took,
     and how many copies they were looked up among: `budget` at most."""
-    words = _copy_words(arguments)
-    stage = next((w.partition("=")[2].lower() for w in words if w.startswith("--from=")), "")
-    words = [w for w in words if not w.startswith("--")]
-    if stage not in held or len(words) < 2:
+    stage, sources, dest = _copy_from_words(arguments)
+    if stage not in held or not sources:
         return [], 0
-    *sources, dest = words
     copies, taken = held[stage]
     sources = sources[: min(MAX_BUILT_COPIES, budget // (len(copies) + len(taken) + 1))]
     found = []
@@ -3067,15 +3064,24 @@ def _holding(copy: Copy, in_image: str) -> str | None:
     )
 
 
-def _taken_from_stage(arguments: str, workdir: str) -> list[tuple[str, str]]:
-    """What a `COPY --from=STAGE SOURCE... DEST` puts in the image: the stage's name and
-    each file's path in the image (DEST itself for one source not into a folder)."""
+def _copy_from_words(arguments: str) -> tuple[str, list[str], str]:
+    """A `COPY --from=STAGE SOURCE... DEST`'s stage (lower case; "" with no `--from`), its
+    sources and its destination (none and "" with fewer than two paths)."""
     words = _copy_words(arguments)
     stage = next((w.partition("=")[2].lower() for w in words if w.startswith("--from=")), "")
     words = [w for w in words if not w.startswith("--")]
-    if not stage or len(words) < 2:
+    if len(words) < 2:
+        return stage, [], ""
+    return stage, words[:-1], words[-1]
+
+
+def _taken_from_stage(arguments: str, workdir: str) -> list[tuple[str, str]]:
+    """What a `COPY --from=STAGE SOURCE... DEST` puts in the image: the stage's name and
+    each file's path in the image (DEST itself for one source not into a folder)."""
+    stage, sources, dest = _copy_from_words(arguments)
+    if not stage or not sources:
         return []
-    *sources, dest = words[: MAX_BUILT_COPIES + 1]
+    sources = sources[:MAX_BUILT_COPIES]
     into = dest.endswith("/") or len(sources) > 1 or dest in (".", "./")
     dest = _in_image(workdir, dest)
     return [
