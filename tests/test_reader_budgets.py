@@ -1935,6 +1935,22 @@ def chart_values_beside(n: int) -> Files:
     return files
 
 
+def chart_repeated_keys(n: int) -> Files:
+    """A chart (reading/chart_repeats.py) whose rendered ConfigMap gives one key `n`
+    times, and whose Deployment repeats a key whose block is `n` lines long."""
+    block = "          env:\n" + "            - {name: A, value: b}\n" * n
+    return {
+        "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+        "c/templates/cm.yaml": (
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n" + "  a: '1'\n" * n
+        ),
+        "c/templates/d.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n"
+            "  template:\n    spec:\n      containers:\n        - name: d\n" + block * 3
+        ),
+    }
+
+
 def chart_clock_actions(n: int) -> Files:
     """A chart's template (reading/chart_clock.py) of `n` actions never closed, each with a
     quote and a raw string left open, `n` calls of `now` in one action and `n` actions."""
@@ -2236,6 +2252,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "a chart beside 2000 values files and 2000 in its values/ folder": (
         lambda: chart_values_beside(2000)
+    ),
+    "a chart's rendered manifests: a key given 1000 times, a key of 1000 lines thrice": (
+        lambda: chart_repeated_keys(1000)
     ),
     "a chart's template: 20000 actions left open, 20000 calls of now, 20000 actions": (
         lambda: chart_clock_actions(20000)

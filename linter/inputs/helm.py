@@ -18,6 +18,7 @@ from k8slb.reading.chart_findings import (
     valueless_problem,
 )
 from k8slb.reading.chart_installers import with_installers
+from k8slb.reading.chart_repeats import read_as_helm_does
 from k8slb.reading.chart_values_beside import with_values_beside
 from k8slb.reading.charts import (
     Rendering,
@@ -90,6 +91,8 @@ class HelmCharts(Reader):
         return chart_file(path)
 
     def after_parse(self, rendering: Rendering, parsed: dict[str, Any]) -> Problem | None:
+        # a key a rendered file repeats: read as Helm installs it, the last value kept
+        read_as_helm_does(list(rendering.files), rendering.files, parsed)
         return valueless_problem(rendering, parsed)
 
     def placed(
