@@ -106,3 +106,11 @@ def test_a_plain_manifest_that_repeats_a_key_is_still_invalid(tmp_path: Path) ->
     [invalid] = [f for f in lint(tmp_path) if f.rule == "KLB001"]
     assert invalid.severity is Severity.ERROR
     assert "duplicate key 'lifecycle'" in invalid.message
+
+
+def test_a_release_a_helmfile_installs_is_read_as_helm_does(chart: Path) -> None:
+    write(chart.parent, {"helmfile.yaml": "releases:\n  - name: api\n    chart: ./api\n"})
+    findings = lint(chart.parent)
+    assert list(preStops(findings)) == ["default/api"]
+    [repeat] = [f for f in findings if f.rule == "KLB001"]
+    assert repeat.severity is Severity.WARNING
