@@ -11,13 +11,26 @@ class InvalidYaml(ReadProblemRule):
     not UTF-8, and documents whose aliases expand without bound (a "billion laughs" alias
     bomb, refused in linear time instead of being expanded).
 
+    A key given twice in one mapping is not valid YAML either (an error) in a manifest
+    file; in what a Helm chart renders (`env:` written by two branches of a template) it
+    is a warning, and the chart is linted all the same: `helm install` and `helm upgrade`
+    read rendered manifests with a lenient decoder that keeps the last value of a
+    repeated key, so k8slb reads the file as Helm does (the earlier key and its block
+    dropped) and says so once per repeat, on the later key. Stricter readers of the same
+    manifest (kustomize, Flux's helm-controller: `mapping key "env" already defined`)
+    refuse it, and whatever the first value held is lost. A repeat whose earlier key is
+    not found by its indentation (flow style, an unusual key) leaves the file unread, an
+    error as before; at most 16 repeats are read past in one rendered file.
+
     ## Why it matters
     `kubectl apply` rejects such a file, and no other rule can look inside it. The rest of
     the run goes on: the other documents of the same file (after the next `---`) and
     every other file are still linted.
 
     ## Fix
-    Correct the YAML at the reported position. `yamllint` gives more detail on style.
+    Correct the YAML at the reported position (a repeated key in a chart: give it once in
+    the template, merging what both branches meant). `yamllint` gives more detail on
+    style.
 
     ## Other linters
     kube-score, kube-linter and kubeconform stop with a parse error; checkov skips the file.

@@ -25,6 +25,12 @@ class UnrenderedTemplate(ReadProblemRule):
     a chart with only a stand-in for its values
     (`values.yaml.tpl`) that renders to text that is not YAML, a chart whose templates
     all render nothing (info: with no `values.yaml`, at the `values-ENV.yaml` beside it),
+    a chart that deploys no workload with its defaults (no `values.yaml`, workloads off, or
+    Helm fails) and that no command of the repository installs, rendered instead with one
+    values file beside its Chart.yaml (`values-prod.yaml`, `values.dev.yaml`,
+    `prod-values.yaml`, `values/*.yaml`: a production one first, an example last, the
+    first that deploys a workload; info at that file, naming the others, which are not
+    rendered: each finding says which file made it),
     a chart that another chart of the run uses from its folder (`repository:
     file://../base`) and that fails alone with its own defaults (info, naming the chart
     that lints it with its values; a warning still when the repository's own command

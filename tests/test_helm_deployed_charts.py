@@ -165,7 +165,9 @@ def test_the_charts_of_a_folder_whose_chart_yaml_declares_nothing_are_charts_of_
 
 def test_a_chart_that_renders_no_object_says_so_at_info(tmp_path: Path) -> None:
     """No values.yaml, only values files for its environments, and templates that range
-    over the services they list: rendered with no values, the chart deploys nothing."""
+    over the services they list: rendered with no values, the chart deploys nothing; it
+    is rendered with the file beside it that deploys a workload, and where none does, it
+    says so at info."""
     ranged = (
         "{{- range $name, $svc := .Values.services }}\n---\n"
         + WORKLOAD["templates/workload.yaml"].split("\n", 1)[1].replace("$name", "$name")
@@ -180,9 +182,15 @@ def test_a_chart_that_renders_no_object_says_so_at_info(tmp_path: Path) -> None:
         },
     )
     _, report = check(str(chart))
-    (said,) = report["findings"]
+    said, found = sorted(report["findings"], key=lambda f: f["rule"])
     assert (said["rule"], said["severity"]) == ("KLB003", "info")
     assert said["path"].endswith("values-dev.yaml")
-    assert "renders no object" in said["message"]
+    assert "rendered instead with values-dev.yaml" in said["message"]
+    assert found["rule"] == "KLB401"
     _, given = check("--helm-values", str(chart / "values-dev.yaml"), str(chart))
     assert [f["rule"] for f in given["findings"]] == ["KLB401"]
+    write(chart, {"values-dev.yaml": "services: {}\n"})
+    _, report = check(str(chart))
+    (said,) = report["findings"]
+    assert said["path"].endswith("values-dev.yaml")
+    assert "renders no object" in said["message"]

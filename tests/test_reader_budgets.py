@@ -1918,6 +1918,39 @@ def chart_installer_commands(n: int) -> Files:
     return {**files, "Makefile": f"all:\n{lines}{wide}"}
 
 
+def chart_values_beside(n: int) -> Files:
+    """A chart that deploys nothing with its defaults (reading/chart_values_beside.py)
+    beside `n` values files named as Helm users name them and `n` in a values/ folder
+    (past the files looked at), each a long line of a name that is no word list."""
+    files = {
+        "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+        "c/templates/d.yaml": (
+            "{{- if .Values.on }}\napiVersion: apps/v1\nkind: Deployment\n"
+            "metadata: {name: d}\n{{- end }}\n"
+        ),
+    }
+    for i in range(n):
+        files[f"c/values-{'-' * 100}{i}.yaml"] = "on: false\n"
+        files[f"c/values/{i}.yaml"] = "on: false\n"
+    return files
+
+
+def chart_repeated_keys(n: int) -> Files:
+    """A chart (reading/chart_repeats.py) whose rendered ConfigMap gives one key `n`
+    times, and whose Deployment repeats a key whose block is `n` lines long."""
+    block = "          env:\n" + "            - {name: A, value: b}\n" * n
+    return {
+        "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+        "c/templates/cm.yaml": (
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n" + "  a: '1'\n" * n
+        ),
+        "c/templates/d.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n"
+            "  template:\n    spec:\n      containers:\n        - name: d\n" + block * 3
+        ),
+    }
+
+
 def chart_clock_actions(n: int) -> Files:
     """A chart's template (reading/chart_clock.py) of `n` actions never closed, each with a
     quote and a raw string left open, `n` calls of `now` in one action and `n` actions."""
@@ -2216,6 +2249,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "a chart's installers: 2000 scripts, guides, helm lines, values files, cd lines": (
         lambda: chart_installer_commands(2000)
+    ),
+    "a chart beside 2000 values files and 2000 in its values/ folder": (
+        lambda: chart_values_beside(2000)
+    ),
+    "a chart's rendered manifests: a key given 1000 times, a key of 1000 lines thrice": (
+        lambda: chart_repeated_keys(1000)
     ),
     "a chart's template: 20000 actions left open, 20000 calls of now, 20000 actions": (
         lambda: chart_clock_actions(20000)

@@ -18,6 +18,8 @@ from k8slb.reading.chart_findings import (
     valueless_problem,
 )
 from k8slb.reading.chart_installers import with_installers
+from k8slb.reading.chart_repeats import read_as_helm_does
+from k8slb.reading.chart_values_beside import with_values_beside
 from k8slb.reading.charts import (
     Rendering,
     chart_file,
@@ -72,9 +74,12 @@ class HelmCharts(Reader):
     ) -> list[list[Rendering]]:
         """Each chart with its value sets; one Helm cannot render with its defaults, with
         the values the repository's own `helm install` passes, if it has one
-        (reading/chart_installers.py)."""
+        (reading/chart_installers.py); one that deploys no workload with its defaults and
+        that no command installs, with a values file beside its Chart.yaml
+        (reading/chart_values_beside.py)."""
         rendered = render_charts([(path, settings.helm, data) for path, data in sources])
-        return with_installers(sources, rendered, settings.helm)
+        installed = with_installers(sources, rendered, settings.helm)
+        return with_values_beside(sources, installed, settings.helm)
 
     def among(self, rendered: Sequence[tuple[str, list[Rendering]]]) -> list[list[Rendering]]:
         return as_dependencies(rendered)
@@ -86,6 +91,8 @@ class HelmCharts(Reader):
         return chart_file(path)
 
     def after_parse(self, rendering: Rendering, parsed: dict[str, Any]) -> Problem | None:
+        # a key a rendered file repeats: read as Helm installs it, the last value kept
+        read_as_helm_does(list(rendering.files), rendering.files, parsed)
         return valueless_problem(rendering, parsed)
 
     def placed(

@@ -27,6 +27,7 @@ from k8slb.reading.chart_findings import (
     rendered_templates,
     valueless_problem,
 )
+from k8slb.reading.chart_repeats import read_as_helm_does
 from k8slb.reading.charts import (
     UNRENDERED,
     HelmOptions,
@@ -590,6 +591,8 @@ class Helmfiles(Reader):
         return found
 
     def after_parse(self, rendering: Rendering, parsed: dict[str, Any]) -> Problem | None:
+        # helmfile installs with Helm: a key a rendered file repeats, its last value kept
+        read_as_helm_does(list(rendering.files), rendering.files, parsed)
         return valueless_problem(rendering, parsed)
 
     def placed(
