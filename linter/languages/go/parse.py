@@ -83,6 +83,7 @@ from k8slb.code.syntax_trees import (
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.core.findings import Problem
+from k8slb.languages.go.parse_callers import import_names, read_callers, serving_spans
 from k8slb.languages.go.parse_routes import collect_routes
 from k8slb.languages.go.parse_shutdown import (
     drain_pauses,
@@ -340,7 +341,13 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
     facts = CodeFacts(path, "go", is_test=path.endswith("_test.go"))
     facts.imports = go_imports(data)  # read from any file: a program's closure needs all
     facts.package = go_package(data)  # and which folders are programs (`package main`)
-    if "vendor" in path.split("/")[:-1] or is_generated(data):
+    if "vendor" in path.split("/")[:-1]:
+        facts.callers_read = True  # a library's copy: it calls none of the tree's functions
+        return facts
+    # from every file of the tree (generated stubs call handlers), parsed or not
+    found = read_callers(data, facts.is_test, import_names(facts.imports))
+    facts.mentions, facts.callers_read = found.mentions, found.complete
+    if is_generated(data):
         return facts
     if not worth_parsing(data):
         if _ADDRESS_VALUE.search(data) is not None or _ADDRESS_FIELD.search(data) is not None:
@@ -364,11 +371,13 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
     except _TooDeep as deep:  # what was read of it goes: it is read as a broken file is
         unread = CodeFacts(path, "go", is_test=facts.is_test)
         unread.imports, unread.package = facts.imports, facts.package
+        unread.mentions, unread.callers_read = facts.mentions, facts.callers_read
         problem = Problem("KLB004", path, deep.line, 1, "")
         why = f"functions and blocks nested too deep to read (at line {deep.line})"
         unread.problem = not_analysed(problem, why)
         return unread
     facts.markers = comment_markers(path, data.decode("utf-8", "replace"), comment_pattern("//"))
+    facts.spans = serving_spans(facts, found.spans)
     return facts
 
 
