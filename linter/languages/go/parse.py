@@ -3336,11 +3336,19 @@ class _Collector:
     def _signals(self, node: Node, scope: _Scope) -> list[Node]:
         """The signals an argument of `Notify` gives: itself, or, for a slice spread into
         the call (`stopSignals...`), the elements of the slice literals (and `append`s)
-        the variable is bound to, in its function or the package."""
-        if node.type != "variadic_argument":
+        the variable is bound to, in its function or the package; so for the value of a
+        `range` over such a slice (`for _, s := range stopSignals { signal.Notify(c, s) }`),
+        the loop's one, that the body does not change."""
+        if node.type == "identifier":
+            walked = self._ranged_slice(node, scope)
+            if walked is None:
+                return [node]
+            pending = [walked]
+        elif node.type != "variadic_argument":
             return [node]
+        else:
+            pending = list(node.named_children)
         found: list[Node] = []
-        pending = list(node.named_children)
         seen: set[int] = set()
         while pending and len(seen) < MAX_STEPS:
             value = pending.pop()
@@ -3366,6 +3374,19 @@ class _Collector:
                     else:
                         found.append(item)
         return found
+
+    def _ranged_slice(self, use: Node, scope: _Scope) -> Node | None:
+        """What a `range` variable's one loop walks (its `right`), where the variable is
+        the element (`s` of `for _, s := range list`) and the body does not change it;
+        None otherwise."""
+        name = _text(use)
+        found = scope.lookup(name)
+        if found is None or found[1] or name in found[0].parameters:
+            return None
+        clauses = found[0].ranged.get(name)
+        if not clauses or len(clauses) != 1 or clauses[0][1] != 1 or self._rewritten(use, name):
+            return None
+        return clauses[0][0].child_by_field_name("right")
 
     def _db(self, call: Node, scope: _Scope, opener: str) -> None:
         args = self._called(call).arguments
