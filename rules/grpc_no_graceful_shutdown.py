@@ -96,7 +96,9 @@ class GrpcNoGracefulShutdown(Rule):
     name, `srv.rpc.Serve(lis)`) and no `signal.Notify(ch, syscall.SIGTERM)`
     (or `signal.NotifyContext`, or `signal.Notify(ch)` for every signal) in its code; the
     signals may be named in the call or in a list spread into it (`stopSignals...`, a
-    slice literal or `append`s, in the function or the package); `os.Interrupt` alone is
+    slice literal or `append`s, in the function or the package), or each in turn by a
+    loop over such a list (`for _, s := range stopSignals { signal.Notify(ch, s) }`, the
+    loop's element, which its body does not change); `os.Interrupt` alone is
     SIGINT. A library that catches SIGTERM for the program and hands back a context (or a
     channel) done when it comes is a handler too, its context followed as NotifyContext's:
     controller-runtime's `SetupSignalHandler()` (also `ctrl.SetupSignalHandler()`),

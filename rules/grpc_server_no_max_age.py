@@ -47,7 +47,12 @@ class GrpcServerNoMaxAge(Rule):
     package links in that only test files import: a fake server for tests), nor a Go
     function only a test can call: one given the test's `testing.TB` or `*testing.T`,
     or an unexported fake (`runFakeServer`, a method of a `mockPeer`) outside `package
-    main` that nothing in its file calls but a test's function; in Python, a server a
+    main` that nothing in its file calls but a test's function, nor a Go function or
+    method, exported or not, that the whole tree names only in tests: every call of its
+    name (or its name handed on as a value) is in a `_test.go` file, in a function given a
+    test's handle, or in a function that in turn only tests call, a few callers up (so a
+    `RunTest` method that only test helpers start; one that a program calls, or that the
+    tree never names, is judged); in Python, a server a
     class or function named a fake or a mock makes (`class GrpcMockStore`), in a module
     with no `__main__` check.
 

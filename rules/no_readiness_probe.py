@@ -21,7 +21,11 @@ class NoReadinessProbe(Rule):
     namespace), carries client traffic, and sends it to one of the container's ports: a
     port it declares (by number or by name), or, since declaring ports is optional, the
     port its probes use, or any port when it is the pod's only app container. Jobs and
-    CronJobs never serve, and pods that no Service selects are not reported.
+    CronJobs never serve, and pods that no Service selects are not reported. Nor does a
+    container serve whose `command` replaces the image's with one that only waits
+    (`sleep infinity`, `tail -f /dev/null`, or a shell's `-c` script of such waits and
+    `while true` loops around them, with nothing else started): no server runs in it to
+    take a request, whatever its image holds.
 
     A Service carries no client traffic when it only serves the pods themselves: peer
     discovery (`publishNotReadyAddresses: true`, or ports named for gossip, memberlist,

@@ -144,11 +144,144 @@ CALLED = FAKE + "\nfunc Run(ctx context.Context) error { return startFakeDepot(c
 def test_a_fake_a_program_may_start_is_still_judged(
     tmp_path: Path, old: str, new: str, fake: str
 ) -> None:
+    """Only its own folder's tests call it (they try it): it stands for itself."""
     files = {
         "rpcutil/fake_depot.go": fake.replace(old, new),
         "rpcutil/suite_test.go": SUITE_TEST.replace(old, new),
     }
     assert ("KLB404", "rpcutil/fake_depot.go") in findings(tmp_path, **files)
+
+
+# A library's server: New makes it and Run serves it, which the program calls; RunOn serves
+# it on a listener a test's helper gives, in a package of helpers that never names gRPC.
+LIBRARY = """\
+package depot
+
+import (
+	"net"
+
+	"google.golang.org/grpc"
+)
+
+type Service struct {
+	GrpcServer *grpc.Server
+	Addr       string
+}
+
+func New(addr string) *Service {
+	return &Service{GrpcServer: grpc.NewServer(), Addr: addr}
+}
+
+func (s *Service) Run() error {
+	lis, err := net.Listen("tcp", s.Addr)
+	if err != nil {
+		return err
+	}
+	return s.GrpcServer.Serve(lis)
+}
+
+// RunOn serves on a listener the caller made.
+func (s *Service) RunOn(lis net.Listener) {
+	if err := s.GrpcServer.Serve(lis); err != nil {
+		panic(err)
+	}
+}
+"""
+
+LIBRARY_MAIN = """\
+package main
+
+import "example.com/depot/depot"
+
+func main() {
+	_ = depot.New(":7070").Run()
+}
+"""
+
+# no gRPC named: a file k8slb's Go reader does not parse, yet what calls RunOn
+STARTER = """\
+package depottest
+
+import (
+	"net"
+	"testing"
+
+	"example.com/depot/depot"
+)
+
+func StartDepot(
+	t *testing.T,
+	addr string,
+) *depot.Service {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := depot.New(addr)
+	go srv.RunOn(lis)
+	return srv
+}
+"""
+
+STARTER_TEST = """\
+package depottest
+
+import "testing"
+
+func TestStart(t *testing.T) {
+	StartDepot(t, ":0")
+}
+"""
+
+
+def waits_reported(tmp_path: Path, **files: str) -> list[int]:
+    tree = {"go.mod": GO_MOD, "cmd/depot/main.go": LIBRARY_MAIN, "depot/depot.go": LIBRARY}
+    result = lint_files(tmp_path, {**tree, **files}, ["KLB403"])
+    return sorted(f.line for f in result.findings if f.path.endswith("depot.go"))
+
+
+def test_a_method_only_test_helpers_call_serves_no_pod(tmp_path: Path) -> None:
+    """Run, which the program calls, is judged (line 23); RunOn, which only a helper
+    given the test's handle calls, is the tests' (line 28)."""
+    files = {"depottest/start.go": STARTER, "depottest/start_test.go": STARTER_TEST}
+    assert waits_reported(tmp_path, **files) == [23]
+    # through a function only a test's helper calls, too
+    chained = STARTER.replace("\tt *testing.T,\n", "\tt interface{ Fatal(...any) },\n")
+    chained = chained.replace('\t"testing"\n', "")
+    files["depottest/start.go"] = chained
+    files["depottest/must.go"] = (
+        'package depottest\n\nimport "testing"\n\n'
+        'func MustStart(t *testing.T) { StartDepot(t, ":0") }\n'
+    )
+    assert waits_reported(tmp_path / "chained", **files) == [23]
+    # a function only its own folder's tests call stands for itself (they try it)
+    del files["depottest/must.go"]
+    assert waits_reported(tmp_path / "own", **files) == [23, 28]
+
+
+@pytest.mark.parametrize(
+    "main",
+    [
+        LIBRARY_MAIN.replace("_ = depot.New(", "go depot.New(").replace(
+            ".Run()\n", '.Run()\n\tdepot.New(":7071").RunOn(nil)\n'
+        ),
+        LIBRARY_MAIN.replace("_ = depot.New", 'serve(depot.New(":7071").RunOn)\n\t_ = depot.New')
+        + "\nfunc serve(run func(l net.Listener)) { run(nil) }\n",
+    ],
+    ids=["called", "handed-on"],
+)
+def test_a_method_a_program_calls_too_is_judged(tmp_path: Path, main: str) -> None:
+    if "net.Listener" in main:
+        main = main.replace(
+            'import "example.com/depot/depot"',
+            'import (\n\t"net"\n\n\t"example.com/depot/depot"\n)',
+        )
+    files = {
+        "cmd/depot/main.go": main,
+        "depottest/start.go": STARTER,
+        "depottest/start_test.go": STARTER_TEST,
+    }
+    assert waits_reported(tmp_path, **files) == [23, 28]
 
 
 @settings(max_examples=400, deadline=None)

@@ -1064,6 +1064,27 @@ def test_a_local_list_of_signals_spread_into_notify_makes_a_sigterm_handler() ->
     assert handler.line == 18
 
 
+@pytest.mark.parametrize(
+    ("loop", "handles"),
+    [
+        ("for _, sig := range stopOn {", True),
+        ("for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGTERM} {", True),
+        ("for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGHUP} {", False),
+        ("for sig := range stopOn {", False),  # the index, not a signal
+    ],
+    ids=["named list", "literal", "no sigterm", "index"],
+)
+def test_notify_in_a_loop_over_signals_makes_a_sigterm_handler(loop: str, handles: bool) -> None:
+    """Each signal of a list registered in a loop, as Python's `for name in (...)` does."""
+    body = (
+        "func main() {\n\ts := grpc.NewServer()\n"
+        "\tstopOn := []os.Signal{syscall.SIGINT, syscall.SIGTERM}\n"
+        f"\tch := make(chan os.Signal, 1)\n\t{loop}\n\t\tsignal.Notify(ch, sig)\n\t}}\n"
+        "\t_ = stopOn\n\t<-ch\n\ts.GracefulStop()\n}"
+    )
+    assert bool(facts(body, SHUTDOWN_IMPORTS).sigterm_handlers) == handles
+
+
 def test_notify_context_over_a_list_with_an_errgroup_goroutine_that_stops_is_not_reported(
     tmp_path: Path,
 ) -> None:

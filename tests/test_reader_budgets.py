@@ -485,6 +485,27 @@ def go_fakes_called_from_closures(n: int, deep: int) -> Files:
     return {"relay.go": code}
 
 
+def go_callers_chained(n: int) -> Files:
+    """`n` functions, each serving gRPC and called only by the next, the last only by a
+    test; each mentions `n` names of its own; and a declaration whose parameters never
+    close: who calls a function is followed a bounded number of callers up
+    (projects.test_only_code), and a file mentions a bounded number of names
+    (go/parse_callers.py)."""
+    functions = "".join(
+        f"func f{i}(lis net.Listener) {{\n\ts := grpc.NewServer()\n\t_ = s.Serve(lis)\n"
+        + "".join(f"\tg{i}x{j}(lis)\n" for j in range(n // 100))
+        + (f"\tf{i - 1}(lis)\n" if i else "")
+        + "}\n\n"
+        for i in range(n)
+    )
+    code = 'package relay\n\nimport (\n\t"net"\n\n\t"google.golang.org/grpc"\n)\n\n'
+    test = (
+        'package relay\n\nimport "testing"\n\nfunc TestRelay(t *testing.T) {\n'
+        f"\tf{n - 1}(nil)\n}}\n\nfunc open(t *testing.T" + ", a int" * n + "\n"
+    )
+    return {"relay/relay.go": code + functions, "relay/relay_test.go": test}
+
+
 def go_servers_in_nested_closures(n: int) -> Files:
     """A server made, served and used in each of `n` closures nested in each other: a
     reader that climbs to a node's declaration by `parent` (which tree-sitter finds by
@@ -2269,6 +2290,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Go: 3000 receives of SIGTERM in one function": lambda: go_receives_of_a_signal(3000),
     "Go: 3000 fake methods of one name called 3000 times and from closures 90 deep": (
         lambda: go_fakes_called_from_closures(3000, 90)
+    ),
+    "Go: 3000 serving functions each called only by the next, the last by a test": (
+        lambda: go_callers_chained(3000)
     ),
     "Go: a server made and served in each of 3000 closures nested": (
         lambda: go_servers_in_nested_closures(3000)

@@ -850,3 +850,34 @@ def test_a_daemonset_only_a_headless_service_selects_is_info_as_for_klb401(
     (finding,) = lint_text(tmp_path, text, ["KLB302"])
     assert finding.severity is severity
     assert ("one a node" in finding.text) is (severity is Severity.INFO)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'command: ["sh", "-c", "--"]\nargs: ["while true; do sleep infinity; done"]',
+        'command: ["/bin/bash", "-c", "while :; do sleep 3600; done"]',
+        'command: ["sleep", "infinity"]',
+        'command: ["tail", "-f", "/dev/null"]',
+    ],
+    ids=["sh-loop", "bash-loop", "sleep", "tail"],
+)
+def test_a_container_whose_command_only_waits_serves_nothing(tmp_path: Path, command: str) -> None:
+    """Its command replaces the image's server with a wait: no request reaches it, so
+    neither readiness (KLB302) nor a preStop pause (KLB401) decides anything."""
+    assert lint_text(tmp_path, web_deployment(command), ["KLB302", "KLB401"]) == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'command: ["sh", "-c", "sleep 5 && exec /app/server"]',
+        'command: ["sh", "-c", "while true; do sleep 1; done & /app/server"]',
+        'args: ["sleep", "infinity"]',  # the image's entry point still runs first
+        'command: ["sleep", "$(DELAY)"]',
+    ],
+    ids=["then-serves", "background", "args-only", "unknown-duration"],
+)
+def test_a_wait_before_or_beside_a_server_still_serves(tmp_path: Path, command: str) -> None:
+    found = lint_text(tmp_path, web_deployment(command), ["KLB302", "KLB401"])
+    assert sorted(f.rule for f in found) == ["KLB302", "KLB401"]

@@ -87,6 +87,14 @@ def is_test_path(path: str) -> bool:
     )
 
 
+# A mention's caller (CodeFacts.mentions), when it is no top-level function's name:
+MENTIONED_OUTSIDE = "*"  # outside any function (a package variable's value): a program's
+MENTIONED_BY_TEST = "-"  # in a test file, or in a function given a test's handle
+# The facts of a server a program runs, which a function only tests call holds for no pod
+# (projects.test_only_code)
+SERVING_FACTS = ("servers", "listens", "http_listens", "waits", "stops")
+
+
 @record
 class Unknown:
     """A value static analysis cannot know (a parameter, a call, an attribute)."""
@@ -838,6 +846,14 @@ class CodeFacts:
     # `s.registry.Register(...)`): a registration made inside a function counts for a
     # program only when the program calls that function
     called: set[str] = field(default_factory=set)
+    # Go's, of every file: each name the file calls or hands on as a value, with the
+    # top-level functions it is written in (languages/go/parse_callers.py: "*" outside any, "-"
+    # a test's); its top-level functions' (name, first line, last line), a test's left
+    # out, those that hold none of SERVING_FACTS too; and whether the file was read whole
+    # for them (False: it may mention anything)
+    mentions: dict[str, frozenset[str]] = field(default_factory=dict)
+    spans: tuple[tuple[str, int, int], ...] = ()
+    callers_read: bool = False
 
     def load(self) -> None:
         """Have every field at hand (one from the cache loads them when first read)."""

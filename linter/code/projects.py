@@ -10,7 +10,7 @@ import os
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import PurePath
 
-from k8slb.code.facts import CodeFacts
+from k8slb.code.facts import MENTIONED_BY_TEST, MENTIONED_OUTSIDE, SERVING_FACTS, CodeFacts
 from k8slb.core import regex
 from k8slb.languages import JVM, LANGUAGES
 
@@ -554,6 +554,98 @@ def test_support(modules: Sequence[CodeFacts]) -> list[CodeFacts]:
         _as_test(m) if m.language == "go" and not m.is_test and _folder_of(m) in support else m
         for m in modules
     ]
+
+
+# Callers followed up from a function to the tests that call it (test_only_code)
+MAX_CALLER_DEPTH = 8
+# Functions of the tree judged: those holding a server, a wait or a stop (past them: real)
+MAX_JUDGED = 2_000
+_OWN_TEST = "="  # a mention in a `_test.go` file (test_only_code)
+
+
+def test_only_code(modules: Sequence[CodeFacts]) -> list[CodeFacts]:
+    """The modules, with what no program runs taken out of Go files that are no tests':
+    the servers, listeners, waits and stops of a top-level function that only tests call
+    (languages/go/parse_callers.py: every mention of its name in the tree is in a `_test.go`
+    file of another folder, in a function given a test's handle, or in a function only
+    tests call, followed MAX_CALLER_DEPTH callers up). A function the tree never
+    mentions, or only its own folder's tests, stands for itself (`main`, a library's), and
+    one mentioned outside any function, or handed on as a value from a function that is
+    not only the tests', is real. Methods are known by
+    their name alone: one of any type named the same that a program calls keeps them all
+    real. When a Go file was not read whole, nothing is taken out."""
+    go = [m for m in modules if m.language == "go"]
+    if not any(m.is_test for m in go) or not all(m.callers_read for m in go):
+        return list(modules)
+    # name -> (caller, the folder of the file that mentions it): a `_test.go` file's as
+    # OWN_TEST, a test's helper's (given a test's handle, or in test support) as a test's
+    mentioned: dict[str, set[tuple[str, str]]] = {}
+    for module in go:
+        folder = _folder_of(module)
+        own = module.path.endswith("_test.go")
+        for name, callers in module.mentions.items():
+            found = mentioned.setdefault(name, set())
+            if own or module.is_test:
+                found.add((_OWN_TEST if own else MENTIONED_BY_TEST, folder))
+            else:
+                found.update((caller, folder) for caller in callers)
+    # a folder's package name (`fakes`): another package calls its functions so
+    packages = {_folder_of(m): m.package for m in go if not m.path.endswith("_test.go")}
+    known: dict[tuple[str, str], bool] = {}
+
+    def only_tests(name: str, folder: str, depth: int) -> bool:
+        """Whether every mention of `name`, declared in `folder`, is a test's: a test's
+        helper's, a test file's of another folder (its own folder's tests only try it), or
+        a function's that only tests call (a cycle, or callers deeper than
+        MAX_CALLER_DEPTH, keep it real); known once a name and folder."""
+        key = (name, folder)
+        if key not in known:
+            known[key] = False  # a cycle back to it: not only the tests'
+            qualified = f"{packages.get(folder, '')}.{name}"
+            callers = {
+                (caller, where)
+                for caller, where in mentioned.get(name, set()) | mentioned.get(qualified, set())
+                if caller != name and (caller, where) != (_OWN_TEST, folder)
+            }
+            known[key] = (
+                bool(callers)
+                and depth < MAX_CALLER_DEPTH
+                and all(
+                    caller in (MENTIONED_BY_TEST, _OWN_TEST)
+                    or (caller != MENTIONED_OUTSIDE and only_tests(caller, where, depth + 1))
+                    for caller, where in callers
+                )
+            )
+        return known[key]
+
+    judged = 0
+    changed: dict[int, CodeFacts] = {}
+    for module in go:
+        if module.is_test or not module.spans:
+            continue
+        spans = []
+        for name, first, last in module.spans:
+            judged += 1
+            if judged <= MAX_JUDGED and only_tests(name, _folder_of(module), 0):
+                spans.append((first, last))
+        if spans:
+            changed[id(module)] = _without(module, spans)
+    return [changed.get(id(m), m) for m in modules]
+
+
+def _without(module: CodeFacts, spans: list[tuple[int, int]]) -> CodeFacts:
+    """A copy of the module without the serving facts written within `spans` (a parse may
+    be shared through the cache: never changed)."""
+    kept = copy.copy(module)  # (copied as pickled: parse_codec.py)
+    kept.load()  # every field at hand before some are set: loading would set them again
+    for kind in SERVING_FACTS:
+        facts = getattr(kept, kind)
+        setattr(
+            kept,
+            kind,
+            [f for f in facts if not any(a <= f.loc.line <= b for a, b in spans)],
+        )
+    return kept
 
 
 def _folder_of(module: CodeFacts) -> str:

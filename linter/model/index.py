@@ -15,6 +15,7 @@ from k8slb.model.objects import (
     Container,
     PodTemplate,
     namespace_key,
+    only_waits,
     pod_template,
     service_ports,
     target_port,
@@ -345,12 +346,13 @@ class Index:
         self, workloads: Iterable[tuple[K8sObject, PodTemplate]] | None = None
     ) -> Iterator[tuple[K8sObject, PodTemplate, Container, list[K8sObject]]]:
         """(workload, its pod template, container, the Services it serves) for every
-        serving container (of `workloads`, default all)."""
+        serving container (of `workloads`, default all). A container whose command only
+        waits (`sleep infinity`: objects.only_waits) serves nothing, selected or not."""
         for workload, template in self.workloads if workloads is None else workloads:
             serving = self.serving(workload)
             for container in template.containers:
                 targets = serving.get(container.name)
-                if targets:
+                if targets and not only_waits(container):
                     services = list({id(t.service): t.service for t in targets}.values())
                     yield workload, template, container, services
 

@@ -118,6 +118,70 @@ def target_port(port: YMap) -> Any:
     return port.get("port") if target is None or target == 0 or target == "" else target
 
 
+# A command that only waits, as a container's `command` writes it to keep the pod up with
+# nothing in it serving (a toolbox, a pod one `kubectl exec`s into): `sleep N` or `sleep
+# infinity`, `tail -f /dev/null`, alone or in a shell script made only of them, `true`
+# and `:`, with `while`/`until` loops around them.
+_WAIT_SHELLS = frozenset({"sh", "bash", "ash", "dash", "zsh", "ksh"})
+_WAIT_SCRIPT = 1000  # characters of a `-c` script read at most (longer: not a wait)
+_WAIT_TOKEN = regex.compile(r"[^\s;&|()<>]+|;|&&|\|\||[&|()<>]")
+_WAIT_KEYWORDS = frozenset({"while", "until", "do", "done", "true", ":"})
+_DURATION = regex.compile(r"(?:\d+(?:\.\d+)?[smhd]?)+|infinity|inf")
+
+
+def _waits(words: list[str]) -> bool:
+    """Whether one simple command (its words, loop keywords left out) only waits."""
+    if not words:
+        return True
+    program = words[0].rsplit("/", 1)[-1]
+    if program == "sleep":
+        return len(words) >= 2 and all(_DURATION.fullmatch(w) for w in words[1:])
+    if program == "tail":
+        return words[1:] in (["-f", "/dev/null"], ["-F", "/dev/null"])
+    return False
+
+
+def _script_waits(script: str) -> bool:
+    """Whether a `-c` script is made only of commands that wait (_waits), joined by `;`,
+    `&&`, `||` or line breaks, in `while`/`until` loops or not: nothing in the background,
+    piped, redirected or quoted."""
+    if len(script) > _WAIT_SCRIPT or any(c in script for c in "'\"`$\\"):
+        return False
+    words: list[str] = []
+    for token in [*_WAIT_TOKEN.findall(script.replace("\n", " ; ")), ";"]:
+        if token in (";", "&&", "||"):
+            if not _waits(words):
+                return False
+            words = []
+        elif token in ("&", "|", "(", ")", "<", ">"):
+            return False
+        elif token not in _WAIT_KEYWORDS or words:
+            words.append(token)
+    return True
+
+
+def only_waits(container: Container) -> bool:
+    """Whether the container's `command` (which replaces the image's entry point, with its
+    `args`) only waits: `sleep infinity`, `tail -f /dev/null`, or a shell's `-c` script of
+    such waits (`while true; do sleep 3600; done`). Such a container runs no server: no
+    request reaches it, whatever its image would have run."""
+    if not container.body.get("command"):
+        return False
+    words = container.words
+    if not words:
+        return False
+    program = words[0].rsplit("/", 1)[-1]
+    if program in _WAIT_SHELLS:
+        rest = words[1:]
+        if not rest or not rest[0].startswith("-") or not rest[0].endswith("c"):
+            return False
+        rest = rest[1:]
+        if rest[:1] == ["--"]:
+            rest = rest[1:]
+        return len(rest) == 1 and _script_waits(rest[0])
+    return _waits(words)
+
+
 def pos_of(mapping: YMap, key: str, *, value: bool = False) -> Pos:
     """Where `key` (or its value) is written; the mapping itself when the key is absent."""
     table = mapping.value_pos if value else mapping.key_pos

@@ -11,7 +11,12 @@ from typing import TypeVar
 
 from k8slb.code.facts import CodeFacts
 from k8slb.code.imported import resolve_imports
-from k8slb.code.projects import assign_projects, test_support, without_build_output
+from k8slb.code.projects import (
+    assign_projects,
+    test_only_code,
+    test_support,
+    without_build_output,
+)
 from k8slb.core.findings import Finding, ObjectRef, Problem, Severity
 from k8slb.core.internal import internal_error
 from k8slb.core.progress import QUIET, Progress
@@ -229,6 +234,7 @@ def _gather(
     read.modules = without_build_output(read.modules)
     assign_projects(read.modules, read.builds.projects)
     read.modules = test_support(read.modules)
+    read.modules = test_only_code(read.modules)
     read.modules = resolve_imports(read.modules)
     for language in {module.language for module in read.modules}:
         if LANGUAGES[language].settle:

@@ -45,6 +45,11 @@ HEADER = (
     "markers",
     "problem",
     "deferred",
+    # who calls a Go file's functions (languages/go/parse_callers.py): test_only_code reads
+    # them of every Go file
+    "mentions",
+    "spans",
+    "callers_read",
 )
 
 

@@ -83,6 +83,7 @@ from k8slb.code.syntax_trees import (
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.core.findings import Problem
+from k8slb.languages.go.parse_callers import import_names, read_callers, serving_spans
 from k8slb.languages.go.parse_routes import collect_routes
 from k8slb.languages.go.parse_shutdown import (
     drain_pauses,
@@ -340,7 +341,13 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
     facts = CodeFacts(path, "go", is_test=path.endswith("_test.go"))
     facts.imports = go_imports(data)  # read from any file: a program's closure needs all
     facts.package = go_package(data)  # and which folders are programs (`package main`)
-    if "vendor" in path.split("/")[:-1] or is_generated(data):
+    if "vendor" in path.split("/")[:-1]:
+        facts.callers_read = True  # a library's copy: it calls none of the tree's functions
+        return facts
+    # from every file of the tree (generated stubs call handlers), parsed or not
+    found = read_callers(data, facts.is_test, import_names(facts.imports))
+    facts.mentions, facts.callers_read = found.mentions, found.complete
+    if is_generated(data):
         return facts
     if not worth_parsing(data):
         if _ADDRESS_VALUE.search(data) is not None or _ADDRESS_FIELD.search(data) is not None:
@@ -364,11 +371,13 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
     except _TooDeep as deep:  # what was read of it goes: it is read as a broken file is
         unread = CodeFacts(path, "go", is_test=facts.is_test)
         unread.imports, unread.package = facts.imports, facts.package
+        unread.mentions, unread.callers_read = facts.mentions, facts.callers_read
         problem = Problem("KLB004", path, deep.line, 1, "")
         why = f"functions and blocks nested too deep to read (at line {deep.line})"
         unread.problem = not_analysed(problem, why)
         return unread
     facts.markers = comment_markers(path, data.decode("utf-8", "replace"), comment_pattern("//"))
+    facts.spans = serving_spans(facts, found.spans)
     return facts
 
 
@@ -3327,11 +3336,19 @@ class _Collector:
     def _signals(self, node: Node, scope: _Scope) -> list[Node]:
         """The signals an argument of `Notify` gives: itself, or, for a slice spread into
         the call (`stopSignals...`), the elements of the slice literals (and `append`s)
-        the variable is bound to, in its function or the package."""
-        if node.type != "variadic_argument":
+        the variable is bound to, in its function or the package; so for the value of a
+        `range` over such a slice (`for _, s := range stopSignals { signal.Notify(c, s) }`),
+        the loop's one, that the body does not change."""
+        if node.type == "identifier":
+            walked = self._ranged_slice(node, scope)
+            if walked is None:
+                return [node]
+            pending = [walked]
+        elif node.type != "variadic_argument":
             return [node]
+        else:
+            pending = list(node.named_children)
         found: list[Node] = []
-        pending = list(node.named_children)
         seen: set[int] = set()
         while pending and len(seen) < MAX_STEPS:
             value = pending.pop()
@@ -3357,6 +3374,19 @@ class _Collector:
                     else:
                         found.append(item)
         return found
+
+    def _ranged_slice(self, use: Node, scope: _Scope) -> Node | None:
+        """What a `range` variable's one loop walks (its `right`), where the variable is
+        the element (`s` of `for _, s := range list`) and the body does not change it;
+        None otherwise."""
+        name = _text(use)
+        found = scope.lookup(name)
+        if found is None or found[1] or name in found[0].parameters:
+            return None
+        clauses = found[0].ranged.get(name)
+        if not clauses or len(clauses) != 1 or clauses[0][1] != 1 or self._rewritten(use, name):
+            return None
+        return clauses[0][0].child_by_field_name("right")
 
     def _db(self, call: Node, scope: _Scope, opener: str) -> None:
         args = self._called(call).arguments
