@@ -420,3 +420,19 @@ def test_a_target_by_name_pattern_applies_a_patch_to_each_object_it_matches(
     assert ("KLB401", "ledger/components/api/api_patch.yaml", "ledger-api") in {
         f[:3] for f in found
     }
+
+
+def test_a_container_an_inline_patch_adds_is_reported_at_its_own_line(tmp_path: Path) -> None:
+    """A patch written in the kustomization (`patch: |`) is read where it stands: the
+    container it adds is reported at that container's line of the kustomization, as a
+    patch file's would be at its line of that file."""
+    written = "".join(f"    {line}\n" if line else "\n" for line in SIDECAR_PATCH.splitlines())
+    component = COMPONENT.replace("- path: api_patch.yaml\n", "- patch: |\n" + written)
+    folder = _controller(tmp_path, **{"ledger/components/api/kustomization.yaml": component})
+    (folder / "ledger/components/api/api_patch.yaml").unlink()
+    done = CliRunner().invoke(cli, ["check", "--isolated", "--format", "json", str(folder)])
+    report: dict[str, Any] = json.loads(done.stdout)
+    (found,) = [f for f in report["findings"] if f["rule"] == "KLB401"]
+    assert Path(found["path"]).name == "kustomization.yaml"
+    lines = component.splitlines()
+    assert lines[found["line"] - 1].strip() == "- name: ledger-api"

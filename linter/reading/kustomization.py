@@ -12,6 +12,7 @@ from typing import Any
 from k8slb.core import regex
 from k8slb.core.record import record
 from k8slb.reading.repository import inside
+from k8slb.reading.yamltree import YMap, YSeq
 
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 
@@ -391,19 +392,53 @@ def patch_target(target: object) -> PatchTarget | None:
     return PatchTarget(**patterns, labels=labels, annotations=annotations)
 
 
-def _inline(text: str) -> Any:
+def _inline(text: str, at: tuple[int, int] | None = None, lines: list[str] | None = None) -> Any:
     """A patch written in the kustomization: its one YAML document (a map or a list), or
-    None where it has none, several, or does not parse."""
+    None where it has none, several, or does not parse. Read where it is written (`at`,
+    its value's place among the kustomization's `lines`), so what is judged of it (a
+    container it adds) is reported at its own line of the kustomization."""
     from k8slb.reading.yamlcompose import compose  # parsed with the kustomization
 
-    composed = compose(text)
+    composed = compose(_placed(text, at, lines))
     if composed.problems or len(composed.documents) != 1:
         return None
     data = composed.documents[0].data
     return data if isinstance(data, dict | list) else None
 
 
-def _patch_entry(folder: str, path: str, entry: object, *, late: bool = False) -> PatchEntry | None:
+def _placed(text: str, at: tuple[int, int] | None, lines: list[str] | None) -> str:
+    """A literal block scalar's text (`patch: |`) as the kustomization holds it: the
+    lines before it left blank and its indentation given back, so that a YAML parse of it
+    places each node at its line and column of the file. Any other form of the value
+    (folded, quoted, lines that differ) is read as its own lines: a place not found is
+    never guessed."""
+    if at is None or lines is None or not 0 < at[0] <= len(lines):
+        return text
+    if not lines[at[0] - 1][at[1] - 1 :].startswith("|"):
+        return text
+    written = text.split("\n")
+    if at[0] + len(written) > len(lines) + 1:
+        return text
+    indent = None
+    for number, line in enumerate(written):
+        held = lines[at[0] + number] if at[0] + number < len(lines) else ""
+        if not line:
+            continue
+        if not held.endswith(line) or held[: len(held) - len(line)].strip(" "):
+            return text
+        if indent is None:
+            indent = len(held) - len(line)
+        elif len(held) - len(line) != indent:
+            return text
+    if not indent:
+        return text
+    margin = " " * indent
+    return "\n" * at[0] + "\n".join(margin + line if line else line for line in written)
+
+
+def _patch_entry(
+    folder: str, path: str, entry: object, lines: list[str] | None, *, late: bool = False
+) -> PatchEntry | None:
     """A `patches:` (or, `late`, a `patchesJson6902:`) entry, or None: a remote file, an
     inline patch that does not parse, a JSON 6902 patch with no target."""
     if not isinstance(entry, dict):
@@ -411,7 +446,8 @@ def _patch_entry(folder: str, path: str, entry: object, *, late: bool = False) -
     named, written = entry.get("path"), entry.get("patch")
     inline = None
     if isinstance(written, str) and named is None:
-        inline = _inline(written)
+        placed = entry.value_pos.get("patch") if isinstance(entry, YMap) else None
+        inline = _inline(written, placed, lines)
         if inline is None:
             return None
         file = path
@@ -430,17 +466,21 @@ def _patch_entry(folder: str, path: str, entry: object, *, late: bool = False) -
     return PatchEntry(file, selected, None, inline, late)
 
 
-def _merge_item(folder: str, path: str, item: object) -> PatchEntry | None:
+def _merge_item(
+    folder: str, path: str, item: object, at: tuple[int, int] | None, lines: list[str] | None
+) -> PatchEntry | None:
     """An item of `patchesStrategicMerge:`: a file, or a patch written inline."""
     if not isinstance(item, str) or not item or _REMOTE.match(item):
         return None
     if "\n" not in item:
         return PatchEntry(os.path.normpath(os.path.join(folder, item)), None)
-    inline = _inline(item)
+    inline = _inline(item, at, lines)
     return PatchEntry(path, None, None, inline) if isinstance(inline, dict) else None
 
 
-def kustomization_parts(path: str, body: object) -> KustomizationParts | None:
+def kustomization_parts(
+    path: str, body: object, text: str | None = None
+) -> KustomizationParts | None:
     """What the kustomization at `path` (its first YAML document, `body`) builds from;
     None when it is no mapping or its lists are not lists or past the budget."""
     if not isinstance(body, dict):
@@ -457,9 +497,15 @@ def kustomization_parts(path: str, body: object) -> KustomizationParts | None:
     assert resources is not None and components is not None  # (for mypy)
     assert patches is not None and merges is not None and operations is not None
     # in kustomize's order: strategic merges, `patches:`, (labels), JSON 6902 patches
-    entries = [_merge_item(folder, path, item) for item in merges]
-    entries += [_patch_entry(folder, path, entry) for entry in patches]
-    entries += [_patch_entry(folder, path, entry, late=True) for entry in operations]
+    lines = text.split("\n") if text is not None else None  # where inline patches are written
+    listed = body.get("patchesStrategicMerge")
+    places: list[Any] = listed.item_pos if isinstance(listed, YSeq) else []
+    places = places if len(places) == len(merges) else [None] * len(merges)
+    entries = [
+        _merge_item(folder, path, i, at, lines) for i, at in zip(merges, places, strict=True)
+    ]
+    entries += [_patch_entry(folder, path, entry, lines) for entry in patches]
+    entries += [_patch_entry(folder, path, entry, lines, late=True) for entry in operations]
     return KustomizationParts(
         path,
         body.get("kind") == "Component",
