@@ -436,3 +436,24 @@ def test_a_container_an_inline_patch_adds_is_reported_at_its_own_line(tmp_path: 
     assert Path(found["path"]).name == "kustomization.yaml"
     lines = component.splitlines()
     assert lines[found["line"] - 1].strip() == "- name: ledger-api"
+
+
+def test_a_patch_written_on_one_line_applies_and_one_folded_does_not(tmp_path: Path) -> None:
+    """A JSON 6902 patch on one quoted line is read where it stands; one folded (`>`),
+    whose lines k8slb cannot place in the file, is not applied (the object as written)."""
+    own = (
+        "resources:\n- payments.yaml\npatches:\n- target:\n    kind: Deployment\n  patch: {value}\n"
+    )
+    files = {"deploy/base/payments.yaml": PAYMENTS}
+    one_line = '\'[{"op": "replace", "path": "/spec/replicas", "value": 3}]\''
+    folded = '>\n    [{"op": "replace", "path": "/spec/replicas",\n    "value": 3}]'
+    quoted = _tree(
+        tmp_path / "quoted",
+        {**files, "deploy/base/kustomization.yaml": own.format(value=one_line)},
+    )
+    unplaced = _tree(
+        tmp_path / "folded",
+        {**files, "deploy/base/kustomization.yaml": own.format(value=folded)},
+    )
+    assert _severity_of_klb101(quoted) == ["warning"]
+    assert _severity_of_klb101(unplaced) == ["info"]

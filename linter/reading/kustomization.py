@@ -394,46 +394,57 @@ def patch_target(target: object) -> PatchTarget | None:
 
 def _inline(text: str, at: tuple[int, int] | None = None, lines: list[str] | None = None) -> Any:
     """A patch written in the kustomization: its one YAML document (a map or a list), or
-    None where it has none, several, or does not parse. Read where it is written (`at`,
-    its value's place among the kustomization's `lines`), so what is judged of it (a
-    container it adds) is reported at its own line of the kustomization."""
+    None where it has none, several, or does not parse, or where its place in the file is
+    not found. Read where it is written (`at`, its value's place among the
+    kustomization's `lines`), so what is judged of it (a container it adds) is reported at
+    its own line of the kustomization."""
     from k8slb.reading.yamlcompose import compose  # parsed with the kustomization
 
-    composed = compose(_placed(text, at, lines))
+    placed = _placed(text, at, lines) if lines is not None else text
+    if placed is None:
+        return None
+    composed = compose(placed)
     if composed.problems or len(composed.documents) != 1:
         return None
     data = composed.documents[0].data
     return data if isinstance(data, dict | list) else None
 
 
-def _placed(text: str, at: tuple[int, int] | None, lines: list[str] | None) -> str:
-    """A literal block scalar's text (`patch: |`) as the kustomization holds it: the
-    lines before it left blank and its indentation given back, so that a YAML parse of it
-    places each node at its line and column of the file. Any other form of the value
-    (folded, quoted, lines that differ) is read as its own lines: a place not found is
-    never guessed."""
-    if at is None or lines is None or not 0 < at[0] <= len(lines):
-        return text
-    if not lines[at[0] - 1][at[1] - 1 :].startswith("|"):
-        return text
+def _placed(text: str, at: tuple[int, int] | None, lines: list[str]) -> str | None:
+    """The patch's text as the kustomization holds it: the lines before it left blank and
+    its indentation given back, so that a YAML parse of it places each node at its line
+    and column of the file. A literal block (`patch: |`) or a value on one line, plain or
+    quoted, as written; None for any other form (folded, escaped, lines that differ): a
+    place not found is never guessed, and such a patch is not applied."""
+    if at is None or not 0 < at[0] <= len(lines):
+        return None
+    line, column = at
+    held = lines[line - 1][column - 1 :]
+    if "\n" not in text and not held.startswith("|"):
+        start = 1 if held[:1] in ("'", '"') else 0
+        if held[start : start + len(text)] != text:
+            return None
+        return "\n" * (line - 1) + " " * (column - 1 + start) + text
+    if not held.startswith("|"):
+        return None
     written = text.split("\n")
-    if at[0] + len(written) > len(lines) + 1:
-        return text
+    if line + len(written) > len(lines) + 1:
+        return None
     indent = None
-    for number, line in enumerate(written):
-        held = lines[at[0] + number] if at[0] + number < len(lines) else ""
-        if not line:
+    for number, part in enumerate(written):
+        if not part:
             continue
-        if not held.endswith(line) or held[: len(held) - len(line)].strip(" "):
-            return text
+        kept = lines[line + number]
+        if not kept.endswith(part) or kept[: len(kept) - len(part)].strip(" "):
+            return None
         if indent is None:
-            indent = len(held) - len(line)
-        elif len(held) - len(line) != indent:
-            return text
+            indent = len(kept) - len(part)
+        elif len(kept) - len(part) != indent:
+            return None
     if not indent:
-        return text
+        return None
     margin = " " * indent
-    return "\n" * at[0] + "\n".join(margin + line if line else line for line in written)
+    return "\n" * line + "\n".join(margin + part if part else part for part in written)
 
 
 def _patch_entry(
