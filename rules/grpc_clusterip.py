@@ -146,6 +146,10 @@ def scale_phrase(index: Index, backends: list[tuple[K8sObject, PodTemplate]]) ->
             upto = f" up to {most} replicas" if most else ""
             return f"{scaler.kind}/{scaler.name} scales {workload.ref.display}{upto}"
     for workload, _ in backends:
+        built = index.built_replicas.get((workload.path, workload.ref))
+        if built is not None:
+            return f"{built[0]}'s patches give {workload.ref.display} {built[1]} replicas"
+    for workload, _ in backends:
         replicas = dig(workload.body, "spec", "replicas")
         if workload.kind == "DaemonSet":
             return f"{workload.ref.display} runs a pod on every node"
@@ -363,7 +367,9 @@ class GrpcClusterIp(Rule):
     the dial and balances each request.
 
     A Service whose pods are one replica of a Deployment or StatefulSet that nothing
-    scales is `info`: there is nothing to spread calls over until it is scaled.
+    scales is `info`: there is nothing to spread calls over until it is scaled. An
+    autoscaler scales it, and so does a kustomize overlay whose patches give it more
+    replicas than its base writes (a patch by label selector scaling every Deployment).
 
     A Service of a chart Helm rendered only without some of its templates (each a KLB003:
     a `required` or `fail` its defaults trip), that selects no pod of what did render, is

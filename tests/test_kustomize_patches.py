@@ -2,8 +2,10 @@
 Deployments, StatefulSets and DaemonSets of its build as kustomize merges them
 (model/patched.py): a container a Component's patch adds is judged, where the patch writes
 it; a patch file is never an object of its own; what is not applied exactly (a `$patch`
-directive, a target by selector, an overlay's patch that replaces a base's value, two
-kustomizations patching one object) leaves the object as written."""
+directive, an overlay's patch that replaces a base's value, two kustomizations patching one
+object) leaves the object as written. A patch's `target:` selects every object it matches
+(patterns, label and annotation selectors); JSON 6902 operations written inline apply; the
+replicas an overlay's patches give a workload it keeps as written count as scaling it."""
 
 from __future__ import annotations
 
@@ -13,7 +15,13 @@ from typing import Any
 
 from click.testing import CliRunner
 from k8slb.interface.cli import cli
-from k8slb.reading.kustomization import PatchEntry, kustomization_parts
+from k8slb.reading.kustomization import (
+    PatchEntry,
+    PatchTarget,
+    Requirement,
+    kustomization_parts,
+    selector,
+)
 
 # A controller's base: one container, no Service of its own.
 MANAGER = """\
@@ -192,11 +200,10 @@ def test_patches_not_applied_exactly_leave_the_object_and_are_no_objects(
     for number, (patch, entry) in enumerate(
         [
             (deleting, "- path: api_patch.yaml\n"),
+            # the pods' label, not the Deployment's: selects nothing
             (SIDECAR_PATCH, "- path: api_patch.yaml\n  target:\n    labelSelector: app=ledger\n"),
-            (
-                SIDECAR_PATCH,
-                "- path: api_patch.yaml\n  target:\n    kind: Deployment\n    name: ledger-.*\n",
-            ),
+            # anchored: `ledger` is not `ledger-controller`
+            (SIDECAR_PATCH, "- path: api_patch.yaml\n  target:\n    name: ledger\n"),
             ("- op: add\n  path: /spec/replicas\n  value: 3\n", "- path: api_patch.yaml\n"),
         ]
     ):
@@ -239,22 +246,37 @@ def test_kustomization_parts_reads_the_entries_and_refuses_selectors() -> None:
             {"path": "b.yaml", "target": {"kind": "Deployment", "name": "web"}},
             {"path": "c.yaml", "target": {"labelSelector": "app=web"}},
             {"patch": "inline"},
+            {"path": "e.yaml", "target": {"labelSelector": "app in (web"}},
         ],
         "patchesStrategicMerge": ["d.yaml", "apiVersion: v1\nkind: X\n"],
+        "patchesJson6902": [
+            {"target": {"kind": "Deployment"}, "patch": "- {op: remove, path: /x}"},
+            {"patch": "- {op: remove, path: /x}"},
+        ],
     }
-    parts = kustomization_parts("deploy/kustomization.yaml", body)
+    path = "deploy/kustomization.yaml"
+    parts = kustomization_parts(path, body)
     assert parts is not None and parts.component
     assert parts.resources == ("deploy/service.yaml",)
-    assert parts.patches[:2] == (
+    assert parts.patches[:5] == (
+        PatchEntry("deploy/d.yaml", None),
+        PatchEntry(path, None, None, {"apiVersion": "v1", "kind": "X"}),
         PatchEntry("deploy/a.yaml", None),
-        PatchEntry("deploy/b.yaml", ("Deployment", "web")),
+        PatchEntry("deploy/b.yaml", PatchTarget(kind="Deployment", name="web")),
+        PatchEntry("deploy/c.yaml", PatchTarget(labels=(Requirement("app", "=", ("web",)),))),
     )
-    assert parts.patches[2].refused is not None
+    assert parts.patches[5].refused is not None  # a selector Kubernetes would not parse
+    late = parts.patches[6]
+    assert late.late and late.target == PatchTarget(kind="Deployment")
+    assert late.inline == [{"op": "remove", "path": "/x"}]
     assert [p.file for p in parts.patches] == [
+        "deploy/d.yaml",
+        path,
         "deploy/a.yaml",
         "deploy/b.yaml",
         "deploy/c.yaml",
-        "deploy/d.yaml",
+        "deploy/e.yaml",
+        path,
     ]
     assert kustomization_parts("k.yaml", {"patches": "a.yaml"}) is None
 
@@ -276,3 +298,162 @@ def test_a_finding_put_in_the_patch_file_is_silenced_there_or_on_its_object(
         tmp_path / "comment", **{"ledger/components/api/api_patch.yaml": commented}
     )
     assert not [f for f in _findings(in_patch) if f[0] == "KLB401"]
+
+
+def test_selectors_read_as_kubernetes_reads_them() -> None:
+    assert selector("tier=api, track!=canary,zone in (a, b),!legacy,owner") == (
+        Requirement("tier", "=", ("api",)),
+        Requirement("track", "!=", ("canary",)),
+        Requirement("zone", "in", ("a", "b")),
+        Requirement("legacy", "!", ()),
+        Requirement("owner", "exists", ()),
+    )
+    held = {"tier": "api", "zone": "b", "owner": "pay"}
+    assert all(r.holds(held) for r in selector("tier==api,zone notin (c),!legacy") or ())
+    assert not all(r.holds(held) for r in selector("tier=api,track") or ())
+    for broken in ("a in (b", "a b", "=x", "a=b c", "a" * 2000):
+        assert selector(broken) is None, broken
+
+
+# A payments API served over gRPC, its base labelled by the kustomization that names it.
+PAYMENTS = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: payments-api
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: payments-api}
+  template:
+    metadata:
+      labels: {app: payments-api}
+    spec:
+      containers:
+        - name: api
+          image: registry.example/payments-api:1.4
+          ports:
+            - {name: grpc, containerPort: 50051}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: payments-api
+spec:
+  selector: {app: payments-api}
+  ports:
+    - {name: grpc, port: 50051, targetPort: grpc}
+"""
+SCALE_ALL = """\
+resources:
+- ../../base
+patches:
+- patch: |-
+    - op: replace
+      path: /spec/replicas
+      value: {replicas}
+  target:
+    kind: Deploy.*
+    labelSelector: {selector}
+"""
+
+
+def _payments(tmp_path: Path, selector: str, **more: str) -> Path:
+    files = {
+        "deploy/base/payments.yaml": PAYMENTS,
+        "deploy/base/kustomization.yaml": (
+            "resources:\n- payments.yaml\ncommonLabels:\n  system: billing\n"
+        ),
+        "deploy/overlays/live/kustomization.yaml": SCALE_ALL.format(replicas=4, selector=selector),
+        "deploy/overlays/local/kustomization.yaml": SCALE_ALL.format(replicas=1, selector=selector),
+    }
+    return _tree(tmp_path, {**files, **more})
+
+
+def _severity_of_klb101(folder: Path) -> list[str]:
+    done = CliRunner().invoke(cli, ["check", "--isolated", "--format", "json", str(folder)])
+    report: dict[str, Any] = json.loads(done.stdout)
+    return [f["severity"] for f in report["findings"] if f["rule"] == "KLB101"]
+
+
+def test_an_overlay_scaling_every_labelled_deployment_makes_the_base_scaled(
+    tmp_path: Path,
+) -> None:
+    """The live overlay's inline JSON 6902 patch selects the Deployments by a label their
+    base's kustomization adds: the one replica written is not the one that runs there,
+    so the gRPC Service is not "one replica nothing scales"."""
+    assert _severity_of_klb101(_payments(tmp_path / "labelled", "system=billing")) == ["warning"]
+    # a selector no object meets leaves the one replica as written
+    assert _severity_of_klb101(_payments(tmp_path / "other", "system=ledger")) == ["info"]
+
+
+def test_a_kustomizations_own_labels_come_after_its_patches(tmp_path: Path) -> None:
+    """kustomize runs `patches:` before the kustomization's own labels, and
+    `patchesJson6902:` after them: only the second selects by a label added there."""
+    own = (
+        "resources:\n- payments.yaml\ncommonLabels:\n  system: billing\n"
+        "{key}:\n- target:\n    kind: Deployment\n    labelSelector: system=billing\n"
+        "  patch: |-\n    - {{op: replace, path: /spec/replicas, value: 3}}\n"
+    )
+    files = {"deploy/base/payments.yaml": PAYMENTS}
+    before = _tree(
+        tmp_path / "before",
+        {**files, "deploy/base/kustomization.yaml": own.format(key="patches")},
+    )
+    after = _tree(
+        tmp_path / "after",
+        {**files, "deploy/base/kustomization.yaml": own.format(key="patchesJson6902")},
+    )
+    assert _severity_of_klb101(before) == ["info"]
+    assert _severity_of_klb101(after) == ["warning"]
+
+
+def test_a_target_by_name_pattern_applies_a_patch_to_each_object_it_matches(
+    tmp_path: Path,
+) -> None:
+    component = COMPONENT.replace(
+        "- path: api_patch.yaml\n",
+        "- path: api_patch.yaml\n  target:\n    kind: Deployment\n    name: ledger-.*\n",
+    )
+    folder = _controller(tmp_path, **{"ledger/components/api/kustomization.yaml": component})
+    found = _findings(folder)
+    assert ("KLB401", "ledger/components/api/api_patch.yaml", "ledger-api") in {
+        f[:3] for f in found
+    }
+
+
+def test_a_container_an_inline_patch_adds_is_reported_at_its_own_line(tmp_path: Path) -> None:
+    """A patch written in the kustomization (`patch: |`) is read where it stands: the
+    container it adds is reported at that container's line of the kustomization, as a
+    patch file's would be at its line of that file."""
+    written = "".join(f"    {line}\n" if line else "\n" for line in SIDECAR_PATCH.splitlines())
+    component = COMPONENT.replace("- path: api_patch.yaml\n", "- patch: |\n" + written)
+    folder = _controller(tmp_path, **{"ledger/components/api/kustomization.yaml": component})
+    (folder / "ledger/components/api/api_patch.yaml").unlink()
+    done = CliRunner().invoke(cli, ["check", "--isolated", "--format", "json", str(folder)])
+    report: dict[str, Any] = json.loads(done.stdout)
+    (found,) = [f for f in report["findings"] if f["rule"] == "KLB401"]
+    assert Path(found["path"]).name == "kustomization.yaml"
+    lines = component.splitlines()
+    assert lines[found["line"] - 1].strip() == "- name: ledger-api"
+
+
+def test_a_patch_written_on_one_line_applies_and_one_folded_does_not(tmp_path: Path) -> None:
+    """A JSON 6902 patch on one quoted line is read where it stands; one folded (`>`),
+    whose lines k8slb cannot place in the file, is not applied (the object as written)."""
+    own = (
+        "resources:\n- payments.yaml\npatches:\n- target:\n    kind: Deployment\n  patch: {value}\n"
+    )
+    files = {"deploy/base/payments.yaml": PAYMENTS}
+    one_line = '\'[{"op": "replace", "path": "/spec/replicas", "value": 3}]\''
+    folded = '>\n    [{"op": "replace", "path": "/spec/replicas",\n    "value": 3}]'
+    quoted = _tree(
+        tmp_path / "quoted",
+        {**files, "deploy/base/kustomization.yaml": own.format(value=one_line)},
+    )
+    unplaced = _tree(
+        tmp_path / "folded",
+        {**files, "deploy/base/kustomization.yaml": own.format(value=folded)},
+    )
+    assert _severity_of_klb101(quoted) == ["warning"]
+    assert _severity_of_klb101(unplaced) == ["info"]

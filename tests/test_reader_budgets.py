@@ -2151,6 +2151,39 @@ def kustomize_patches_everywhere(n: int) -> Files:
     return files
 
 
+def kustomize_patches_by_selector(n: int) -> Files:
+    """A base of `n` Deployments labelled by its kustomization; `n` overlays on it, each
+    with `n` inline patches (JSON 6902 and strategic merges) whose targets select every
+    Deployment by a name pattern that backtracks, a selector of many terms and an
+    operation path hundreds of steps deep: the pairs tested stop at their budget."""
+    deployment = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: d{i}, labels: {{a: b}}}}\n"
+        "spec:\n  replicas: 1\n  selector: {{matchLabels: {{app: a}}}}\n"
+        "  template:\n    metadata: {{labels: {{app: a}}}}\n"
+        "    spec: {{containers: [{{name: c, image: x}}]}}\n"
+    )
+    terms = ",".join(f"k{j} notin (x,y)" for j in range(30))
+    deep = "/spec" * 300
+    patch = (
+        "- target:\n    kind: Deploy.*\n    name: (d+)+[0-9]*\n"
+        f"    labelSelector: part=shop,{terms}\n"
+        "  patch: |-\n    - {op: replace, path: /spec/replicas, value: 3}\n"
+        f"    - {{op: add, path: {deep}, value: 1}}\n"
+        "- target: {kind: Deployment}\n  patch: |-\n    spec: {replicas: 2}\n"
+    )
+    resources = "".join(f"- r{i}.yaml\n" for i in range(n))
+    files = {
+        ".git/HEAD": "ref: refs/heads/main\n",
+        "base/kustomization.yaml": f"resources:\n{resources}commonLabels: {{part: shop}}\n",
+    }
+    for i in range(n):
+        files[f"base/r{i}.yaml"] = deployment.format(i=i)
+        files[f"o{i}/kustomization.yaml"] = (
+            f"resources:\n- ../base\npatchesJson6902:\n{patch * 4}patches:\n{patch * 4}"
+        )
+    return files
+
+
 LINK = "\0link to "  # a file of a case that is this: a symbolic link to the rest (read_here)
 
 
@@ -2179,6 +2212,9 @@ def chart_links(n: int, size: int) -> Files:
 ISSUE: dict[str, Callable[[], Files]] = {
     "Kustomize: 300 patches, Components and overlays deep, one patch of 300x300 env entries": (
         lambda: kustomize_patches_everywhere(300)
+    ),
+    "Kustomize: 300 overlays of 16 inline patches selecting 300 labelled Deployments each": (
+        lambda: kustomize_patches_by_selector(300)
     ),
     "Kustomize: 2000 resource files labelled, 2000 label entries and common labels": (
         lambda: kustomize_labels_everywhere(2000)

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import PurePath
 from typing import Any
 
+from k8slb.core.findings import ObjectRef
 from k8slb.core.paths import parent_folder
 from k8slb.core.record import record
 from k8slb.languages.java.parse_spring import environment_name
@@ -94,8 +95,10 @@ class Index:
         units: Mapping[str, Unit] | None = None,
         manifest_files: Iterable[str] = (),
         namespaces_elsewhere: Iterable[K8sObject] = (),
+        built_replicas: Mapping[tuple[str, ObjectRef], tuple[str, int]] | None = None,
     ) -> None:
         self.objects = list(objects)
+        self.built_replicas = built_replicas or {}  # model/patched.py's `scaled`
         self.mesh = mesh
         # which objects are applied together (units.py), by file: none given, one unit
         self.units: Mapping[str, Unit] = units or {}
@@ -420,6 +423,12 @@ class Index:
         )
         return [scaler for scaler in found if self.together(scaler, workload)]
 
+    def scaled(self, workload: K8sObject) -> bool:
+        """Whether more than the replicas the workload writes may run: an autoscaler
+        targets it, or a kustomization's patches give it more than one replica in a build
+        (an overlay's `replicas` over the base's, which is judged as written)."""
+        return bool(self.scalers(workload)) or (workload.path, workload.ref) in self.built_replicas
+
     def mesh_balancing(self, pods: Iterable[tuple[K8sObject, PodTemplate]]) -> str | None:
         """The mesh whose proxies balance each request these pods serve or send: the run's
         `--mesh`, else the one every pod is in; None when one of them is in none (or no
@@ -547,6 +556,6 @@ def one_unscaled_replica(index: Index, backends: list[tuple[K8sObject, PodTempla
     if workload.kind == "Pod":
         return f"the bare {workload.ref.display}"
     replicas = dig(workload.body, "spec", "replicas")
-    if workload.kind not in ("Deployment", "StatefulSet") or index.scalers(workload):
+    if workload.kind not in ("Deployment", "StatefulSet") or index.scaled(workload):
         return None
     return workload.ref.display if replicas in (None, 1) else None

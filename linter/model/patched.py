@@ -25,10 +25,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from k8slb.core import regex
 from k8slb.core.findings import NO_FIX, Finding, ObjectRef
-from k8slb.reading.kustomization import KUSTOMIZATION_FILES, KustomizationParts, PatchEntry
+from k8slb.reading.kustomization import (
+    KUSTOMIZATION_FILES,
+    AddedLabels,
+    KustomizationParts,
+    PatchEntry,
+    PatchTarget,
+)
 from k8slb.reading.manifests import ManifestFile
-from k8slb.reading.objects import K8sObject, api_group
+from k8slb.reading.objects import K8sObject, api_group, dig
 from k8slb.reading.yamltree import Pos, YMap, YSeq
 
 _PATCHED_KINDS = frozenset(
@@ -60,6 +67,8 @@ MAX_BUILD_FILES = 4096
 MAX_BUILD_DEPTH = 32
 MAX_PATCH_NODES = 20_000
 MAX_PATCHES_TRIED = 50_000  # (a build, a patch) pairs a run looks for targets of
+MAX_SELECTED = 20_000  # (a patch, an object) pairs a run tests a target's selectors on
+MAX_OPERATION_PATH = 64  # the steps of a JSON 6902 operation's path
 
 
 class _Refused(Exception):
@@ -75,6 +84,10 @@ class Patched:
     # (the patched object's path, its ref) -> each container a patch added whole -> the
     # patch file it is written in
     moved: dict[tuple[str, ObjectRef], dict[str, str]] = field(default_factory=dict)
+    # (an object's path, its ref) -> (a kustomization, the replicas its patches give the
+    # object), where they are more than one and the object is kept as written (an
+    # overlay's replaced value, two overlays patching it): a build runs more than one pod
+    scaled: dict[tuple[str, ObjectRef], tuple[str, int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -83,6 +96,26 @@ class _Merge:
     nodes: int = 0
     added: dict[str, str] = field(default_factory=dict)  # new container -> its patch file
     file: str = ""
+
+
+class _Operations:
+    """A JSON 6902 patch written inline: its list of operations."""
+
+    def __init__(self, operations: list[Any]) -> None:
+        self.operations = operations
+
+
+def _inline_patch(entry: PatchEntry) -> K8sObject | _Operations | None:
+    """The patch a kustomization writes inline, as the patches read from files are."""
+    if isinstance(entry.inline, list):
+        return _Operations(entry.inline) if entry.target is not None else None
+    if not isinstance(entry.inline, YMap):
+        return None
+    version, kind = entry.inline.get("apiVersion"), entry.inline.get("kind")
+    if entry.target is None and not (isinstance(version, str) and isinstance(kind, str)):
+        return None
+    body = entry.inline
+    return K8sObject(entry.file, 0, None, str(version or ""), str(kind or ""), body)
 
 
 def patched(
@@ -96,13 +129,14 @@ def patched(
         if m.path not in rendered
         for named in m.patch_files
     )
-    if not files:
-        return Patched(objects)
     kustomizations = {
         os.path.normpath(m.path): m.kustomization
         for m in manifests
         if m.kustomization is not None and m.path not in rendered
     }
+    inline = any(e.inline is not None for k in kustomizations.values() for e in k.patches)
+    if not files and not inline:
+        return Patched(objects)
     bodies: dict[str, list[K8sObject]] = {}
     kept: list[K8sObject] = []
     for obj in objects:
@@ -110,22 +144,51 @@ def patched(
             bodies.setdefault(os.path.normpath(obj.path), []).append(obj)
         else:
             kept.append(obj)
-    plan = _Plan(kustomizations)
-    wanted = plan.patches(kept, bodies)
+    added = [a for m in manifests if m.path not in rendered for a in m.added_labels]
+    plan = _Plan(kustomizations, added)
+    wanted, refused = plan.patches(kept, bodies)
     result = Patched([], files)
     for obj in kept:
         patches = wanted.get(id(obj))
-        made = _applied(obj, patches, plan, result) if patches else None
+        made = _applied(obj, patches, result) if patches and id(obj) not in refused else None
         result.objects.append(made or obj)
+        if patches and made is None:
+            _note_scaled(obj, patches, result)
     return result
+
+
+def _note_scaled(
+    obj: K8sObject, patches: list[tuple[str, PatchEntry, Any, bool]], result: Patched
+) -> None:
+    """Where the object is kept as written, the most replicas one kustomization's patches
+    alone would give it, when that is more than one and more than it says."""
+    written = dig(obj.body, "spec", "replicas")
+    most: tuple[str, int] | None = None
+    for path in dict.fromkeys(k for k, *_ in patches):
+        body = _body_of(obj, [p for p in patches if p[0] == path])
+        replicas = dig(body, "spec", "replicas") if body is not None else None
+        if not isinstance(replicas, int) or isinstance(replicas, bool) or replicas <= 1:
+            continue
+        if replicas != written and (most is None or replicas > most[1]):
+            most = (path, replicas)
+    if most is not None:
+        result.scaled[(obj.path, obj.ref)] = most
 
 
 class _Plan:
     """The builds of the kustomizations read: which files each reaches, which name each."""
 
-    def __init__(self, kustomizations: Mapping[str, KustomizationParts]) -> None:
+    def __init__(
+        self, kustomizations: Mapping[str, KustomizationParts], added: Sequence[AddedLabels]
+    ) -> None:
         self.kustomizations = kustomizations
         self.builds: dict[str, frozenset[str] | None] = {}
+        self.reached: dict[str, frozenset[str]] = {}  # the kustomizations a build reaches
+        self.added: dict[str, list[AddedLabels]] = {}  # a resource file -> labels added
+        for labels in added:
+            for file in labels.files:
+                self.added.setdefault(file, []).append(labels)
+        self.inline: dict[int, K8sObject | _Operations | None] = {}
         self.naming: dict[str, set[str]] = {}  # a resource file -> the kustomizations naming it
         self.listing: dict[str, list[str]] = {}  # a component -> the kustomizations listing it
         for path, parts in kustomizations.items():
@@ -168,6 +231,7 @@ class _Plan:
             if len(files) + len(seen) > MAX_BUILD_FILES:
                 return None
         self.builds[path] = frozenset(files)
+        self.reached[path] = frozenset(seen)
         return self.builds[path]
 
     def scopes(self, path: str) -> list[tuple[str, frozenset[str]]]:
@@ -182,80 +246,185 @@ class _Plan:
                 scopes.append((owner, build))
         return scopes
 
+    def labels(self, obj: K8sObject, path: str, owner: str, late: bool) -> dict[str, str]:
+        """The object's labels when the patches of the kustomization at `path` (in the
+        build of `owner`) run: with those the kustomizations of its build below it add
+        (their builds are done first), and its own once a `late` patch runs (kustomize's
+        order: strategic merges and `patches:`, then labels, then JSON 6902 patches)."""
+        labels = dict(obj.labels)
+        reached = self.reached.get(owner, frozenset())
+        for added in self.added.get(os.path.normpath(obj.path), ()):
+            own = added.kustomization in (path, owner)
+            if (added.kustomization in reached and not own) or (own and late):
+                for pairs in (added.everywhere, added.templates, added.metadata):
+                    labels.update(pairs)
+        return labels
+
+    def bodies_of(
+        self, entry: PatchEntry, bodies: Mapping[str, list[K8sObject]]
+    ) -> Sequence[K8sObject | _Operations]:
+        if entry.inline is None:
+            return bodies.get(entry.file, ())
+        if id(entry) not in self.inline:
+            self.inline[id(entry)] = _inline_patch(entry)
+        found = self.inline[id(entry)]
+        return [found] if found is not None else []
+
     def patches(
         self, objects: list[K8sObject], bodies: Mapping[str, list[K8sObject]]
-    ) -> dict[int, list[tuple[str, PatchEntry, K8sObject, bool]]]:
+    ) -> tuple[dict[int, list[tuple[str, PatchEntry, Any, bool]]], set[int]]:
         """For each object a patch applies to (by id): (the kustomization, the entry, the
-        patch, whether that kustomization names the object's file itself, alone). Past
+        patch, whether that kustomization names the object's file itself, alone); and the
+        objects whose patches are not applied (not exact, or two kustomizations). Past
         the budget of patches tried, none."""
         named: dict[tuple[str, str | None], list[tuple[K8sObject, str]]] = {}
         for obj in objects:
             if (obj.group, obj.kind) in _PATCHED_KINDS:
                 named.setdefault((obj.kind, obj.name), []).append((obj, os.path.normpath(obj.path)))
-        wanted: dict[int, list[tuple[str, PatchEntry, K8sObject, bool]]] = {}
+        selecting = _Selecting(self, [pair for pairs in named.values() for pair in pairs])
+        wanted: dict[int, list[tuple[str, PatchEntry, Any, bool]]] = {}
         refused: set[int] = set()
+        listed: set[tuple[int, str, int]] = set()
         tried = 0
         for path in sorted(self.kustomizations):
             for owner, build in self.scopes(path):
                 for entry in self.kustomizations[path].patches:
-                    for patch in bodies.get(entry.file, ()):
+                    for patch in self.bodies_of(entry, bodies):
                         tried += 1
                         if tried > MAX_PATCHES_TRIED:
-                            return {}
-                        target = _target(patch, entry, named, build)
-                        if target is None:
-                            continue
-                        known = wanted.setdefault(id(target), [])
-                        if any(k == path and p is patch for k, _, p, _ in known):
-                            continue  # a Component two builds of the object list
-                        if entry.refused is not None or any(k != path for k, *_ in known):
-                            refused.add(id(target))  # not exact, or two kustomizations
-                        direct = self.naming.get(os.path.normpath(target.path)) == {path}
-                        known.append((path, entry, patch, direct and owner == path))
-        return {key: value for key, value in wanted.items() if key not in refused}
+                            return {}, set()
+                        targets = (
+                            selecting.selected(entry, path, owner, build)
+                            if entry.target is not None
+                            else _target(patch, named, build)
+                        )
+                        if targets is None:
+                            return {}, set()
+                        for target in targets:
+                            known = wanted.setdefault(id(target), [])
+                            if (id(target), path, id(patch)) in listed:
+                                continue  # a Component two builds of the object list
+                            listed.add((id(target), path, id(patch)))
+                            if entry.refused is not None or any(k != path for k, *_ in known):
+                                refused.add(id(target))  # not exact, or two kustomizations
+                            direct = self.naming.get(os.path.normpath(target.path)) == {path}
+                            known.append((path, entry, patch, direct and owner == path))
+        return wanted, refused
+
+
+class _Selecting:
+    """The objects of a build a patch's `target:` selects, as kustomize selects them: its
+    group, version, kind, name and namespace as anchored regular expressions (RE2), then
+    its label and annotation selectors. Past `MAX_SELECTED` objects tested, None."""
+
+    def __init__(self, plan: _Plan, candidates: list[tuple[K8sObject, str]]) -> None:
+        self.plan = plan
+        self.candidates = candidates
+        self.tested = 0
+        self.patterns: dict[str, regex.Pattern[str] | None] = {}
+        self.fitting: dict[tuple[PatchTarget, int], bool] = {}  # (a target, an object's id)
+
+    def _matches(self, pattern: str, value: str | None) -> bool:
+        if not pattern:
+            return True
+        if value is None:
+            return False  # (a namespace the object does not write: not guessed)
+        if pattern not in self.patterns:
+            try:
+                self.patterns[pattern] = regex.compile(f"^(?:{pattern})$")
+            except regex.error:
+                self.patterns[pattern] = None
+        compiled = self.patterns[pattern]
+        return compiled is not None and compiled.match(value) is not None
+
+    def _fits(self, target: PatchTarget, obj: K8sObject) -> bool:
+        version = obj.api_version.rpartition("/")[2]
+        identity = (
+            (target.group, obj.group),
+            (target.version, version),
+            (target.kind, obj.kind),
+            (target.name, obj.name),
+            (target.namespace, obj.namespace),
+        )
+        return all(self._matches(pattern, value) for pattern, value in identity)
+
+    def selected(
+        self, entry: PatchEntry, path: str, owner: str, build: frozenset[str]
+    ) -> list[K8sObject] | None:
+        target = entry.target
+        assert target is not None
+        found = []
+        for obj, file in self.candidates:
+            self.tested += 1
+            if self.tested > MAX_SELECTED:
+                return None
+            if file not in build:
+                continue
+            fits = self.fitting.get((target, id(obj)))
+            if fits is None:
+                fits = self.fitting[(target, id(obj))] = self._fits(target, obj)
+            if not fits:
+                continue
+            labels = self.plan.labels(obj, path, owner, entry.late)
+            annotations = obj.annotations
+            if all(r.holds(labels) for r in target.labels) and all(
+                r.holds(annotations) for r in target.annotations
+            ):
+                found.append(obj)
+        return found
 
 
 def _target(
-    patch: K8sObject,
-    entry: PatchEntry,
+    patch: K8sObject | _Operations,
     named: Mapping[tuple[str, str | None], list[tuple[K8sObject, str]]],
     build: frozenset[str],
-) -> K8sObject | None:
-    """The one object of the build the patch names (its target's kind and name, or its
-    own), or None: none, several, or one of another group."""
-    kind, name = entry.target or (patch.kind, patch.name)
+) -> list[K8sObject]:
+    """The one object of the build a patch with no target names (its own kind and name),
+    or none: none, several, or one of another group."""
+    if isinstance(patch, _Operations):
+        return []
     found = [
         obj
-        for obj, path in named.get((kind, name), ())
+        for obj, path in named.get((patch.kind, patch.name), ())
         if path in build and (patch.namespace is None or obj.namespace in (None, patch.namespace))
     ]
-    if len(found) != 1:
+    if len(found) != 1 or api_group(patch.api_version) != found[0].group:
+        return []
+    return found
+
+
+def _body_of(
+    obj: K8sObject, patches: list[tuple[str, PatchEntry, Any, bool]], merge: _Merge | None = None
+) -> YMap | None:
+    """The object's body with its patches applied in their order, or None where one is
+    refused."""
+    body: Any = obj.body
+    merge = merge or _Merge()
+    try:
+        for _, entry, patch, _ in patches:
+            merge.file = entry.file
+            if isinstance(patch, _Operations):
+                body = _operated(body, patch.operations, merge)
+            else:
+                body = _merged(body, _without_identity(patch.body), "", merge)
+    except _Refused:
         return None
-    if entry.target is None and api_group(patch.api_version) != found[0].group:
-        return None
-    return found[0]
+    return body if isinstance(body, YMap) else None
 
 
 def _applied(
     obj: K8sObject,
-    patches: list[tuple[str, PatchEntry, K8sObject, bool]],
-    plan: _Plan,
+    patches: list[tuple[str, PatchEntry, Any, bool]],
     result: Patched,
 ) -> K8sObject | None:
     """The object with its patches merged in their order, or None where one is refused."""
-    body: Any = obj.body
     merge = _Merge()
     direct = all(alone for *_, alone in patches)
-    try:
-        for _, entry, patch, _ in patches:
-            merge.file = entry.file
-            body = _merged(body, _without_identity(patch.body), "", merge)
-    except _Refused:
+    body = _body_of(obj, patches, merge)
+    if body is None:
         return None
     if merge.replaced and not direct:
         return None  # an overlay's patch replaces a base's value: the base is built too
-    if not isinstance(body, YMap):
-        return None
     made = K8sObject(obj.path, obj.document, obj.item, obj.api_version, obj.kind, body)
     made.damaged = obj.damaged
     if made.name != obj.name or made.namespace != obj.namespace:
@@ -265,6 +434,63 @@ def _applied(
     else:
         result.moved.setdefault((obj.path, made.ref), {})
     return made
+
+
+def _operated(body: Any, operations: list[Any], merge: _Merge) -> Any:
+    """The JSON 6902 operations applied in order: `add`, `replace` and `remove` of a map's
+    key or (replace only) a list's item by number; any other refused."""
+    for operation in operations:
+        if not isinstance(operation, dict):
+            raise _Refused
+        op, path = operation.get("op"), operation.get("path")
+        if op not in ("add", "replace", "remove") or not isinstance(path, str):
+            raise _Refused
+        if not path.startswith("/") or path.count("/") > MAX_OPERATION_PATH:
+            raise _Refused
+        if op != "remove" and "value" not in operation:
+            raise _Refused
+        steps = [step.replace("~1", "/").replace("~0", "~") for step in path[1:].split("/")]
+        body = _set(body, steps, op, operation.get("value"), merge)
+    return body
+
+
+def _set(node: Any, steps: list[str], op: str, value: Any, merge: _Merge) -> Any:
+    """A copy of `node` with the operation done at the path `steps` lead to."""
+    merge.nodes += 1
+    if merge.nodes > MAX_PATCH_NODES:
+        raise _Refused
+    step, last = steps[0], len(steps) == 1
+    if isinstance(node, YMap):
+        if step not in node and not (last and op == "add"):
+            raise _Refused  # kustomize fails the build
+        out = YMap(node.pos)
+        out.update(node)
+        out.spots = dict(node.spots)
+        if not last:
+            out[step] = _set(node[step], steps[1:], op, value, merge)
+        elif op == "remove":
+            del out[step]
+            out.spots.pop(step, None)
+            merge.replaced = True
+        else:
+            merge.replaced = merge.replaced or (step in node and node[step] != value)
+            out[step] = _placed(value, _pos_of(node.get(step), node), merge)
+            out.spots.setdefault(step, (*node.pos, *node.pos))
+        return out
+    if isinstance(node, YSeq) and step.isdigit() and int(step) < len(node):
+        if last and op != "replace":
+            raise _Refused  # an insertion or removal renumbers the items
+        number = int(step)
+        seq = YSeq(node.pos)
+        seq.extend(node)
+        seq.item_pos = list(node.item_pos)
+        if last:
+            merge.replaced = merge.replaced or node[number] != value
+            seq[number] = _placed(value, _pos_of(node[number], node), merge)
+        else:
+            seq[number] = _set(node[number], steps[1:], op, value, merge)
+        return seq
+    raise _Refused
 
 
 def _without_identity(body: YMap) -> YMap:

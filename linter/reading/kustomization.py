@@ -12,6 +12,7 @@ from typing import Any
 from k8slb.core import regex
 from k8slb.core.record import record
 from k8slb.reading.repository import inside
+from k8slb.reading.yamltree import YMap, YSeq
 
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 
@@ -216,16 +217,55 @@ def added_labels(path: str, body: object) -> AddedLabels | None:
 
 
 @record
+class Requirement:
+    """One term of a Kubernetes label or annotation selector: `key=value` (op "="),
+    `key!=value` ("!="), `key in (a,b)` ("in"), `key notin (a,b)` ("notin"), `key`
+    ("exists"), `!key` ("!")."""
+
+    key: str
+    op: str
+    values: tuple[str, ...] = ()
+
+    def holds(self, labels: dict[str, str]) -> bool:
+        value = labels.get(self.key)
+        if self.op in ("=", "in"):
+            return value is not None and value in self.values
+        if self.op in ("!=", "notin"):
+            return value is None or value not in self.values
+        return (value is not None) == (self.op == "exists")
+
+
+@record
+class PatchTarget:
+    """A patch entry's `target:`: the group, version, kind, name and namespace it selects
+    (patterns, read by kustomize as anchored regular expressions; "" selects any) and its
+    label and annotation selectors (every term must hold)."""
+
+    group: str = ""
+    version: str = ""
+    kind: str = ""
+    name: str = ""
+    namespace: str = ""
+    labels: tuple[Requirement, ...] = ()
+    annotations: tuple[Requirement, ...] = ()
+
+
+@record
 class PatchEntry:
-    """A patch file a kustomization names (`patches:` with a `path:`, or an item of
-    `patchesStrategicMerge:`), resolved, with the object its entry's `target:` names:
-    (kind, name), or None where the patch's own kind and name say which. `refused` says
-    why k8slb does not apply it (a target by selector or by a pattern, options that rename
-    what it patches)."""
+    """A patch a kustomization applies (a `patches:` entry, an item of
+    `patchesStrategicMerge:`, a `patchesJson6902:` entry): the file it is written in
+    (resolved; for one written inline, the kustomization), with the objects its entry's
+    `target:` selects, or None where the patch's own kind and name say which. `inline`:
+    a patch written in the kustomization (a map: a strategic merge; a list: JSON 6902
+    operations). `late`: a `patchesJson6902:` entry, which kustomize applies after the
+    kustomization's own labels (`patches:` before them). `refused` says why k8slb does
+    not apply it (options that rename what it patches, a selector it cannot read)."""
 
     file: str
-    target: tuple[str, str] | None
+    target: PatchTarget | None
     refused: str | None = None
+    inline: Any = None
+    late: bool = False
 
 
 @record
@@ -244,10 +284,18 @@ class KustomizationParts:
 
 # The entries of one of a kustomization's lists read at most: more is refused whole.
 MAX_KUSTOMIZATION_ENTRIES = 1024
-# A target's name or namespace written as a plain name (kustomize reads it as an anchored
-# regular expression: one with no special character names one object).
-_PLAIN_NAME = regex.compile(r"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$")
-_TARGET_KEYS = frozenset({"group", "version", "kind", "name", "namespace"})
+_TARGET_KEYS = frozenset(
+    {"group", "version", "kind", "name", "namespace", "labelSelector", "annotationSelector"}
+)
+# A target's pattern, and a selector, read at most: a longer one is refused.
+MAX_TARGET_PATTERN = 253
+MAX_SELECTOR = 1024
+MAX_SELECTOR_TERMS = 32
+_SELECTOR_KEY = regex.compile(
+    r"^(?:[a-z0-9A-Z.-]{1,253}/)?[a-zA-Z0-9]([-a-zA-Z0-9_.]{0,61}[a-zA-Z0-9])?$"
+)
+_SELECTOR_VALUE = regex.compile(r"^(?:[a-zA-Z0-9]([-a-zA-Z0-9_.]{0,61}[a-zA-Z0-9])?)?$")
+_SET_TERM = regex.compile(r"^(\S+)\s+(in|notin)\s*\(([^()]*)\)$")
 
 
 def _entries(body: dict[str, Any], *keys: str) -> list[Any] | None:
@@ -271,32 +319,179 @@ def _resolved(folder: str, entries: list[Any]) -> tuple[str, ...]:
     )
 
 
-def _patch_entry(folder: str, entry: object) -> PatchEntry | None:
-    """A `patches:` entry with a file, or None (an inline patch, a remote one)."""
+def _terms(text: str) -> list[str] | None:
+    """A selector cut at its commas outside parentheses; None where they do not pair."""
+    terms, depth, start = [], 0, 0
+    for at, char in enumerate(text):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "," and depth == 0:
+            terms.append(text[start:at].strip())
+            start = at + 1
+        if depth not in (0, 1):
+            return None
+    terms.append(text[start:].strip())
+    return terms if depth == 0 else None
+
+
+def _term(term: str) -> Requirement | None:
+    """One term of a selector, as Kubernetes parses it; None where it would not."""
+    found = _SET_TERM.match(term)
+    if found:
+        values = tuple(v.strip() for v in found.group(3).split(","))
+        key, op = found.group(1), found.group(2)
+    elif "!=" in term:
+        key, _, value = (part.strip() for part in term.partition("!="))
+        op, values = "!=", (value,)
+    elif "=" in term:
+        key, _, value = (part.strip() for part in term.partition("="))
+        value = value[1:].strip() if value.startswith("=") else value  # `==`
+        op, values = "=", (value,)
+    elif term.startswith("!"):
+        key, op, values = term[1:].strip(), "!", ()
+    else:
+        key, op, values = term, "exists", ()
+    if not _SELECTOR_KEY.match(key) or not all(_SELECTOR_VALUE.match(v) for v in values):
+        return None
+    return Requirement(key, op, values)
+
+
+def selector(text: object) -> tuple[Requirement, ...] | None:
+    """A label or annotation selector's terms; None for one Kubernetes would not parse,
+    or past the budget (`MAX_SELECTOR` characters, `MAX_SELECTOR_TERMS` terms)."""
+    if not isinstance(text, str) or len(text) > MAX_SELECTOR:
+        return None
+    if not text.strip():
+        return ()
+    terms = _terms(text)
+    if terms is None or len(terms) > MAX_SELECTOR_TERMS:
+        return None
+    found = [_term(term) for term in terms]
+    return tuple(r for r in found if r is not None) if None not in found else None
+
+
+def patch_target(target: object) -> PatchTarget | None:
+    """A `target:` as kustomize reads it, or None: not a map, a key it does not know, a
+    pattern not a string or past `MAX_TARGET_PATTERN`, a selector it would not parse."""
+    if not isinstance(target, dict) or not set(target) <= _TARGET_KEYS:
+        return None
+    patterns = {}
+    for key in ("group", "version", "kind", "name", "namespace"):
+        value = target.get(key)
+        if value is None:
+            value = ""
+        if not isinstance(value, str) or len(value) > MAX_TARGET_PATTERN:
+            return None
+        patterns[key] = value
+    labels = selector(target.get("labelSelector") or "")
+    annotations = selector(target.get("annotationSelector") or "")
+    if labels is None or annotations is None:
+        return None
+    return PatchTarget(**patterns, labels=labels, annotations=annotations)
+
+
+def _inline(text: str, at: tuple[int, int] | None = None, lines: list[str] | None = None) -> Any:
+    """A patch written in the kustomization: its one YAML document (a map or a list), or
+    None where it has none, several, or does not parse, or where its place in the file is
+    not found. Read where it is written (`at`, its value's place among the
+    kustomization's `lines`), so what is judged of it (a container it adds) is reported at
+    its own line of the kustomization."""
+    from k8slb.reading.yamlcompose import compose  # parsed with the kustomization
+
+    placed = _placed(text, at, lines) if lines is not None else text
+    if placed is None:
+        return None
+    composed = compose(placed)
+    if composed.problems or len(composed.documents) != 1:
+        return None
+    data = composed.documents[0].data
+    return data if isinstance(data, dict | list) else None
+
+
+def _placed(text: str, at: tuple[int, int] | None, lines: list[str]) -> str | None:
+    """The patch's text as the kustomization holds it: the lines before it left blank and
+    its indentation given back, so that a YAML parse of it places each node at its line
+    and column of the file. A literal block (`patch: |`) or a value on one line, plain or
+    quoted, as written; None for any other form (folded, escaped, lines that differ): a
+    place not found is never guessed, and such a patch is not applied."""
+    if at is None or not 0 < at[0] <= len(lines):
+        return None
+    line, column = at
+    held = lines[line - 1][column - 1 :]
+    if "\n" not in text and not held.startswith("|"):
+        start = 1 if held[:1] in ("'", '"') else 0
+        if held[start : start + len(text)] != text:
+            return None
+        return "\n" * (line - 1) + " " * (column - 1 + start) + text
+    if not held.startswith("|"):
+        return None
+    written = text.split("\n")
+    if line + len(written) > len(lines) + 1:
+        return None
+    indent = None
+    for number, part in enumerate(written):
+        if not part:
+            continue
+        kept = lines[line + number]
+        if not kept.endswith(part) or kept[: len(kept) - len(part)].strip(" "):
+            return None
+        if indent is None:
+            indent = len(kept) - len(part)
+        elif len(kept) - len(part) != indent:
+            return None
+    if not indent:
+        return None
+    margin = " " * indent
+    return "\n" * line + "\n".join(margin + part if part else part for part in written)
+
+
+def _patch_entry(
+    folder: str, path: str, entry: object, lines: list[str] | None, *, late: bool = False
+) -> PatchEntry | None:
+    """A `patches:` (or, `late`, a `patchesJson6902:`) entry, or None: a remote file, an
+    inline patch that does not parse, a JSON 6902 patch with no target."""
     if not isinstance(entry, dict):
         return None
-    named = entry.get("path")
-    if not isinstance(named, str) or not named or _REMOTE.match(named) or "patch" in entry:
+    named, written = entry.get("path"), entry.get("patch")
+    inline = None
+    if isinstance(written, str) and named is None:
+        placed = entry.value_pos.get("patch") if isinstance(entry, YMap) else None
+        inline = _inline(written, placed, lines)
+        if inline is None:
+            return None
+        file = path
+    elif isinstance(named, str) and named and not _REMOTE.match(named) and written is None:
+        file = os.path.normpath(os.path.join(folder, named))
+    else:
         return None
-    file = os.path.normpath(os.path.join(folder, named))
     target, options = entry.get("target"), entry.get("options")
     if isinstance(options, dict) and any(options.values()):
         return PatchEntry(file, None, "its options let it rename or re-kind what it patches")
     if target is None:
-        return PatchEntry(file, None)
-    if not isinstance(target, dict) or not set(target) <= _TARGET_KEYS:
-        return PatchEntry(file, None, "its target selects by labels or annotations")
-    kind, name = target.get("kind"), target.get("name")
-    plain = all(
-        value is None or (isinstance(value, str) and _PLAIN_NAME.match(value))
-        for value in (name, target.get("namespace"))
-    )
-    if not isinstance(kind, str) or not isinstance(name, str) or not plain:
-        return PatchEntry(file, None, "its target names no one object (a pattern, no name)")
-    return PatchEntry(file, (kind, name))
+        return None if late or isinstance(inline, list) else PatchEntry(file, None, None, inline)
+    selected = patch_target(target)
+    if selected is None:
+        return PatchEntry(file, None, "its target is not one kustomize would read")
+    return PatchEntry(file, selected, None, inline, late)
 
 
-def kustomization_parts(path: str, body: object) -> KustomizationParts | None:
+def _merge_item(
+    folder: str, path: str, item: object, at: tuple[int, int] | None, lines: list[str] | None
+) -> PatchEntry | None:
+    """An item of `patchesStrategicMerge:`: a file, or a patch written inline."""
+    if not isinstance(item, str) or not item or _REMOTE.match(item):
+        return None
+    if "\n" not in item:
+        return PatchEntry(os.path.normpath(os.path.join(folder, item)), None)
+    inline = _inline(item, at, lines)
+    return PatchEntry(path, None, None, inline) if isinstance(inline, dict) else None
+
+
+def kustomization_parts(
+    path: str, body: object, text: str | None = None
+) -> KustomizationParts | None:
     """What the kustomization at `path` (its first YAML document, `body`) builds from;
     None when it is no mapping or its lists are not lists or past the budget."""
     if not isinstance(body, dict):
@@ -306,14 +501,22 @@ def kustomization_parts(path: str, body: object) -> KustomizationParts | None:
     components = _entries(body, "components")
     patches = _entries(body, "patches")
     merges = _entries(body, "patchesStrategicMerge")
-    if resources is None or components is None or patches is None or merges is None:
+    operations = _entries(body, "patchesJson6902")
+    lists = (resources, components, patches, merges, operations)
+    if any(listed is None for listed in lists):
         return None
-    entries = [_patch_entry(folder, entry) for entry in patches]
-    entries += [
-        PatchEntry(os.path.normpath(os.path.join(folder, item)), None)
-        for item in merges
-        if isinstance(item, str) and item and "\n" not in item and not _REMOTE.match(item)
+    assert resources is not None and components is not None  # (for mypy)
+    assert patches is not None and merges is not None and operations is not None
+    # in kustomize's order: strategic merges, `patches:`, (labels), JSON 6902 patches
+    lines = text.split("\n") if text is not None else None  # where inline patches are written
+    listed = body.get("patchesStrategicMerge")
+    places: list[Any] = listed.item_pos if isinstance(listed, YSeq) else []
+    places = places if len(places) == len(merges) else [None] * len(merges)
+    entries = [
+        _merge_item(folder, path, i, at, lines) for i, at in zip(merges, places, strict=True)
     ]
+    entries += [_patch_entry(folder, path, entry, lines) for entry in patches]
+    entries += [_patch_entry(folder, path, entry, lines, late=True) for entry in operations]
     return KustomizationParts(
         path,
         body.get("kind") == "Component",

@@ -272,7 +272,7 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
     if os.path.basename(path) in KUSTOMIZATION_FILES and composed.documents:
         added = added_labels(path, composed.documents[0].data)
         result.added_labels += [added] if added is not None else []
-        result.kustomization = kustomization_parts(path, composed.documents[0].data)
+        result.kustomization = kustomization_parts(path, composed.documents[0].data, text)
     strays: list[Document] = []
     for doc in composed.documents:
         if (

@@ -31,7 +31,7 @@ def never_overlaps(index: Index, workload: K8sObject, template: PodTemplate) -> 
     if workload.kind == "Pod":
         # no controller makes another: the Pod is its only replica, and nothing scales it
         return "a bare Pod (no controller) is one replica: no other pod takes its traffic"
-    if index.scalers(workload):
+    if index.scaled(workload):
         return None
     if dig(spec, "replicas") not in (None, 1):
         # Recreate too: it governs rollouts only, while an eviction, a node drain or a
@@ -82,7 +82,7 @@ def surged_store(
     spec = workload.body.get("spec")
     if workload.kind != "Deployment" or dig(spec, "replicas") not in (None, 1):
         return None
-    if index.scalers(workload) or never_overlaps(index, workload, template) is not None:
+    if index.scaled(workload) or never_overlaps(index, workload, template) is not None:
         return None
     numbers = {p.get("containerPort") for p in container.ports()}
     for service in services:

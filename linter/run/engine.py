@@ -626,6 +626,7 @@ def analyse(
         deployment_units(objects, read.rendered_from),
         manifest_files=[m.path for m in read.manifests],
         namespaces_elsewhere=read.namespaces_elsewhere,
+        built_replicas=merged.scaled,
     )
     reported = {s.path for s in sources if s.report}
     return Context(
