@@ -73,6 +73,9 @@ is of the one module whose artifactId (or finalName, or Gradle folder name) it s
 before its version, else of none (no link); evidence pointing to a folder the repository
 does not hold is never stronger than evidence pointing to code. A Dockerfile kept apart from
 its context that copies nothing of it (`FROM postgres` with ENV lines) runs no code: no link;
+but one FROM an image the tree builds, or that copies the file it runs `--from` such an
+image whose program that file is, runs the base build's program (_through_base: the one
+folder the base's stages copy of a wide context, else none, never the top);
 nor does one running its base's program on files that hold no code (SQL migrations), nor
 one that clones a git repository or copies in a wheel, its folder holding no code.
 An image of one name with no owner and no registry that is one of Docker Hub's official
