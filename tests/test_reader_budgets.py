@@ -1343,6 +1343,32 @@ def dockerfile_copies_from_a_builder(n: int, copied: int) -> Files:
     }
 
 
+def images_built_from_the_tree_s_images(n: int, width: int) -> Files:
+    """`n` Dockerfiles, each FROM the image the one before it builds (a chain followed for
+    each of `n` Deployments), each with `width` stages begun FROM those images and `width`
+    COPY lines of `width` paths --from them, and a base built by every build script
+    line: each image's program followed back through its bases."""
+    files: Files = {}
+    builds = []
+    for i in range(n):
+        stages = "".join(f"FROM acme/img{j % n}:1 AS s{j}\n" for j in range(width))
+        paths = " ".join(f"/opt/bin/p{k}" for k in range(width))
+        copies = "".join(f"COPY --from=s{j} {paths} /usr/local/bin/\n" for j in range(width))
+        files[f"images/img{i}.Dockerfile"] = (
+            f'{stages}FROM acme/img{(i + 1) % n}:1\n{copies}CMD ["p{i % width}"]\n'
+        )
+        builds.append(f"docker build -t acme/img{i}:1 -f images/img{i}.Dockerfile .\n")
+        files[f"k8s/d{i}.yaml"] = (
+            f"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d{i}\nspec:\n"
+            "  selector:\n    matchLabels: {app: d}\n  template:\n    metadata:\n"
+            "      labels: {app: d}\n    spec:\n      containers:\n"
+            f"        - name: d\n          image: acme/img{i}:1\n"
+        )
+    files["build.sh"] = "".join(builds)
+    files["src/app.py"] = "import grpc\n"
+    return files
+
+
 def dockerfile_fetching_nothing(n: int) -> Files:
     """A Dockerfile of `n` RUN lines, each `n` `git` words that never clone (`git git git
     clonex`) after `n` separators, and `n` COPY lines of `n` words ending `.whlx`, its folder
@@ -2249,6 +2275,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfile: 200 COPY lines of 200 paths each --from a builder of 2000 COPY lines": (
         lambda: dockerfile_copies_from_a_builder(200, 2000)
+    ),
+    "Dockerfile: 300 images each FROM the next, 40 stages of them, 40 COPY --from of 40": (
+        lambda: images_built_from_the_tree_s_images(300, 40)
     ),
     "Dockerfile: 400 RUN lines of 400 git words never cloning, 400 COPY lines of .whlx": (
         lambda: dockerfile_fetching_nothing(400)

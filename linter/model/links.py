@@ -73,6 +73,9 @@ is of the one module whose artifactId (or finalName, or Gradle folder name) it s
 before its version, else of none (no link); evidence pointing to a folder the repository
 does not hold is never stronger than evidence pointing to code. A Dockerfile kept apart from
 its context that copies nothing of it (`FROM postgres` with ENV lines) runs no code: no link;
+but one FROM an image the tree builds, or that copies the file it runs `--from` such an
+image whose program that file is, runs the base build's program (_through_base: the one
+folder the base's stages copy of a wide context, else none, never the top);
 nor does one running its base's program on files that hold no code (SQL migrations), nor
 one that clones a git repository or copies in a wheel, its folder holding no code.
 An image of one name with no owner and no registry that is one of Docker Hub's official
@@ -2751,7 +2754,10 @@ class _Finder:
         context (`FROM node:onbuild`), or the folder mounted at run time. One whose every
         COPY and ADD takes `--from` another stage or image (`COPY --from=acme/tool:1.2
         /usr/local/bin/ ...`), none from the context, repackages a published program
-        wherever it is kept: assembled from images, it has no folder to mount."""
+        wherever it is kept: assembled from images, it has no folder to mount. One FROM
+        an image the tree builds whose build the links did not follow (_through_base:
+        builds of several Dockerfiles name it) links no code when built from the
+        repository's top, never the whole repository."""
         if dockerfile is None or dockerfile.base is None or "$" in dockerfile.base:
             return None
         if "onbuild" in _words(dockerfile.base) or dockerfile.go_builds:
@@ -2763,7 +2769,13 @@ class _Finder:
             same_image(build.image, dockerfile.base) and not self._builds_it(build, dockerfile)
             for build in self.builds.builds
         ):
-            return None
+            if folder not in (".", "") or repackaged:
+                return None  # its code may be the base's, which the links did not follow
+            return (
+                f"{dockerfile.path}: builds FROM {dockerfile.base}, an image the repository "
+                "builds, whose program the builds read do not settle, and copies nothing of "
+                "its context: the whole repository is no one program's code, no code is linked"
+            )
         how = ", only other images' or stages' files" if repackaged else ""
         return (
             f"{dockerfile.path}: builds FROM {dockerfile.base} and copies nothing of its "
@@ -2861,10 +2873,13 @@ class _Finder:
             return None
         evidence, script, program = found
         chosen = evidence[0]
-        dockerfile = self._built_by(chosen, evidence)
+        dockerfile = own = self._built_by(chosen, evidence)
+        through = self._through_base(own) if script is None and program is None else None
+        if through is not None and chosen.kind != "config":  # the program of an image it takes
+            (chosen, dockerfile), evidence = through, [through[0], *evidence]
         chose = self._folder_chosen(workload, container, evidence, dockerfile)
         if chose is None:
-            self._unlinked(workload, container, dockerfile)
+            self._unlinked(workload, container, own)
             return None
         folder, agreeing = chose
         by_argument = folder != chosen.folder  # a shared Dockerfile's app, an argument chose
@@ -2901,16 +2916,13 @@ class _Finder:
         modules, folder = self._modules_run(
             source, program, argv, dockerfile, chosen, folder, used, by_argument=by_argument
         )
-        if source is None and program is None and chosen.kind != "config":
-            refused = (
-                self._refused(chosen, folder, dockerfile)
-                or self._named_at_top(chosen, folder, modules)
-                or self._host_binary_untraced(argv, chosen.folder, folder, dockerfile)
-            )
-            if refused is not None:
-                self.why_not[(id(workload), id(container))] = refused
-                self._unlinked(workload, container, dockerfile)
-                return None
+        if dockerfile is not None and dockerfile is not own and source is None:
+            modules, folder = self._base_narrowed(folder, dockerfile, chosen) or (modules, folder)
+        named = source or program  # a module or program the command names: never refused
+        if not named and (refused := self._why_refused(argv, chosen, folder, modules, own)):
+            self.why_not[(id(workload), id(container))] = refused
+            self._unlinked(workload, container, own)
+            return None
         for beside in entry.beside if entry is not None and source is not None else ():
             # a program its shell runs beside it (`a & b & it`): its modules run here too
             other = self._entry_source(beside, folder, dockerfile)
@@ -2922,8 +2934,8 @@ class _Finder:
         used += agree
         overruled = [e for e in overruled if e not in agree]
         used.sort(key=lambda e: e.strength)
-        if dockerfile is not None and (base := self._inherited(dockerfile)) is not None:
-            dockerfile = replace(dockerfile, inherited=base)
+        if own is not None and (base := self._inherited(own)) is not None:
+            own = replace(own, inherited=base)  # the image's Dockerfile, its base read from it
         return Link(
             workload,
             container,
@@ -2932,8 +2944,154 @@ class _Finder:
             modules,
             tuple(used),
             tuple(overruled),
-            dockerfile,
+            own,
             set_by,
+        )
+
+    def _why_refused(
+        self,
+        argv: Sequence[object],
+        chosen: Evidence,
+        folder: str,
+        modules: Sequence[str],
+        own: Dockerfile | None,
+    ) -> str | None:
+        """Why a container whose command names no module of the tree links no code (its
+        build's Dockerfile `own`, or the base's whose program it runs: _through_base)."""
+        if chosen.kind == "config":
+            return None
+        through = self._through_base(own)
+        dockerfile = through[1] if through is not None else own
+        return (
+            self._refused(chosen, folder, dockerfile)
+            or self._named_at_top(chosen, folder, modules)
+            or self._host_binary_untraced(argv, chosen.folder, folder, dockerfile)
+            or self._base_too_wide(chosen, folder, dockerfile, own)
+        )
+
+    def _through_base(self, dockerfile: Dockerfile | None) -> tuple[Evidence, Dockerfile] | None:
+        """The build of the repository whose image holds the program of an image that takes
+        nothing of its own context (no COPY or ADD of it, no build run, nothing fetched),
+        and that build's Dockerfile with the ENTRYPOINT and CMD the image runs (_base_step):
+        followed MAX_BASE_DEPTH images deep while each takes nothing of its context, never
+        back to one already followed. None when the first step is not known."""
+        found = None
+        seen: list[str] = []
+        while dockerfile is not None and len(seen) < MAX_BASE_DEPTH:
+            if (
+                dockerfile.copies_context
+                or dockerfile.go_builds
+                or dockerfile.make_calls
+                or dockerfile.fetched is not None
+            ):
+                break
+            step = self._base_step(dockerfile)
+            if step is None or step[1].path in (dockerfile.path, *seen):
+                break
+            seen.append(dockerfile.path)
+            found, dockerfile = step, step[1]
+        return found
+
+    def _base_step(self, dockerfile: Dockerfile) -> tuple[Evidence, Dockerfile] | None:
+        """One step of _through_base: the image `dockerfile` is built FROM, when a build of
+        the tree makes it (its program run, or the image's own ENTRYPOINT and CMD over it,
+        as Docker passes them on); else the image a `COPY --from` takes the very file the
+        image runs from (`COPY --from=engine /usr/local/bin/engine ...`, `engine` a stage
+        FROM that image, or the image itself), when the program that image runs is that
+        file. None when no build of the tree makes the image, builds of several
+        Dockerfiles do (which one it is, the tree does not settle), or the file is not the
+        image's program."""
+        base = base_image(dockerfile)
+        built = self._one_build(base) if base is not None else None
+        if built is not None:
+            evidence, parent = built
+            text = f"{evidence.said.text} (the image {dockerfile.path} is built FROM)"
+            if dockerfile.entrypoint is not None:
+                parent = replace(
+                    parent,
+                    entrypoint=dockerfile.entrypoint,
+                    entrypoint_said=dockerfile.entrypoint_said,
+                    cmd=dockerfile.cmd,
+                    cmd_said=dockerfile.cmd_said,
+                )
+            elif dockerfile.cmd is not None:
+                parent = replace(parent, cmd=dockerfile.cmd, cmd_said=dockerfile.cmd_said)
+            return replace(evidence, said=replace(evidence.said, text=text)), parent
+        ran = _program_word(dockerfile)
+        if ran is None:
+            return None
+        at = posixpath.normpath(posixpath.join(dockerfile.workdir, ran)) if "/" in ran else None
+        images = {
+            (image, copy.source)
+            for image, copy in dockerfile.image_copies
+            if copy.dest == at or (at is None and posixpath.basename(copy.dest) == ran)
+        }
+        if len(images) != 1:
+            return None
+        image, source = images.pop()
+        built = self._one_build(image)
+        if built is None:
+            return None
+        evidence, parent = built
+        own = _program_word(parent)
+        if own is None or posixpath.basename(own) != posixpath.basename(source):
+            return None  # a file of the image that is not its program
+        text = f"{evidence.said.text} ({dockerfile.path} copies {source}, its program, from it)"
+        return replace(evidence, said=replace(evidence.said, text=text)), parent
+
+    def _one_build(self, image: str) -> tuple[Evidence, Dockerfile] | None:
+        """The build of `image` the tree makes, and its Dockerfile (with what that inherits
+        from a base the tree builds), when the builds that name it all build one."""
+        found = [
+            (evidence, held)
+            for evidence in self._build_evidence(image)
+            for held in [self._dockerfile(evidence.folder, evidence.dockerfile)]
+        ]
+        paths = {held.path if held is not None else None for _, held in found}
+        if len(paths) != 1 or None in paths:
+            return None
+        evidence, parent = found[0]
+        assert parent is not None
+        if (inherited := self._inherited(parent)) is not None:
+            parent = replace(parent, inherited=inherited).runs
+        return evidence, parent
+
+    def _base_narrowed(
+        self, folder: str, dockerfile: Dockerfile, chosen: Evidence
+    ) -> tuple[tuple[str, ...], str] | None:
+        """For an image whose program is a base image's (_through_base) that the base's
+        build links to its whole context, from a Dockerfile kept apart from it (`-f
+        docker/base.Dockerfile .`): the one folder the base's stages copy of that context
+        (`COPY src/engine/src/ ./src/` in its builder) and its modules. None when it
+        copies the whole context or folders of none in common (_base_too_wide says why no
+        code is linked then), or the Dockerfile is kept in its context, whose folder is its
+        program's."""
+        if folder != chosen.folder or dockerfile.folder == folder:
+            return None
+        copied = (*dockerfile.copies, *dockerfile.stage_copies)
+        sources = sorted({_joined_folder(folder, c.source) for c in copied})
+        common = os.path.normpath(os.path.commonpath(sources)) if sources else folder
+        if len(sources) == 1 and posixpath.splitext(posixpath.basename(common))[1]:
+            common = os.path.dirname(common) or "."  # one file copied: its folder
+        if common == folder or not _below(common, folder):
+            return None
+        return self._own_modules(common), common
+
+    @staticmethod
+    def _base_too_wide(
+        chosen: Evidence, folder: str, dockerfile: Dockerfile | None, own: Dockerfile | None
+    ) -> str | None:
+        """Why an image whose program is a base image's links no code when the base's
+        build is linked to its whole context from a Dockerfile kept apart (_base_narrowed
+        found no one folder it copies): the whole repository is no one program's code."""
+        if dockerfile is None or dockerfile is own or own is None:
+            return None
+        if folder != chosen.folder or dockerfile.folder == folder:
+            return None
+        return (
+            f"{chosen.said.path}:{chosen.said.line}: {own.path} runs the program of the base "
+            f"image built by `{chosen.said.text}`, whose Dockerfile {dockerfile.path} copies "
+            f"no one folder of {folder}: no code is linked"
         )
 
     def _entry_run(
@@ -3513,6 +3671,17 @@ class _Finder:
 
 
 _NAME = regex.compile(r"[\w.-]+")  # a binary's name a script's variable may hold
+
+
+def _program_word(dockerfile: Dockerfile) -> str | None:
+    """The program a Dockerfile's image runs (its ENTRYPOINT's or CMD's first word past
+    the launchers that exec it, through a shell's `-c` script), None when it runs none or
+    a variable names it."""
+    argv = container_argv(None, None, dockerfile.entrypoint, dockerfile.cmd)
+    script = shell_script_of(argv)
+    words = past_prefixes([str(w) for w in (script.split() if script else argv)])
+    ran = words[0] if words else ""
+    return ran if ran and "$" not in ran else None
 
 
 def _package_copied(dockerfile: Dockerfile) -> str | None:

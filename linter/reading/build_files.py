@@ -322,6 +322,11 @@ class Dockerfile:
     # where a stage takes its program from outside the context: the first RUN that clones
     # a git repository, or COPY/ADD of a built Python package (`COPY app*.whl /tmp/`)
     fetched: Said | None = None
+    # what the last stage's `COPY --from` lines take from an image rather than from what
+    # a stage copied of the context: `--from=acme/base:1` itself, or a stage begun FROM an
+    # image (`FROM acme/base:1 AS engine`, `--from=engine`), by that image, each copy's
+    # source the path in that image; MAX_IMAGE_COPIES at most
+    image_copies: tuple[tuple[str, Copy], ...] = ()
 
     @property
     def folder(self) -> str:
@@ -2426,6 +2431,7 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
     built_arg_folders: list[tuple[str, Said]] = []
     runs = _Runs(path, _global_args(text))  # what the RUN lines build, with the ENV values
     sourced: list[Copy] = []  # the stage's copies, its ARGs' defaults put in (_defaulted)
+    from_images: list[tuple[str, Copy]] = []  # the stage's copies from images
     for line, instruction, arguments in runs.expanded(_instructions(text)):
         runs.read(line, instruction, arguments, named_stage, (workdir, sourced, declared))
         if instruction == "FROM":  # a new stage: only the last one runs
@@ -2439,7 +2445,7 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
             outputs.begin(_stage_choices(_stage_key(base, runs.global_args), stages))
             inherited = _stage_start(base, stages, runs.global_args)
             workdir, copied, entrypoint, cmd, entrypoint_said, cmd_said, base = inherited
-            copies, sourced = list(copied), list(copied)
+            copies, sourced, from_images = list(copied), list(copied), []
         elif instruction == "ARG":
             _declare(arguments, declared)
         elif instruction == "WORKDIR":
@@ -2452,6 +2458,7 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
             built_arg_folders += _built_arg_folders(stage_built, declared, said)
         elif instruction in ("COPY", "ADD"):
             copies += _copies(arguments, workdir)
+            from_images += _from_image(arguments, workdir, stages, len(from_images))
             sourced += _copies(_defaulted(arguments, declared), workdir)
             said = Said(path, line, f"{instruction} {arguments}")
             arg_folders += _arg_sources(arguments, declared, said)
@@ -2484,7 +2491,41 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
         _copies_context(text),
         arg_go_builds=tuple(runs.arg_go_builds),
         make_calls=tuple(runs.make_calls),
+        image_copies=tuple(from_images),
     )
+
+
+# How many copies from images a Dockerfile's last stage keeps (Dockerfile.image_copies)
+MAX_IMAGE_COPIES = 16
+
+
+def _from_image(
+    arguments: str, workdir: str, stages: Mapping[str, tuple[Any, ...]], kept: int
+) -> list[tuple[str, Copy]]:
+    """What a `COPY --from=NAME SOURCE... DEST` takes from an image: NAME's, when it
+    names no stage (`--from=acme/base:1`), or the image the stage NAME began FROM (through
+    the stages it began from: `_stage_start` keeps it); each source its path in that image
+    and the path it is put at. None for a name with a variable or a stage's index, or one
+    of a stage begun from no image; MAX_IMAGE_COPIES in all, `kept` of them already."""
+    stage, sources, dest = _copy_from_words(arguments)
+    sources = sources[: max(0, MAX_IMAGE_COPIES - kept)]
+    if not stage or not sources or "$" in stage or stage.isdigit():
+        return []
+    image = stages[stage][6] if stage in stages else stage
+    if not isinstance(image, str) or not image or "$" in image or image.lower() in stages:
+        return []
+    into = dest.endswith("/") or len(sources) > 1 or dest in (".", "./")
+    dest = _in_image(workdir, dest)
+    return [
+        (
+            image,
+            Copy(
+                posixpath.normpath(posixpath.join("/", source)),
+                posixpath.join(dest, posixpath.basename(source.rstrip("/"))) if into else dest,
+            ),
+        )
+        for source in sources
+    ]
 
 
 # `git clone` run as a command of a RUN line (as _INSTALLER's commands are found), and a
