@@ -20,6 +20,7 @@ from k8slb.run.cache import Cache
 
 from .test_incremental import (
     FOLDERS,
+    RING,
     RING_EDITS,
     SECOND_SERVICE,
     TREES,
@@ -417,3 +418,78 @@ def test_a_hook_after_a_workloads_container_changed_answers_from_the_new_contain
     after = outcome(hook(checked, "alpha/main.py"))
     assert after == outcome(fresh_hook(checked, "alpha/main.py"))
     assert after != before
+
+
+def worker(name: str, containers: tuple[str, ...] = ("worker",)) -> bytes:
+    """A Deployment of no Service, no code and no name the ring's files say."""
+    listed = "".join(
+        f"        - name: {container}\n          image: registry.example/jobs/{name}:1.0\n"
+        for container in containers
+    )
+    return (
+        f"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\n"
+        f"  namespace: jobs\nspec:\n  selector:\n    matchLabels: {{app: {name}}}\n"
+        f"  template:\n    metadata:\n      labels: {{app: {name}}}\n    spec:\n"
+        f"      containers:\n{listed}"
+    ).encode()
+
+
+def test_a_check_after_a_manifest_edit_reads_no_body_of_the_workloads_left_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The links both models take from the last whole run, for the workloads the edit
+    left as they were, are compared, listed (the result's link rows) and asked who runs a
+    module without being made: no pod template of a workload outside the judged part is
+    read, and the check says what a fresh one says."""
+    # (no module no container runs: where one dials an env value, the rules look for it
+    # in every workload's env; no Dockerfile beside the edited file: where one is judged,
+    # every workload may run its image)
+    files = {
+        name: text.encode()
+        for name, text in RING.items()
+        if name != "tools/probe.py" and not name.endswith("Dockerfile")
+    }
+    files |= {f"workers/worker-{number}.yaml": worker(f"worker-{number}") for number in range(6)}
+    checked = small_tree(tmp_path, files)
+    checked.check(monkeypatch)
+    read: list[str] = []
+    template = index.pod_template
+
+    def counted(workload: K8sObject) -> object:
+        read.append(workload.name or "")
+        return template(workload)
+
+    monkeypatch.setattr(index, "pod_template", counted)
+    checked.edit(*RING_EDITS["alpha dials gamma"])
+    result = checked.check(monkeypatch)
+    monkeypatch.undo()
+    assert checked.by_parts == 1
+    assert [row.code for row in result.links if row.container.startswith("Deployment/shop/")]
+    assert read and not [name for name in read if name.startswith("worker-")]
+    assert outcome(result) == outcome(checked.fresh())
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_check_after_edits_beside_workloads_of_one_name_says_what_a_fresh_check_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """Two workloads of one name (their links share a key) and a workload of two
+    containers of one name: the links kept unmade are not told apart by their keys, so
+    they are compared and listed as made, after seeded sequences of edits of them and of
+    the ring."""
+    files = {name: text.encode() for name, text in RING.items()}
+    files["twins/a.yaml"] = worker("twin")
+    files["twins/b.yaml"] = worker("twin")
+    files["pair/k8s.yaml"] = worker("pair", ("job", "job"))
+    checked = small_tree(tmp_path, files)
+    checked.check(monkeypatch)
+    edits: dict[str, Step] = {
+        "a twin's image renamed": ("twins/b.yaml", swap(b"jobs/twin", b"jobs/alpha")),
+        "the pair's image retagged": ("pair/k8s.yaml", swap(b"jobs/pair:1.0", b"jobs/pair:2.0")),
+        "a twin added": ("twins/c.yaml", lambda _: worker("twin")),
+        **{step: (name, edit) for step, (name, edit) in RING_EDITS.items()},
+    }
+    chosen = random.Random(seed).sample(sorted(edits), 4)
+    for step in chosen:
+        checked.edit(*edits[step])
+        assert outcome(checked.check(monkeypatch)) == outcome(checked.fresh()), (seed, chosen, step)

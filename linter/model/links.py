@@ -94,7 +94,7 @@ import hashlib
 import os
 import posixpath
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from k8slb.code.entry_points import (
@@ -124,7 +124,7 @@ from k8slb.core.results import LinkRow
 from k8slb.core.shell_words import shell_words
 from k8slb.languages import LANGUAGES
 from k8slb.model.index import Index
-from k8slb.model.objects import Container, PodTemplate, flag_value, pod_template, pos_of
+from k8slb.model.objects import Container, flag_value, pod_template, pos_of
 from k8slb.model.runtimes import base_image
 from k8slb.model.well_known import docker_library
 from k8slb.reading.build_files import (
@@ -465,6 +465,9 @@ class CodeLinks:
         # pre-commit run asks who runs a module, which reads every link but few workloads
         self._pending: dict[int, tuple[K8sObject, tuple[RememberedContainer, ...]]] = {}
         self.renamed = 0  # how many of them were not as kept (_take)
+        # those of them taken from a model of the very same files (restore's `as_made`):
+        # their containers are as kept, so what is kept of them is read without a body
+        self._as_made: set[int] = set()
         self._programs: list[tuple[list[str], set[str]]] | None = None  # programs()
         # asked once, before every link is made: may `restore` links kept from another run
         self.before_all: Callable[[CodeLinks], None] | None = None
@@ -516,6 +519,39 @@ class CodeLinks:
         """Make every container's link now (`keep` takes only those made)."""
         self.links  # noqa: B018 - made as they are listed
 
+    def make_unkept(self) -> None:
+        """Make now the link of every container but those `restore` took and none has
+        asked for yet (`keep` takes those as they are, and every link made)."""
+        self._before_all()
+        self.links_but(frozenset(self._pending))
+
+    def links_but(self, skipped: Collection[int]) -> list[Link]:
+        """Every link, in the order of `links`, but those of the workloads `skipped` (by
+        id), which are neither made nor have their pod templates read."""
+        if self._index is None:
+            return []
+        self._before_all()
+        index = self._index
+        return [
+            link
+            for workload in index.workload_objects
+            if id(workload) not in skipped
+            for container in index.template(workload).long_running
+            if (link := self._link(workload, container)) is not None
+        ]
+
+    def kept_alike(self, other: CodeLinks) -> dict[int, tuple[K8sObject, tuple[str, ...]]]:
+        """The workloads whose links both models are still to make from the same kept
+        links (`restore`, then `keep`: the same objects, so the same links once made), by
+        id, with the names of their containers as kept."""
+        self._before_all()
+        other._before_all()
+        return {
+            key: (pending[0], tuple(kept[0] for kept in pending[1]))
+            for key, pending in self._pending.items()
+            if other._pending.get(key) is pending
+        }
+
     def remembered(self) -> RememberedLinks:
         """The links made, as plain data by each workload's place (its file, document and
         item) and each long-running container's (its position and name), with why one has
@@ -548,12 +584,19 @@ class CodeLinks:
         return found
 
     def restore(
-        self, remembered: RememberedLinks, unchanged: Callable[[str], bool] = lambda _: True
+        self,
+        remembered: RememberedLinks,
+        unchanged: Callable[[str], bool] = lambda _: True,
+        *,
+        as_made: bool = False,
     ) -> None:
         """Take the links `remembered` says for the workloads of the same place whose
         long-running containers have the same names, in the files `unchanged` says are as
         they were then; the others are made when asked. Only for a model whose links rest
-        on what theirs did (`inputs_digest`): a link reads nothing else but its workload."""
+        on what theirs did (`inputs_digest`): a link reads nothing else but its workload.
+        `as_made`: this model is made of the very files they were made of (the model
+        before an edit, incremental.after_edit), so every workload's containers are as
+        kept, and who runs a module and the link rows are read from them unmade."""
         if self._index is None or self._finder is None:
             return
         asked = {key[0] for key in self._made}  # made already: a rule may hold them
@@ -564,6 +607,8 @@ class CodeLinks:
             # a file as it was holds the same containers: their names are compared when
             # the links are made (_take), so no workload's body is read here
             self._pending[id(workload)] = (workload, kept)
+            if as_made:
+                self._as_made.add(id(workload))
 
     def _take(self, workload: K8sObject) -> None:
         """Make the links `restore` took for the workload, if its long-running containers
@@ -602,6 +647,8 @@ class CodeLinks:
         for workload_id, pending in other._pending.items():  # (the same objects)
             if workload_id in self._workloads:
                 self._pending[workload_id] = pending
+                if workload_id in other._as_made:
+                    self._as_made.add(workload_id)
         for key, why in why_not.items():
             if key[0] in self._workloads:
                 self._finder.why_not[key] = why
@@ -633,6 +680,21 @@ class CodeLinks:
             return None
         named = [c for c in self._index.template(workload).long_running if c.name == container]
         return self._finder.unlinked.get((id(workload), id(named[-1]))) if named else None
+
+    def kept_as_made(self, workload: K8sObject) -> tuple[RememberedContainer, ...] | None:
+        """The workload's containers as `restore` took them with `as_made`, if no one has
+        asked for their links since (they are made then): the same as those links."""
+        key = id(workload)
+        pending = self._pending.get(key) if key in self._as_made else None
+        return pending[1] if pending is not None else None
+
+    def runs(self, module_path: str) -> bool:
+        """Whether a container runs the module (`running` is not empty): a container
+        `restore` took as made says so without its link made, nor its workload's body read."""
+        for workload, _ in self._places().get(os.path.normpath(module_path), []):
+            if self.kept_as_made(workload) is not None:
+                return True  # its link is made as kept: _take finds its names as they were
+        return bool(self.running(module_path))
 
     def running(self, module_path: str) -> list[Link]:
         """The containers whose code includes the module."""
@@ -697,7 +759,7 @@ class CodeLinks:
         for facts in judged:
             # the targets a module keeps beside its header: no module's code is loaded
             names = [t.name for t in facts.dialed_targets() if isinstance(t, EnvRef)]
-            if facts.is_test or not names or self.running(facts.path):
+            if facts.is_test or not names or self.runs(facts.path):
                 continue
             for name in dict.fromkeys(names):
                 for setting in self._index.env_settings_near(name, facts.path):
@@ -3930,16 +3992,30 @@ def _copied_from(source: str, dest: str, in_image: str) -> Iterable[str]:
 
 
 def link_rows(
-    workloads: Iterable[tuple[K8sObject, PodTemplate]],
+    workloads: Iterable[K8sObject],
+    index: Index,
     links: CodeLinks,
     judged: Iterable[CodeFacts] = (),
 ) -> list[LinkRow]:
     """Every long-running container of the workloads, linked or not; one with no link
-    names the judged modules that read its `env` all the same (CodeLinks.env_readers)."""
+    names the judged modules that read its `env` all the same (CodeLinks.env_readers).
+    A workload whose links `restore` took as made (and of no repeated container name) is
+    read from them, with no body read for its pod template."""
     rows: list[LinkRow] = []
     readers: dict[str, list[str]] | None = None  # found once a container has no link
-    for workload, template in workloads:
-        for container in template.containers:
+    for workload in workloads:
+        kept = links.kept_as_made(workload)
+        if kept is not None and len({c[0] for c in kept}) == len(kept):
+            for name, remembered, why, _, _ in kept:
+                key = container_key(workload, name)
+                if remembered is not None:
+                    rows.append(_row(key, *remembered[:5]))
+                    continue
+                readers = links.env_readers(judged) if readers is None else readers
+                env_read_by = tuple(readers.get(key, ()))
+                rows.append(LinkRow(key, None, 0, env_read_by=env_read_by, why_not=why))
+            continue
+        for container in index.template(workload).containers:
             if not container.long_running:
                 continue
             link = links.of(workload, container.name)
@@ -3957,15 +4033,26 @@ def link_rows(
                 )
                 continue
             rows.append(
-                LinkRow(
-                    key,
-                    link.entry or link.folder,
-                    len(link.modules),
-                    tuple(e.describe() for e in link.evidence),
-                    tuple(e.describe() for e in link.overruled),
-                )
+                _row(key, link.folder, link.entry, link.modules, link.evidence, link.overruled)
             )
     return rows
+
+
+def _row(
+    key: str,
+    folder: str,
+    entry: str | None,
+    modules: tuple[str, ...],
+    evidence: tuple[Evidence, ...],
+    overruled: tuple[Evidence, ...],
+) -> LinkRow:
+    return LinkRow(
+        key,
+        entry or folder,
+        len(modules),
+        tuple(e.describe() for e in evidence),
+        tuple(e.describe() for e in overruled),
+    )
 
 
 def unmatched_pins(

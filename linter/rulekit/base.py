@@ -117,6 +117,11 @@ class Context:
     _routes: dict[Key, list[K8sObject]] | None = field(default=None, init=False, repr=False)
     _pinned: dict[int, PinnedService | None] = field(default_factory=dict, init=False, repr=False)
     _dialers: dict[int, list[Dialer]] | None = field(default=None, init=False, repr=False)
+    # where few files are judged: who dials each set of Services asked, by their ids
+    _dialers_of: dict[frozenset[int], Mapping[int, list[Dialer]]] = field(
+        default_factory=dict, init=False, repr=False
+    )
+    _api_resolved_of: dict[int, list[Dialer]] = field(default_factory=dict, init=False, repr=False)
     _api_resolved: dict[int, list[Dialer]] | None = field(default=None, init=False, repr=False)
     _unrun: dict[str, str | None] = field(default_factory=dict, init=False, repr=False)
     _all_linked: bool | None = field(default=None, init=False, repr=False)
@@ -143,9 +148,15 @@ class Context:
         Service (KLB401 and KLB302 of each Service a container's pods are in): the whole
         tree is searched once a run, for every Service, where a search a Service made the
         run quadratic. Where few files are (`--context`), the Services asked are looked for
-        by their names, which spares reading most of the tree."""
+        by their names, which spares reading most of the tree (once for each set of
+        Services asked: KLB101, KLB302 and KLB401 ask it of the same Services)."""
         if self.judged is not None:
-            return dialers_by_service(self.index, self.code(), self.links, services)
+            asked = frozenset(map(id, services))
+            found = self._dialers_of.get(asked)
+            if found is None:
+                found = dialers_by_service(self.index, self.code(), self.links, services)
+                self._dialers_of[asked] = found
+            return found
         if self._dialers is None:
             self._dialers = dialers_by_service(self.index, self.code(), self.links)
         return self._dialers
@@ -153,10 +164,12 @@ class Context:
     def api_resolved(self, service: K8sObject) -> list[Dialer]:
         """The channels in the code that resolve the Service's pods through the Kubernetes
         API and balance over them (dialers.api_resolved): for the whole tree once a run,
-        or, where few files are judged, for the Service asked (as `dialers`)."""
+        or, where few files are judged, for the Service asked (as `dialers`), once."""
         if self.judged is not None:
-            found = api_resolved(self.index, self.code(), self.links, [service])
-            return found.get(id(service), [])
+            if id(service) not in self._api_resolved_of:
+                found = api_resolved(self.index, self.code(), self.links, [service])
+                self._api_resolved_of[id(service)] = found.get(id(service), [])
+            return self._api_resolved_of[id(service)]
         if self._api_resolved is None:
             self._api_resolved = api_resolved(self.index, self.code(), self.links)
         return self._api_resolved.get(id(service), [])
@@ -291,6 +304,13 @@ class Context:
         if linked:
             return iter(self._workloads)
         return (pair for pair in self._workloads if pair[0].spec is None or pair[0].spec.judged)
+
+    def workload_objects(self) -> Iterator[K8sObject]:
+        """The workloads to judge, of every kind (`workloads(linked=True)`'s), without
+        their pod templates (whose bodies are read only when asked)."""
+        if self._workloads is not None:
+            return (workload for workload, _ in self._workloads)
+        return (workload for workload in self.index.workload_objects if self.judges(workload))
 
     def serving_containers(
         self,

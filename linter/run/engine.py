@@ -774,5 +774,7 @@ def _result(
         other_documents=sum(m.other_documents for m in manifests),
         errors=read.errors,
         # with --context: the reported files' containers, and the reported modules
-        links=link_rows(context.workloads(linked=True), context.links, context.judged_code()),
+        links=link_rows(
+            context.workload_objects(), context.index, context.links, context.judged_code()
+        ),
     )

@@ -50,6 +50,7 @@ from k8slb.inputs import reader_of
 from k8slb.languages import LANGUAGES
 from k8slb.model.dialers import joinable
 from k8slb.model.index import Index, literal_env, selector_of
+from k8slb.model.links import container_key
 from k8slb.model.units import PLAIN
 from k8slb.reading.build_files import names_builds
 from k8slb.reading.kustomization import KUSTOMIZATION_FILES
@@ -163,11 +164,13 @@ def _judged(
     pieces, where the caller knows better than looking again at what `last` did not read."""
     same_code = last is not None and _same_code(last, read)
     # the links made again only for the changed workloads, where no code changed: the
-    # last model's are all made first (they are compared below, and a model made from the
-    # cache has made none yet), so that the new model keeps them rather than making its own
+    # last model's are made first (they are compared below, and a model made from the
+    # cache has made none yet), so that the new model keeps them rather than making its
+    # own; those it took from the last whole run and were never asked for are kept as
+    # they are (`keep` takes them too, and `_links_changed` passes them over)
     linked = last.context.links if last is not None and same_code else None
     if linked is not None:
-        linked.make_all()
+        linked.make_unkept()
     context = analyse(sources, settings, read, linked)
     pieces = composes(context.modules) if composes else _composers(context.modules, last)
     affected = None if last is None else _affected(last, read, context, changed, said, pieces)
@@ -241,7 +244,7 @@ def after_edit(
     # and the model before the edit rests on other build facts than those links did
     kept = memory.kept_links() if last.links is not None else None
     if kept is not None and kept.token == last.links and not any(map(names_builds, changed)):
-        before_context.links.restore(kept.links)
+        before_context.links.restore(kept.links, as_made=True)
     day = settings.today or datetime.date.today()
     before = Judgement(
         before_sources,
@@ -509,9 +512,17 @@ def _facts_changed(before: Sequence[CodeFacts], now: Sequence[CodeFacts]) -> set
 
 
 def _links_changed(before: Context, now: Context) -> set[str]:
-    """The files of the containers whose code changed, and of that code, before and after."""
-    old = {link.key: link for link in before.links.links}
-    new = {link.key: link for link in now.links.links}
+    """The files of the containers whose code changed, and of that code, before and after.
+    The workloads whose links both models take from the same kept links, not made yet,
+    have the same links: they are left unmade, but where one of their keys is another
+    link's too (two workloads of one name), which the comparison by key would mix."""
+    alike = before.links.kept_alike(now.links)
+    old = {link.key: link for link in before.links.links_but(alike)}
+    new = {link.key: link for link in now.links.links_but(alike)}
+    keys = {container_key(w, name) for w, names in alike.values() for name in names}
+    if not keys.isdisjoint(old.keys() | new.keys()):
+        old = {link.key: link for link in before.links.links}
+        new = {link.key: link for link in now.links.links}
     touched: set[str] = set()
     for key in old.keys() | new.keys():
         one, other = old.get(key), new.get(key)
@@ -592,7 +603,7 @@ def _near(
         near |= {
             facts.path
             for facts in context.modules
-            if words_of.get(facts.path, frozenset()) & variables and not links.running(facts.path)
+            if words_of.get(facts.path, frozenset()) & variables and not links.runs(facts.path)
         }
     projects = {facts.project for facts in modules}
     near |= {facts.path for facts in context.modules if facts.project in projects}
