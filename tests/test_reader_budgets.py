@@ -2560,12 +2560,40 @@ def generated_cases_are_read_within_the_budget(case: tuple[str, str, int, int]) 
     read_here(f"{reader} {shape} n={n} width={width}", READERS[reader](shape, n, width))
 
 
+def template_twin_lines(n: int) -> None:
+    """A rendered template placed line by line (reading/chart_lines.py), whose lines share
+    a key path with `n` template lines: one key written `n` times, a list of `n` literal
+    items, and lists of 64 items under `n` // 64 keys (the most a line is placed among).
+    Helm's renderer is a process of its own, which the address-space limit here would
+    stop: the placing is asked directly, of a template that writes itself."""
+    from k8slb.reading.chart_lines import TemplateLines
+
+    repeated = ['  a: "1"'] * n
+    listed = ["  - name: x"] * n
+    groups = [line for i in range(n // 64) for line in [f"k{i}:"] + ["  - y"] * 64]
+    for body in (repeated, listed, groups):
+        template = ["apiVersion: v1", "kind: ConfigMap", "data:", *body]
+        signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+        TemplateLines(template, list(template))
+        signal.setitimer(signal.ITIMER_PROF, 0)
+
+
+# Cases that ask one reader directly, in the child, rather than a run over files.
+DIRECT: dict[str, Callable[[], None]] = {
+    "a chart's template placed: one key 20000 times, 20000 items, 300 lists of 64": (
+        lambda: template_twin_lines(20000)
+    ),
+}
+
+
 def in_a_child(which: str) -> None:
     """The child's side: the limits on itself, then the cases."""
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
     signal.signal(signal.SIGPROF, signal.SIG_DFL)
     if which == "generated":
         generated_cases_are_read_within_the_budget()
+    elif which in DIRECT:
+        DIRECT[which]()
     else:
         read_here(which, ISSUE[which]())
     print("done", flush=True)
@@ -2587,7 +2615,7 @@ def assert_read_within_budget(which: str) -> None:
     assert output.splitlines()[-1] == "done", output[-3000:]
 
 
-@pytest.mark.parametrize("case", sorted(ISSUE))
+@pytest.mark.parametrize("case", sorted(ISSUE) + sorted(DIRECT))
 def test_the_issues_hostile_code_is_read_within_the_budget(case: str) -> None:
     assert_read_within_budget(case)
 

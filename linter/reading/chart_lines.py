@@ -142,6 +142,12 @@ def _fits(template_line: str, text: str) -> bool:
     return True
 
 
+# A rendered line whose key path more template lines than this share (a key repeated
+# thousands of times, a list of thousands of literal items) is not placed: choosing among
+# them costs each such line their number, the square of the template's size in all.
+MAX_TWINS = 64
+
+
 @dataclass
 class TemplateLines:
     """One template and what it rendered to."""
@@ -160,6 +166,8 @@ class TemplateLines:
         candidates: list[list[int]] = []
         for text, step in zip(self.rendered, steps, strict=True):
             found = by_path.get(step[0], []) if step is not None else []
+            if len(found) > MAX_TWINS:
+                found = []  # past the budget: not placed, never guessed
             if len(found) > 1:
                 fitting = [n for n in found if _fits(self.template[n - 1], text.strip())]
                 found = fitting or found
