@@ -458,6 +458,7 @@ class CodeLinks:
         # by module: the place (workload, position among its long-running containers) of
         # each container that runs it, found without making the links `restore` took
         self._runners: dict[str, list[tuple[K8sObject, int]]] | None = None
+        self._running: dict[str, list[Link]] = {}  # running(), by normalised module path
         # the links `restore` took, by id(workload), made into Links when first asked: a
         # pre-commit run asks who runs a module, which reads every link but few workloads
         self._pending: dict[int, tuple[K8sObject, tuple[RememberedContainer, ...]]] = {}
@@ -554,6 +555,7 @@ class CodeLinks:
         if self._index is None or self._finder is None:
             return
         asked = {key[0] for key in self._made}  # made already: a rule may hold them
+        self._running.clear()
         for workload in self._index.workload_objects:
             kept = remembered.get((workload.path, workload.document, workload.item))
             if kept is None or id(workload) in asked or not unchanged(workload.path):
@@ -587,6 +589,7 @@ class CodeLinks:
             return
         why_not = dict(other._finder.why_not) if other._finder is not None else {}
         unlinked = dict(other._finder.unlinked) if other._finder is not None else {}
+        self._running.clear()
         self._finder.why_not = {}  # by the ids of this model's objects (the finder may be shared)
         self._finder.unlinked = {}
         if self._programs is None:  # the Go programs: of the code alone
@@ -632,14 +635,20 @@ class CodeLinks:
         return self._finder.unlinked.get((id(workload), id(named[-1]))) if named else None
 
     def running(self, module_path: str) -> list[Link]:
-        """The containers whose code includes the module."""
-        renamed = self.renamed
+        """The containers whose code includes the module (each module's worked out once:
+        the rules ask it some 9 times a module)."""
         path = os.path.normpath(module_path)
+        known = self._running.get(path)
+        if known is not None:
+            return list(known)
+        renamed = self.renamed
         found = [link for place in self._places().get(path, []) if (link := self.at(*place))]
         if self.renamed != renamed:  # a restored workload's containers were not as kept
             self._runners = None
+            self._running.clear()
             return self.running(module_path)
-        return found
+        self._running[path] = found  # one entry a module asked: linear
+        return list(found)
 
     def at(self, workload: K8sObject, position: int) -> Link | None:
         """The link of the workload's long-running container at that position."""
@@ -982,6 +991,7 @@ class _Finder:
         self._built_ends: dict[frozenset[str], set[str]] | None = None
         self._kind_names: frozenset[str] | None = None  # _kinds
         self._above: dict[str, Dockerfile] | None = None
+        self._folder_dockerfiles: dict[str, Dockerfile | None] = {}  # _dockerfile, by folder
         # the folders of code with a Dockerfile, by their parent (made when first asked)
         self._children_built: dict[str, list[str]] | None = None
         self._namespaces: set[str] | None = None  # where the builds push (_pushed_elsewhere)
@@ -2507,12 +2517,17 @@ class _Finder:
     def _dockerfile(self, folder: str, named: str | None = None) -> Dockerfile | None:
         if named is not None:
             return self.dockerfiles.get(os.path.normpath(named))
+        if folder in self._folder_dockerfiles:  # asked some 7 times a container
+            return self._folder_dockerfiles[folder]
         # Docker's own default names, the lowercase one its CLI falls back to
         for name in ("Dockerfile", "Containerfile", "dockerfile"):
             found = self.dockerfiles.get(os.path.normpath(os.path.join(folder, name)))
             if found is not None:
-                return found
-        return self._built_above().get(folder)
+                break
+        else:
+            found = self._built_above().get(folder)
+        self._folder_dockerfiles[folder] = found  # one entry a folder asked: linear
+        return found
 
     def _built_above(self) -> dict[str, Dockerfile]:
         """The Dockerfiles built from the folder above their own (`web/deploy/Dockerfile`
