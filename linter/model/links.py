@@ -93,6 +93,7 @@ import posixpath
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from k8slb.code.entry_points import (
     Entry,
@@ -459,6 +460,9 @@ class CodeLinks:
         # each container that runs it, found without making the links `restore` took
         self._runners: dict[str, list[tuple[K8sObject, int]]] | None = None
         self._running: dict[str, list[Link]] = {}  # running(), by normalised module path
+        # where a value of a module's code points, read through these links (kept by
+        # addresses.destinations_of): by the index's and the value's ids, the parser, the module
+        self.destinations: dict[tuple[int, int, object, str], tuple[Index, object, list[Any]]] = {}
         # the links `restore` took, by id(workload), made into Links when first asked: a
         # pre-commit run asks who runs a module, which reads every link but few workloads
         self._pending: dict[int, tuple[K8sObject, tuple[RememberedContainer, ...]]] = {}
@@ -556,6 +560,7 @@ class CodeLinks:
             return
         asked = {key[0] for key in self._made}  # made already: a rule may hold them
         self._running.clear()
+        self.destinations.clear()
         for workload in self._index.workload_objects:
             kept = remembered.get((workload.path, workload.document, workload.item))
             if kept is None or id(workload) in asked or not unchanged(workload.path):
@@ -590,6 +595,7 @@ class CodeLinks:
         why_not = dict(other._finder.why_not) if other._finder is not None else {}
         unlinked = dict(other._finder.unlinked) if other._finder is not None else {}
         self._running.clear()
+        self.destinations.clear()
         self._finder.why_not = {}  # by the ids of this model's objects (the finder may be shared)
         self._finder.unlinked = {}
         if self._programs is None:  # the Go programs: of the code alone
@@ -646,6 +652,7 @@ class CodeLinks:
         if self.renamed != renamed:  # a restored workload's containers were not as kept
             self._runners = None
             self._running.clear()
+            self.destinations.clear()
             return self.running(module_path)
         self._running[path] = found  # one entry a module asked: linear
         return list(found)
