@@ -994,8 +994,7 @@ class _Finder:
         self._beside: dict[str, list[Dockerfile]] | None = None  # `cart.Dockerfile` by code
         self._programs: dict[str, list[str]] | None = None
         self._built: tuple[dict[str, set[str]], dict[str, int]] | None = None
-        # the same folders by the words of their last two or three names (_path_ends)
-        self._built_ends: dict[frozenset[str], set[str]] | None = None
+        self._built_ends: dict[frozenset[str], set[str]] | None = None  # _path_ends, by words
         self._kind_names: frozenset[str] | None = None  # _kinds
         self._above: dict[str, Dockerfile] | None = None
         self._folder_dockerfiles: dict[str, Dockerfile | None] = {}  # _dockerfile, by folder
