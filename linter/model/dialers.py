@@ -16,7 +16,7 @@ from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.core.record import record
 from k8slb.model.addresses import (
-    destinations,
+    destinations_of,
     linked_service_name,
     parse_grpc_target,
     services_for,
@@ -128,16 +128,12 @@ def _dialed(
     index: Index, links: CodeLinks, facts: CodeFacts, channel: Channel
 ) -> list[tuple[K8sObject, tuple[int, ...]]]:
     """The Services a channel's target resolves to, each with the port numbers it names."""
-    target = channel.target
-    # a literal target is no environment's: no container that runs the code is asked (but
-    # a settings file's, which the settings a container mounts may override)
-    asked = isinstance(target, EnvRef | EnvText | FlagRef | SettingsKey)
-    asked = asked or facts.language == "spring"
-    runners = links.running(facts.path) if asked else []
+    # (a literal target is no environment's: the containers that run the code are asked
+    # of it only for a settings file's, which the settings a container mounts may override)
     parse = target_parser(channel.default_scheme)
     # each once: every container that runs the code may give the same address
     found: dict[int, tuple[K8sObject, list[int]]] = {}
-    for destination in destinations(index, target, parse, facts.path, runners, facts):
+    for destination in destinations_of(index, links, channel.target, parse, facts):
         port = destination.address.port
         for service in services_for(index, destination.address, destination.namespace):
             ports = found.setdefault(id(service), (service, []))[1]
@@ -330,12 +326,9 @@ def api_resolved(
         for channel in facts.long_lived_channels():
             if not wanted(channel.target):
                 continue
-            runners = links.running(facts.path)
             parse = target_parser(channel.default_scheme)
             seen: set[int] = set()
-            for destination in destinations(
-                index, channel.target, parse, facts.path, runners, facts
-            ):
+            for destination in destinations_of(index, links, channel.target, parse, facts):
                 named_text = destination.address.text
                 named = api_target(named_text)
                 if named is None:

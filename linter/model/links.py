@@ -96,6 +96,7 @@ import posixpath
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from k8slb.code.entry_points import (
     Entry,
@@ -461,6 +462,10 @@ class CodeLinks:
         # by module: the place (workload, position among its long-running containers) of
         # each container that runs it, found without making the links `restore` took
         self._runners: dict[str, list[tuple[K8sObject, int]]] | None = None
+        self._running: dict[str, list[Link]] = {}  # running(), by normalised module path
+        # where a value of a module's code points, read through these links (kept by
+        # addresses.destinations_of): by the index's and the value's ids, the parser, the module
+        self.destinations: dict[tuple[int, int, object, str], tuple[Index, object, list[Any]]] = {}
         # the links `restore` took, by id(workload), made into Links when first asked: a
         # pre-commit run asks who runs a module, which reads every link but few workloads
         self._pending: dict[int, tuple[K8sObject, tuple[RememberedContainer, ...]]] = {}
@@ -600,6 +605,8 @@ class CodeLinks:
         if self._index is None or self._finder is None:
             return
         asked = {key[0] for key in self._made}  # made already: a rule may hold them
+        self._running.clear()
+        self.destinations.clear()
         for workload in self._index.workload_objects:
             kept = remembered.get((workload.path, workload.document, workload.item))
             if kept is None or id(workload) in asked or not unchanged(workload.path):
@@ -635,6 +642,8 @@ class CodeLinks:
             return
         why_not = dict(other._finder.why_not) if other._finder is not None else {}
         unlinked = dict(other._finder.unlinked) if other._finder is not None else {}
+        self._running.clear()
+        self.destinations.clear()
         self._finder.why_not = {}  # by the ids of this model's objects (the finder may be shared)
         self._finder.unlinked = {}
         if self._programs is None:  # the Go programs: of the code alone
@@ -697,14 +706,21 @@ class CodeLinks:
         return bool(self.running(module_path))
 
     def running(self, module_path: str) -> list[Link]:
-        """The containers whose code includes the module."""
-        renamed = self.renamed
+        """The containers whose code includes the module (each module's worked out once:
+        the rules ask it some 9 times a module)."""
         path = os.path.normpath(module_path)
+        known = self._running.get(path)
+        if known is not None:
+            return list(known)
+        renamed = self.renamed
         found = [link for place in self._places().get(path, []) if (link := self.at(*place))]
         if self.renamed != renamed:  # a restored workload's containers were not as kept
             self._runners = None
+            self._running.clear()
+            self.destinations.clear()
             return self.running(module_path)
-        return found
+        self._running[path] = found  # one entry a module asked: linear
+        return list(found)
 
     def at(self, workload: K8sObject, position: int) -> Link | None:
         """The link of the workload's long-running container at that position."""
@@ -1043,10 +1059,10 @@ class _Finder:
         self._beside: dict[str, list[Dockerfile]] | None = None  # `cart.Dockerfile` by code
         self._programs: dict[str, list[str]] | None = None
         self._built: tuple[dict[str, set[str]], dict[str, int]] | None = None
-        # the same folders by the words of their last two or three names (_path_ends)
-        self._built_ends: dict[frozenset[str], set[str]] | None = None
+        self._built_ends: dict[frozenset[str], set[str]] | None = None  # _path_ends, by words
         self._kind_names: frozenset[str] | None = None  # _kinds
         self._above: dict[str, Dockerfile] | None = None
+        self._folder_dockerfiles: dict[str, Dockerfile | None] = {}  # _dockerfile, by folder
         # the folders of code with a Dockerfile, by their parent (made when first asked)
         self._children_built: dict[str, list[str]] | None = None
         self._namespaces: set[str] | None = None  # where the builds push (_pushed_elsewhere)
@@ -2572,12 +2588,17 @@ class _Finder:
     def _dockerfile(self, folder: str, named: str | None = None) -> Dockerfile | None:
         if named is not None:
             return self.dockerfiles.get(os.path.normpath(named))
+        if folder in self._folder_dockerfiles:  # asked some 7 times a container
+            return self._folder_dockerfiles[folder]
         # Docker's own default names, the lowercase one its CLI falls back to
         for name in ("Dockerfile", "Containerfile", "dockerfile"):
             found = self.dockerfiles.get(os.path.normpath(os.path.join(folder, name)))
             if found is not None:
-                return found
-        return self._built_above().get(folder)
+                break
+        else:
+            found = self._built_above().get(folder)
+        self._folder_dockerfiles[folder] = found  # one entry a folder asked: linear
+        return found
 
     def _built_above(self) -> dict[str, Dockerfile]:
         """The Dockerfiles built from the folder above their own (`web/deploy/Dockerfile`

@@ -341,8 +341,10 @@ class PodTemplate:
         injection holds it), which serves no port of the pod's own Services."""
         return [c for c in self.containers if not c.init and c.name not in MESH_PROXY_CONTAINERS]
 
-    @property
+    @cached_property
     def long_running(self) -> list[Container]:
+        """App containers and native sidecars: worked out once a template (links and rules
+        ask it some 28 times a container of a run), never changed after."""
         return [c for c in self.containers if c.long_running]
 
 

@@ -27,4 +27,6 @@ _ESCAPES = {
 
 def printable(text: str) -> str:
     """`text` with every control character written as an escape (`\\n`, `\\x1b`, `\\u202e`)."""
+    if text.isascii() and text.isprintable():  # no control at all: most text, kept as is
+        return text  # (translate looks each character up in a dict: 4 µs a finding's line)
     return text.translate(_ESCAPES)

@@ -28,7 +28,7 @@ from k8slb.core.findings import NO_FIX, Finding, FixInfo, ObjectRef, Problem, Re
 from k8slb.core.record import record
 from k8slb.inputs import MANIFESTS
 from k8slb.languages import LANGUAGES
-from k8slb.model.addresses import Address, Destination, destinations
+from k8slb.model.addresses import Address, Destination, destinations_of
 from k8slb.model.dialers import Dialer, api_resolved, dialers_by_service
 from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc
 from k8slb.model.index import Index
@@ -329,8 +329,7 @@ class Context:
         """Where a value in a module's code points, read through the env of the containers
         that run the module (links.py), else of the workloads nearest to it; a Spring
         settings file's, as the settings those containers mount give it."""
-        runners = self.links.running(facts.path)
-        return destinations(self.index, value, parse, facts.path, runners, facts)
+        return destinations_of(self.index, self.links, value, parse, facts)
 
     def mesh_of_code(self, facts: CodeFacts, destination: Destination | None = None) -> str | None:
         """The mesh that balances each call the module's code serves or sends
