@@ -555,3 +555,18 @@ def test_a_branch_whose_test_is_not_known_here_links_neither_of_its_builds(
     rows = links(tmp_path, _branched_tree(makefile))
     assert all("gateway" not in (row["code"] or "") for row in rows)
     assert all(not row["evidence"] or "makefile" not in row["evidence"][0] for row in rows)
+
+
+def test_a_make_default_the_caller_replaces_settles_no_branch() -> None:
+    """`MODE ?= local`: `make image MODE=release` is as likely, so neither branch's build is
+    taken; `MODE := local`, set for good, takes the else branch's."""
+    from k8slb.reading.build_files import script_builds
+
+    recipe = (
+        'image:\n\tif [ "$(MODE)" = "release" ]; then \\\n'
+        "\t\tdocker build -t acme/api -f release.Dockerfile . ; \\\n"
+        "\telse docker build -t acme/api -f Dockerfile . ; fi\n"
+    )
+    assert script_builds("Makefile", "MODE ?= local\n" + recipe) == []
+    [build] = script_builds("Makefile", "MODE := local\n" + recipe)
+    assert build.dockerfile == "Dockerfile"

@@ -1905,7 +1905,7 @@ def _commands_builds(
         guard, doubtful = guard_at(branches, command.start()), len(unsure)
         loop = _loop_header(masked[: command.start()]) or around
         if loop is None:
-            held = settled(guard, functools.partial(_test_word, expand))
+            held = settled(guard, functools.partial(_test_word, expand, defaults))
             if held is False:
                 continue
             built = _line_builds(path, number, masked, expand, here, make, command)
@@ -1942,8 +1942,11 @@ def _line_commands(recipe: str) -> Iterator[tuple[regex.Match[str], str]]:
         masked = masked[: command.start()] + "_" * span + masked[command.end() :]
 
 
-def _test_word(expand: Callable[[str], str], word: str) -> str | None:
-    """A test's word's value once the file's variables are put in; None: not known."""
+def _test_word(expand: Callable[[str], str], defaults: set[str], word: str) -> str | None:
+    """A test's word's value once the file's variables are put in; None: not known, as is
+    a Make default's (`ENV ?= dev`: the caller's `make ENV=prod` is the one tested)."""
+    if defaults and any(a in defaults or b in defaults for a, b in _MAKE_VARIABLE.findall(word)):
+        return None
     value = expand(word)
     return None if "$" in value or "{{" in value else value
 
@@ -2076,7 +2079,7 @@ def _loop_builds(
     use = regex.compile((r"\$\$" if make else r"\$") + rf"(?:\{{{name}\}}|{name}\b)")
     guard, unsure = guarded
     if use.search(recipe) is None:
-        held = settled(guard, functools.partial(_test_word, expand))
+        held = settled(guard, functools.partial(_test_word, expand, defaults))
         built = _line_builds(path, number, recipe, expand, here, make) if held is not False else []
         unsure += built if held is None else []
         return built
@@ -2092,7 +2095,7 @@ def _loop_builds(
     for value in values if known else []:
 
         def valued(word: str, value: str = value) -> str | None:
-            return _test_word(expand, use.sub(lambda _: value, word))
+            return _test_word(expand, defaults, use.sub(lambda _: value, word))
 
         held = settled(guard, valued)
         if held is not False:
@@ -2100,7 +2103,7 @@ def _loop_builds(
             unsure += built if held is None else []
             found += built
     if not known or any(variable in defaults for variable in given):
-        held = settled(guard, functools.partial(_test_word, expand))
+        held = settled(guard, functools.partial(_test_word, expand, defaults))
         if held is not False:
             built = _builds_of_each(path, number, recipe, name, use, expand, here, make)
             unsure += built if held is None else []
