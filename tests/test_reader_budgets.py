@@ -2120,7 +2120,18 @@ def branched_builds(n: int) -> Files:
     )
     loops = f'for s in {names}; do\ncase "$s" in\n{arms}esac\ndone\n' * 4
     script = "#!/bin/sh\n" + loops + 'if [ "$a" = b ]; then\n' * n + loops
-    return {"Makefile": makefile, "build.sh": script, "d0/s1/Dockerfile": "FROM scratch\n"}
+    # 64 values judged against the 32 quoted conditions a command's branches keep at most
+    chain = "".join(f"elif [ \"$$s\" = 'q {i}' ]; then true; " for i in range(15))
+    chains = f"if [ \"$$s\" = 'x' ]; then true; {chain}else " * 2
+    values = " ".join(f"v{i}" for i in range(64))
+    builds = "".join(f"docker build -t acme/$$s -f d{i}/$$s/Dockerfile . ; " for i in range(16))
+    kept = f"V := {values}\nall:\n\tfor s in $(V); do {chains}{builds}fi; fi; done\n"
+    return {
+        "Makefile": makefile,
+        "kept/Makefile": kept,
+        "build.sh": script,
+        "d0/s1/Dockerfile": "FROM scratch\n",
+    }
 
 
 def chart_links(n: int, size: int) -> Files:

@@ -1934,10 +1934,13 @@ MAX_LINE_COMMANDS = 16
 
 def _line_commands(recipe: str) -> Iterator[tuple[regex.Match[str], str]]:
     """Each `docker build` of a line, with the line as its build is read: the ones before
-    it blanked out (the same length, so that the places found stay)."""
+    it blanked out (the same length, so that the places found stay), the ones after it
+    cut off."""
+    commands = list(itertools.islice(_DOCKER_BUILD_COMMAND.finditer(recipe), MAX_LINE_COMMANDS))
     masked = recipe
-    for command in itertools.islice(_DOCKER_BUILD_COMMAND.finditer(recipe), MAX_LINE_COMMANDS):
-        yield command, masked
+    for command, after in itertools.zip_longest(commands, commands[1:]):
+        # up to the next one: a command's words end before it (read once, not each time)
+        yield command, masked[: after.start()] if after is not None else masked
         span = command.end() - command.start()
         masked = masked[: command.start()] + "_" * span + masked[command.end() :]
 

@@ -13,12 +13,14 @@ the tests read (`[ A = B ]`, `[ A != B ]`, `==`, `[[ ]]`, `test`, `-z`, `-n`, a 
 
 Hostile-input safe: one pass over each character of the text, the keywords found by RE2
 over each segment; the nesting kept is bounded (MAX_DEPTH, past it the branches are
-unknown), as are the conditions an `elif` chain or a `case` keeps (MAX_TRIED) and the
-length of each (MAX_CONDITION).
+unknown), as are the conditions an `elif` chain or a `case` keeps (MAX_TRIED), those of a
+command in all (MAX_CLAUSES) and the length of each (MAX_CONDITION); each condition's
+words are split once (a cache), however many values of a loop it is judged for.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -28,6 +30,7 @@ from k8slb.core.shell_words import shell_words
 MAX_DEPTH = 16
 MAX_TRIED = 32
 MAX_CONDITION = 512
+MAX_CLAUSES = 32  # the conditions a command's branches keep in all: past it, not known
 
 # A clause: ("test", condition, (), holds) or ("case", subject, patterns, holds), where
 # `holds` says whether the branch needs it true or false; ("lost", "", (), True) when the
@@ -85,7 +88,7 @@ class Guards:
         found: list[Clause] = [LOST] if self.deeper else []
         for frame in self.frames:
             found += frame.clauses()
-        return tuple(found)
+        return tuple(found) if len(found) <= MAX_CLAUSES else (LOST,)
 
     def read(self, text: str) -> list[tuple[int, Guard]]:
         """Each command's start in `text` with the branches around it, in order."""
@@ -213,12 +216,18 @@ def _case_matches(subject: str, patterns: tuple[str, ...]) -> bool | None:
     return subject in patterns
 
 
+@functools.lru_cache(maxsize=1024)
+def _words(condition: str) -> tuple[str, ...]:
+    """A condition's words (none where the shell would not split it)."""
+    try:
+        return tuple(shell_words(condition))
+    except ValueError:
+        return ()
+
+
 def _test(condition: str, literal: Callable[[str], str | None]) -> bool | None:
     """`[ A = B ]` and its kin, its words' values given by `literal`; None: not read."""
-    try:
-        words = shell_words(condition)
-    except ValueError:
-        return None
+    words = list(_words(condition))
     negated = bool(words) and words[0] == "!"
     words = words[1:] if negated else words
     if not words or words[0] not in _TEST_OPENERS:
@@ -230,6 +239,8 @@ def _test(condition: str, literal: Callable[[str], str | None]) -> bool | None:
         words = words[1:-1]
     else:
         words = words[1:]
+    if len(words) not in (2, 3):
+        return None
     values = [literal(word) for word in words]
     result: bool | None = None
     if len(words) == 3 and words[1] in ("=", "==", "!="):
