@@ -485,3 +485,88 @@ def test_a_knative_service_s_probes_without_a_port_are_no_error_and_it_is_not_ju
     assert result.findings == []
     assert result.unknown_kinds == 0
     assert [row.container for row in result.links] == ["Service/shop/inventory:server"]
+
+
+BRANCHED_MAKEFILE = """\
+REGISTRY ?= registry.example/shop
+APPS := gateway billing ledger
+
+images:
+\t@for app in $(APPS); do \\
+\t\tif [ "$$app" = "gateway" ]; then \\
+\t\t\tdocker build -t $(REGISTRY)/$$app:dev -f gateway/Dockerfile . ; \\
+\t\telse \\
+\t\t\tdocker build -t $(REGISTRY)/$$app:dev -f apps/$$app/Dockerfile . ; \\
+\t\tfi; \\
+\tdone
+"""
+
+
+def _branched_tree(makefile: str) -> dict[str, str]:
+    return {
+        "deploy/ledger.yaml": workload(name="ledger", image="registry.example/shop/ledger:dev"),
+        "Makefile": makefile,
+        "go.mod": "module example.com/shop\n\ngo 1.22\n",
+        "gateway/Dockerfile": "FROM golang:1.22\nWORKDIR /src\nCOPY . .\n"
+        'RUN go build -o /gateway ./gateway\nCMD ["/gateway"]\n',
+        "gateway/main.go": "package main\n\nfunc main() {}\n",
+        "apps/ledger/Dockerfile": "FROM golang:1.22\nWORKDIR /src\nCOPY . .\n"
+        'RUN go build -o /ledger ./apps/ledger\nCMD ["/ledger"]\n',
+        "apps/ledger/main.go": "package main\n\nfunc main() {}\n",
+        "apps/billing/Dockerfile": "FROM golang:1.22\nWORKDIR /src\nCOPY . .\n"
+        'RUN go build -o /billing ./apps/billing\nCMD ["/billing"]\n',
+        "apps/billing/main.go": "package main\n\nfunc main() {}\n",
+    }
+
+
+def test_a_make_loop_s_if_else_builds_each_value_by_the_branch_its_test_takes(
+    tmp_path: Path,
+) -> None:
+    """`if [ "$$app" = "gateway" ]; then ... -f gateway/Dockerfile; else ... -f
+    apps/$$app/Dockerfile; fi` in a loop over literal names: ledger is built by the else
+    branch, not by the first `docker build` of the line."""
+    row = only(links(tmp_path, _branched_tree(BRANCHED_MAKEFILE)))
+    assert row["code"] == os.path.join("apps", "ledger")
+    assert "gateway" not in row["code"]
+
+
+def test_a_script_s_case_on_the_loop_value_builds_each_value_by_its_arm(tmp_path: Path) -> None:
+    script = (
+        '#!/bin/sh\nfor app in gateway billing ledger; do\n  case "$app" in\n'
+        "    gateway)\n"
+        "      docker build -t registry.example/shop/$app:dev -f gateway/Dockerfile .\n"
+        "      ;;\n    *)\n"
+        "      docker build -t registry.example/shop/$app:dev -f apps/$app/Dockerfile .\n"
+        "      ;;\n  esac\ndone\n"
+    )
+    files = _branched_tree("")
+    del files["Makefile"]
+    files["images.sh"] = script
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("apps", "ledger")
+
+
+def test_a_branch_whose_test_is_not_known_here_links_neither_of_its_builds(
+    tmp_path: Path,
+) -> None:
+    """`if [ "$$MODE" = "gateway" ]`, MODE given by the caller: which Dockerfile builds
+    ledger is not known, and neither is taken (nor the first, as before)."""
+    makefile = BRANCHED_MAKEFILE.replace('"$$app" = "gateway"', '"$$MODE" = "gateway"')
+    rows = links(tmp_path, _branched_tree(makefile))
+    assert all("gateway" not in (row["code"] or "") for row in rows)
+    assert all(not row["evidence"] or "makefile" not in row["evidence"][0] for row in rows)
+
+
+def test_a_make_default_the_caller_replaces_settles_no_branch() -> None:
+    """`MODE ?= local`: `make image MODE=release` is as likely, so neither branch's build is
+    taken; `MODE := local`, set for good, takes the else branch's."""
+    from k8slb.reading.build_files import script_builds
+
+    recipe = (
+        'image:\n\tif [ "$(MODE)" = "release" ]; then \\\n'
+        "\t\tdocker build -t acme/api -f release.Dockerfile . ; \\\n"
+        "\telse docker build -t acme/api -f Dockerfile . ; fi\n"
+    )
+    assert script_builds("Makefile", "MODE ?= local\n" + recipe) == []
+    [build] = script_builds("Makefile", "MODE := local\n" + recipe)
+    assert build.dockerfile == "Dockerfile"

@@ -63,3 +63,45 @@ def test_another_folder_s_build_put_in_the_workdir_keeps_the_context(tmp_path: P
     also = DOCKERFILE.replace("/site/build ./public", "/site/build ./")
     row = only(links(tmp_path, {**TREE, "Dockerfile": also}))
     assert row["code"] == "."
+
+
+WORKSPACE_DOCKERFILE = """\
+FROM node:22-slim AS compile
+WORKDIR /work
+COPY package.json pnpm-workspace.yaml ./
+COPY shared/ ./shared/
+COPY billing-api/ ./billing-api/
+RUN corepack enable && pnpm install && pnpm -r build
+
+FROM node:22-slim
+WORKDIR /work
+COPY package.json pnpm-workspace.yaml ./
+COPY billing-api/package.json ./billing-api/
+RUN corepack enable && pnpm install --prod
+COPY --from=compile /work/shared/dist ./shared/dist
+COPY --from=compile /work/billing-api/dist ./billing-api/dist
+CMD ["node", "billing-api/dist/server.js"]
+"""
+
+
+def test_a_workspace_package_s_build_output_a_kept_apart_dockerfile_runs_is_its_code(
+    tmp_path: Path,
+) -> None:
+    """`docker/billing-api.Dockerfile`, built from the top, copies two packages into a
+    builder and runs `node billing-api/dist/server.js`, taken from it: that package's
+    `src/server.ts` (its own `tsc` writes `dist` beside `src`), not the whole top."""
+    files = {
+        "deploy/billing.yaml": workload(name="billing", image="acme/billing-api:1.0"),
+        "docker/billing-api.Dockerfile": WORKSPACE_DOCKERFILE,
+        "package.json": '{"name": "ws", "private": true}\n',
+        "pnpm-workspace.yaml": "packages:\n  - shared\n  - billing-api\n",
+        "shared/package.json": '{"name": "shared", "scripts": {"build": "tsc"}}\n',
+        "shared/src/index.ts": "export const shared = 1;\n",
+        "billing-api/package.json": '{"name": "billing-api", "scripts": {"build": "tsc"}}\n',
+        "billing-api/src/server.ts": (
+            "import { createServer } from 'http';\n"
+            "createServer((_, res) => res.end('ok')).listen(8080);\n"
+        ),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "billing-api/src/server.ts"

@@ -2213,6 +2213,40 @@ def kustomize_patches_by_selector(n: int) -> Files:
 LINK = "\0link to "  # a file of a case that is this: a symbolic link to the rest (read_here)
 
 
+def branched_builds(n: int) -> Files:
+    """Build scripts' branches (reading/shell_guards.py): a Makefile loop over `n` names
+    whose one line nests `n` ifs and `n` elifs around 16 builds (MAX_LINE_COMMANDS read),
+    and a script of `n` loops each with a `case` of `n` arms, each arm a build, and `n`
+    ifs never closed: each build's branches judged for each value within the budget."""
+    names = " ".join(f"s{i}" for i in range(n))
+    opened = "".join(f'if [ "$$s" = "s{i}" ]; then ' for i in range(n))
+    turns = "".join(f'elif [ "$$s" != "x{i}" ]; then true; ' for i in range(n))
+    builds = "".join(
+        f"docker build -t acme/$$s:{i} -f d{i}/$$s/Dockerfile . ; else " for i in range(20)
+    )
+    makefile = (
+        f"NAMES := {names}\nall:\n\tfor s in $(NAMES); do {opened}{turns}{builds}"
+        f"true; {'fi; ' * n}done\n"
+    )
+    arms = "".join(
+        f"  s{i}|t{i}) docker build -t acme/$s:{i} -f d{i}/Dockerfile . ;;\n" for i in range(n)
+    )
+    loops = f'for s in {names}; do\ncase "$s" in\n{arms}esac\ndone\n' * 4
+    script = "#!/bin/sh\n" + loops + 'if [ "$a" = b ]; then\n' * n + loops
+    # 64 values judged against the 32 quoted conditions a command's branches keep at most
+    chain = "".join(f"elif [ \"$$s\" = 'q {i}' ]; then true; " for i in range(15))
+    chains = f"if [ \"$$s\" = 'x' ]; then true; {chain}else " * 2
+    values = " ".join(f"v{i}" for i in range(64))
+    builds = "".join(f"docker build -t acme/$$s -f d{i}/$$s/Dockerfile . ; " for i in range(16))
+    kept = f"V := {values}\nall:\n\tfor s in $(V); do {chains}{builds}fi; fi; done\n"
+    return {
+        "Makefile": makefile,
+        "kept/Makefile": kept,
+        "build.sh": script,
+        "d0/s1/Dockerfile": "FROM scratch\n",
+    }
+
+
 def chart_links(n: int, size: int) -> Files:
     """A chart (charts.py) of `n` templates that are each a symbolic link to one template
     of `size` bytes in a sibling chart of the repository, two links to each other (a
@@ -2308,6 +2342,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Makefile: 300 builds whose --build-arg opens a $(shell of 300 words; 300 closed": (
         lambda: make_functions_in_build_args(300)
+    ),
+    "Scripts: loops of 300 names, 300 ifs nested on a line around 20 builds, 300 case arms": (
+        lambda: branched_builds(300)
     ),
     "Dockerfiles: 50 bases built from each other in a loop, each 100 ENV lines of 100 names": (
         lambda: dockerfiles_built_from_each_other(50, 100)

@@ -2634,12 +2634,17 @@ class _Finder:
                 return matches[0]
         return None
 
-    def _built_source(self, entry: Entry, dockerfile: Dockerfile, chosen: Evidence) -> str | None:
+    def _built_source(
+        self, entry: Entry, dockerfile: Dockerfile, chosen: Evidence, *, by_argument: bool
+    ) -> str | None:
         """The scanned module an entry point is when the image takes it from a builder
         stage (`COPY --from=build /app/dist/apps/${APP} ./app`, then `node app/main.js`):
         that stage's path of the context, the build's arguments filled in, or the source a
-        Node script there is compiled from (`apps/<app>/src/main.ts`); None when an
-        argument's value is unknown, or no one module is found."""
+        Node script there is compiled from (`apps/<app>/src/main.ts`, `web/dist/main.js`'s
+        `web/src/main.ts`); None when an argument's value is unknown, or no one module is
+        found. Read for the app a build argument chose (`by_argument`) or a Node program."""
+        if not (by_argument or entry.node):
+            return None
         for relative in entry.relative_paths():
             in_image = posixpath.normpath(posixpath.join(dockerfile.workdir, relative))
             for copy in reversed(dockerfile.built_copies):
@@ -2647,7 +2652,7 @@ class _Finder:
                     path = with_args(dockerfile, source, chosen.args)
                     if path is None:
                         continue
-                    tails = [path, *(compiled_sources(path) if entry.node else ())]
+                    tails = [path, *(_compiled_from(path) if entry.node else ())]
                     found = {
                         candidate
                         for tail in tails
@@ -2984,9 +2989,8 @@ class _Finder:
         source = script or (
             self._entry_source(entry, folder, dockerfile) if entry is not None else None
         )
-        if source is None and entry is not None and dockerfile is not None and by_argument:
-            # the app a build argument chose, copied from the builder's output
-            source = self._built_source(entry, dockerfile, chosen)
+        if source is None and entry is not None and dockerfile is not None:
+            source = self._built_source(entry, dockerfile, chosen, by_argument=by_argument)
         if entry is not None and entry.then and source is not None and script is None:
             entry, source = self._serving(entry, source, folder, dockerfile)
         if source is not None and dockerfile is not None and chosen.kind != "config":
@@ -3923,6 +3927,15 @@ def _in_source_set(folder: str) -> bool:
     return any(
         part == "src" and parts[at + 1] in _SOURCE_SETS for at, part in enumerate(parts[:-2])
     )
+
+
+def _compiled_from(script: str) -> list[str]:
+    """The context's paths a Node script of a build's output may be compiled from: the
+    output folder's own place kept (`web/dist/main.js`: `web/src/main.ts`, as a package's
+    `tsc` writes it; `dist/apps/auth/main.js`: `apps/auth/main.ts`)."""
+    parts = posixpath.normpath(script).split("/")
+    at = next((i for i, part in enumerate(parts) if part in OUTPUT_FOLDERS), 0)
+    return [posixpath.join(*parts[:at], tail) for tail in compiled_sources(script)]
 
 
 def _below(inner: str, outer: str) -> bool:

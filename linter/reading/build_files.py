@@ -26,6 +26,7 @@ from k8slb.languages import LANGUAGES
 from k8slb.reading import java_builds
 from k8slb.reading.bazel_images import BAZEL_BUILD_FILES, bazel_images
 from k8slb.reading.java_builds import GrpcJavaBuild, read_grpc_java
+from k8slb.reading.shell_guards import GUARD_WORDS, Guard, Guards, guard_at, settled
 from k8slb.reading.yamltree import YMap, YSeq
 
 # The files whose folder is a program's, for the languages that have them: a module belongs
@@ -1840,6 +1841,8 @@ def script_facts(
     expand = functools.partial(_expanded, variables=variables, make=make)
     loops: list[tuple[str, str]] = []  # a script's `for NAME in WORDS` around the line
     scratch: dict[str, str] = {}  # a folder a script's `cp -R` made: the folder it copied
+    guards = Guards()  # a script's branches open at its line
+    unsure: list[ImageBuild] = []  # builds in a branch whose condition is not known here
     # Make's `NAME ?= value`: a default the caller's `make NAME=...` replaces
     defaults = {
         assigned[1]
@@ -1850,6 +1853,11 @@ def script_facts(
         # `$(dirname "$0")` is the script's own folder, where it starts
         line = raw if make or "dirname" not in raw else _SCRIPT_FOLDER.sub(".", raw)
         recipe = line.lstrip("@-+ \t") if make else line
+        # the `if`/`case` branches around its commands (a script's: from the lines before)
+        if GUARD_WORDS.search(recipe) or (guards.frames and not make):  # a `case`'s arm too
+            branches = (Guards() if make else guards).read(recipe)
+        else:
+            branches = [] if make else [(0, guards.guard())]
         start = _DOCKER_BUILD_COMMAND.search(recipe)
         tag = _DOCKER_TAG_COMMAND.search(recipe) if start is None else None
         if tag is not None:
@@ -1873,15 +1881,99 @@ def script_facts(
                 elif line.startswith("cp ") and here is not None:
                     _scratch_copy(line, expand, here, scratch)
             continue
-        loop = _loop_header(recipe[: start.start()]) or (loops[-1] if loops else None)
+        found += _commands_builds(
+            (path, number, recipe, here, make),
+            branches,
+            loops[-1] if loops else None,
+            (expand, variables, defaults),
+            unsure,
+        )
+    return _without_rivals(found, unsure), tags
+
+
+def _commands_builds(
+    line: tuple[str, int, str, str | None, bool],
+    branches: list[tuple[int, Guard]],
+    around: tuple[str, str] | None,
+    known: tuple[Callable[[str], str], Mapping[str, str | None], set[str]],
+    unsure: list[ImageBuild],
+) -> list[ImageBuild]:
+    """The builds of each `docker build` of a script's line (`line`: the file, the line's
+    number and text, the folder it runs in, whether it is Make's), each taken where its
+    `branches` can run; `around`: the loop a script's lines before opened; `known`: the
+    expansion, the variables and Make's defaults; `unsure` gets the builds of a branch
+    whose condition is not known here."""
+    path, number, recipe, here, make = line
+    expand, variables, defaults = known
+    found: list[ImageBuild] = []
+    for command, masked in _line_commands(recipe):
+        guard, doubtful = guard_at(branches, command.start()), len(unsure)
+        loop = _loop_header(masked[: command.start()]) or around
         if loop is None:
-            built = _line_builds(path, number, recipe, expand, here, make, start)
-            if make and "$" in recipe[start.end() :]:  # a variable the caller gives: each value
-                built += _parameter_builds(path, number, recipe, variables, expand, here, defaults)
-            found += built
+            held = settled(guard, functools.partial(_test_word, expand, defaults))
+            if held is False:
+                continue
+            built = _line_builds(path, number, masked, expand, here, make, command)
+            if make and "$" in masked[command.end() :]:  # a variable the caller gives
+                built += _parameter_builds(path, number, masked, variables, expand, here, defaults)
+            unsure += built if held is None else []
         else:
-            found += _loop_builds(path, number, recipe, loop, expand, here, make, defaults)
-    return found, tags
+            built = _loop_builds(
+                path, number, masked, loop, expand, here, make, defaults, (guard, unsure)
+            )
+        # the line as written (not blanked), and the builds in doubt as quoted so
+        built_raw, built = (
+            built,
+            [replace(b, said=replace(b.said, text=recipe.strip())) for b in built],
+        )
+        doubts = {id(b) for b in unsure[doubtful:]}
+        unsure[doubtful:] = [q for b, q in zip(built_raw, built, strict=True) if id(b) in doubts]
+        found += built
+    return found
+
+
+# How many `docker build`s of one line are read (`if ...; then docker build ...; else
+# docker build ...; fi`): past it, the line's first ones
+MAX_LINE_COMMANDS = 16
+
+
+def _line_commands(recipe: str) -> Iterator[tuple[regex.Match[str], str]]:
+    """Each `docker build` of a line, with the line as its build is read: the ones before
+    it blanked out (the same length, so that the places found stay), the ones after it
+    cut off."""
+    commands = list(itertools.islice(_DOCKER_BUILD_COMMAND.finditer(recipe), MAX_LINE_COMMANDS))
+    masked = recipe
+    for command, after in itertools.zip_longest(commands, commands[1:]):
+        # up to the next one: a command's words end before it (read once, not each time)
+        yield command, masked[: after.start()] if after is not None else masked
+        span = command.end() - command.start()
+        masked = masked[: command.start()] + "_" * span + masked[command.end() :]
+
+
+def _test_word(expand: Callable[[str], str], defaults: set[str], word: str) -> str | None:
+    """A test's word's value once the file's variables are put in; None: not known, as is
+    a Make default's (`ENV ?= dev`: the caller's `make ENV=prod` is the one tested)."""
+    if defaults and any(a in defaults or b in defaults for a, b in _MAKE_VARIABLE.findall(word)):
+        return None
+    value = expand(word)
+    return None if "$" in value or "{{" in value else value
+
+
+def _without_rivals(found: list[ImageBuild], unsure: list[ImageBuild]) -> list[ImageBuild]:
+    """The builds less those in a branch whose condition is not known (`unsure`) where
+    another build makes the same image otherwise: which one runs is not known here, and
+    a wrong link is worse than none."""
+    if not unsure:
+        return found
+    made: dict[tuple[str, str], set[tuple[str, str | None]]] = defaultdict(set)
+    for build in found:
+        made[(build.image, build.each)].add((build.context, build.dockerfile))
+    doubtful = {id(build) for build in unsure}
+    return [
+        build
+        for build in found
+        if id(build) not in doubtful or len(made[(build.image, build.each)]) == 1
+    ]
 
 
 # `cp`'s options that copy a folder whole (`-R`, `-r`, `-a`, together with others: `-rf`)
@@ -1983,15 +2075,22 @@ def _loop_builds(
     here: str | None,
     make: bool,
     defaults: set[str],
+    guarded: tuple[Guard, list[ImageBuild]] = ((), []),
 ) -> list[ImageBuild]:
     """The builds of a `docker build` in a `for NAME in WORDS` loop: one a value, where
     the words are literal (`for svc in $(SERVICES)`, `SERVICES := cart orders`); where
     they are not, or are Make's default that `make SVC=...` replaces, one build whose
-    image names the value (`acme/shop-$$svc`), matched by the images run (`made_for`)."""
+    image names the value (`acme/shop-$$svc`), matched by the images run (`made_for`).
+    `guarded`: the branches around the command, and the list its builds whose branch
+    may not run are added to (a value for which a branch cannot run builds nothing)."""
     name, listed = loop
     use = regex.compile((r"\$\$" if make else r"\$") + rf"(?:\{{{name}\}}|{name}\b)")
+    guard, unsure = guarded
     if use.search(recipe) is None:
-        return _line_builds(path, number, recipe, expand, here, make)
+        held = settled(guard, functools.partial(_test_word, expand, defaults))
+        built = _line_builds(path, number, recipe, expand, here, make) if held is not False else []
+        unsure += built if held is None else []
+        return built
     try:
         # a variable's value is split into words, as the shell does with `$(SERVICES)`
         values = [v for word in shell_words(listed, comments=True) for v in expand(word).split()]
@@ -2002,9 +2101,21 @@ def _loop_builds(
     given = [a or b for a, b in _MAKE_VARIABLE.findall(listed)] if make else []
     found: list[ImageBuild] = []
     for value in values if known else []:
-        found += _built_with(path, number, recipe, use, value, expand, here, make)
+
+        def valued(word: str, value: str = value) -> str | None:
+            return _test_word(expand, defaults, use.sub(lambda _: value, word))
+
+        held = settled(guard, valued)
+        if held is not False:
+            built = _built_with(path, number, recipe, use, value, expand, here, make)
+            unsure += built if held is None else []
+            found += built
     if not known or any(variable in defaults for variable in given):
-        found += _builds_of_each(path, number, recipe, name, use, expand, here, make)
+        held = settled(guard, functools.partial(_test_word, expand, defaults))
+        if held is not False:
+            built = _builds_of_each(path, number, recipe, name, use, expand, here, make)
+            unsure += built if held is None else []
+            found += built
     return found
 
 
