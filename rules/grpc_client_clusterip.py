@@ -156,7 +156,12 @@ class GrpcClientClusterIp(Rule):
     once) what the helper returns; several callers give one finding each.
 
     A Django setting (`settings.X` of `from django.conf import settings`) is read in the
-    one `settings.py` of the module's project (none where it has several). A channel held
+    one `settings.py` of the module's project (none where it has several). A settings
+    class's attribute (`Settings.AUTH_ADDR`, the class imported from a settings module and
+    its package) is the environment variable its class body reads, and a pydantic
+    settings field's is the one its name or its `Field(alias=...)` names, as README's
+    language section details; the variable is then looked up as any other, in the `env`
+    and `envFrom` ConfigMaps of the workloads that run the code. A channel held
     in a local of a method that stores it, or a stub made on it, in an attribute
     (`self.stub = Stub(channel)`) lives as long as the object.
 

@@ -1003,6 +1003,23 @@ def python_settings_fields_read(n: int) -> Files:
     return {"config.py": config, "engines.py": engines}
 
 
+def python_settings_class_attributes(n: int) -> Files:
+    """A plain settings class of `n` attributes, each read from the environment or made of
+    the one before it, stored again `n` times by `cls.`, and `n` channels in methods of
+    another module reading them through the imported class: one walk of the class."""
+    config = (
+        "import os\n\n\nclass Config:\n    A_0 = os.environ['A_0']\n"
+        + "".join(f"    A_{i} = A_{i - 1} + os.getenv('A_{i}', ':1')\n" for i in range(1, n))
+        + "\n    @classmethod\n    def reset(cls):\n"
+        + "".join(f"        cls.B_{i} = {i}\n" for i in range(n))
+    )
+    clients = "import grpc\n\nfrom config import Config\n\n\nclass Clients:\n" + "".join(
+        f"    def c{i}(self):\n        self.ch{i} = grpc.insecure_channel(Config.A_{i})\n"
+        for i in range(n)
+    )
+    return {"app/config.py": config, "app/clients.py": clients, "app/__init__.py": ""}
+
+
 SERVICE = (
     "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n"
     "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n"
@@ -2421,6 +2438,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Python: 5000 pools over the fields of a 5000-field settings class, in two modules": (
         lambda: python_settings_fields_read(5000)
+    ),
+    "Python: 3000 channels in methods over a 3000-attribute plain settings class imported": (
+        lambda: python_settings_class_attributes(3000)
     ),
     "Go: 3000 env helpers read 12000 times, 3000 Clients posting": (
         lambda: go_env_helpers_and_clients(3000)

@@ -171,3 +171,16 @@ def test_a_manifest_shell_is_judged_by_the_containers_image_without_a_dockerfile
         "registry.example/web:1.0", "alpine:3.19"
     )
     assert lint_files(tmp_path, {"manifest.yaml": manifest}, ["KLB406"]).findings == []
+
+
+def test_a_dash_script_of_uv_runs_keeps_sigterm_from_the_last(tmp_path: Path) -> None:
+    """`uv run` runs its command as a child and passes SIGTERM on (since November 2024), but
+    the shell in front of it, PID 1, never gets it to uv: the shell is what is reported,
+    a chain of `&&` or one command alike."""
+    for script in ("uv run migrate up && uv run python ./main.py", "uv run python ./main.py"):
+        found = pid1(["sh", "-c", script], DASH)
+        assert found is not None and found.kind == "shell"
+        assert found.last == ("uv", "run", "python", "./main.py")
+        dockerfile = f'FROM python:3.12-slim\nCOPY . /app\nCMD ["sh", "-c", "{script}"]\n'
+        (finding,) = klb406(tmp_path / str(len(script)), dockerfile)
+        assert finding.severity is Severity.WARNING and "sh -c is PID 1" in finding.text

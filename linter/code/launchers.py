@@ -20,9 +20,16 @@ Three kinds:
 Not listed, on purpose: GNU `make` passes SIGTERM to the recipes it runs and waits for
 them; Maven's `spring-boot:run` stops the application it forks (SIGTERM, from a shutdown
 hook) and waits for it, and `exec:java` runs it in Maven's own JVM, whose shutdown hooks
-run; what the Gradle client does with SIGTERM for a task its daemon runs, and what `uv
-run` passes on, k8slb does not know well enough to report. A program not listed is never
-reported: unknown is not a finding.
+run; `uv run` is no prefix (it does not exec on Unix: it runs the command as a child,
+to clean up after it) but, since astral-sh/uv#8933 (November 2024), passes SIGTERM on to
+that child and waits for it (every other signal since #13017), so the command gets the signal
+as a program run in its place would, though not as PID 1 (with no handler it ends at
+once rather than ignoring it); an older uv passed none on, and which uv an image holds
+is not in its command line. What the Gradle client does with SIGTERM for a task its
+daemon runs k8slb does not know well enough to report. A program not listed is never
+reported: unknown is not a finding. In a shell's script (`sh -c "uv run migrate && uv
+run python main.py"`) the shell as PID 1 keeps the signal from all of them, which KLB406
+reports of the shell whatever it runs.
 """
 
 from __future__ import annotations

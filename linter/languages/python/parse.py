@@ -169,7 +169,12 @@ def parse(path: str, data: bytes) -> CodeFacts:
     """The facts of one Python file: most files get no syntax tree, only the one-line
     values other modules may import, and the modules it imports."""
     imports = module_imports(data)
-    facts = _analyse(path, data, imports) if worth_parsing(data) else analyse_exports(path, data)
+    if worth_parsing(data):
+        facts = _analyse(path, data, imports)
+    elif _holds_settings(data):
+        facts = _analyse_settings(path, data)
+    else:
+        facts = analyse_exports(path, data)
     facts.imports = imports
     return facts
 
@@ -196,6 +201,29 @@ def _analyse(path: str, data: bytes, imports: tuple[Import, ...] | None) -> Code
     _Collector(path, data, facts, imports).run(tree)
     facts.markers = comment_markers(path, data.decode("utf-8", errors="replace"))
     return facts
+
+
+def _holds_settings(data: bytes) -> bool:
+    """Whether a module may define a settings class, whose attributes (read from the
+    environment) span lines: a class, and a variable read or pydantic's settings base."""
+    return b"class " in data and any(w in data for w in (b"environ", b"getenv", b"BaseSettings"))
+
+
+def _analyse_settings(path: str, data: bytes) -> CodeFacts:
+    """The exports of a module with nothing else k8slb looks for but a class that may hold
+    settings: parsed whole, as its class bodies span lines; one that does not parse gives
+    what `analyse_exports` reads of it, with no problem (nothing else in it is judged)."""
+    if _too_deep(data):
+        return analyse_exports(path, data)
+    try:
+        tree = _parse(data, path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return analyse_exports(path, data)
+    facts = CodeFacts(path, "python", is_test=is_test_path(path))
+    _Collector(path, data, facts, None).run(tree)
+    return CodeFacts(
+        path, "python", is_test=facts.is_test, exports=facts.exports, deferred=facts.deferred
+    )
 
 
 # CPython's tokenizer refuses more than 200 open brackets; libcst's parser recurses on each
@@ -488,6 +516,10 @@ class _Collector(Values):
         self.facts.exports.update(
             (name, origin) for name, origin in self.origins.items() if name not in module.bindings
         )  # re-exported: `from .settings import ADDR` in a package's __init__
+        for name in self.class_scopes:
+            attributes = self.class_values(name, module)
+            if attributes:  # `Settings.AUTH_ADDR` in a module that imports `Settings`
+                self.facts.exports[name] = attributes
         self.facts.health_classes = dict(self.health_classes)
         self.facts.deferred = self.deferred
 
@@ -566,6 +598,9 @@ class _Collector(Values):
     def _scope(self, node: ScopeNode, scope: Scope) -> Scope:
         """The scope a function, lambda or class opens; a function's parameters are bound
         in it where their values cannot be followed."""
+        if isinstance(node, ast.ClassDef) and scope.parent is None:
+            scope = self.class_scopes[node.name] = Scope(node, scope)
+            return scope
         scope = Scope(node, scope)
         if isinstance(node, _Function):
             self.function_scopes[id(node)] = scope
@@ -657,6 +692,7 @@ class _Collector(Values):
     def _assign(self, node: ast.Assign, parents: Parents, scope: Scope, keyboard: bool) -> None:
         if self.routed is not None:
             self.routed.append((len(parents), node))
+        self.note_attribute_stores(node.targets)
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             scope.bindings[node.targets[0].id].append(node.value)
         elif len(node.targets) == 1 and isinstance(target := node.targets[0], ast.Subscript):
@@ -672,12 +708,14 @@ class _Collector(Values):
     def _annotated(
         self, node: ast.AnnAssign, parents: Parents, scope: Scope, keyboard: bool
     ) -> None:
+        self.note_attribute_stores([node.target])
         if isinstance(node.target, ast.Name) and node.value is not None:
             scope.bindings[node.target.id].append(node.value)
 
     def _augmented(
         self, node: ast.AugAssign, parents: Parents, scope: Scope, keyboard: bool
     ) -> None:
+        self.note_attribute_stores([node.target])
         if isinstance(node.target, ast.Name) and isinstance(node.op, ast.Add):
             scope.additions[node.target.id].append(("extend", node.value))
 

@@ -73,6 +73,10 @@ class Names:
         self.function_scopes: dict[int, Scope] = {}
         # by class node id: its attributes' values (instance_binding)
         self._instance_bindings: dict[int, dict[str, tuple[ast.expr, Scope]]] = {}
+        # the module-level classes' bodies, by name (class_attribute), and every
+        # `X.attr = ...` of the module, as (X, attr): an attribute set again there
+        self.class_scopes: dict[str, Scope] = {}
+        self.attribute_stores: set[tuple[str, str]] = set()
 
     def note_import(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):
@@ -195,6 +199,42 @@ class Names:
             and (value := assigned[0][1]) is not None
             and id(assigned[0][0]) in statements
         }
+
+    def note_attribute_stores(self, targets: list[ast.expr]) -> None:
+        """Record the `X.attr` an assignment sets (in a tuple too): such an attribute of a
+        class is not only what its body says."""
+        for target in targets:
+            elements = target.elts if isinstance(target, ast.Tuple | ast.List) else [target]
+            for element in elements:
+                if isinstance(element, ast.Attribute) and isinstance(element.value, ast.Name):
+                    self.attribute_stores.add((element.value.id, element.attr))
+
+    def class_attribute(self, name: str, attribute: str, scope: Scope) -> ast.expr | None:
+        """The value of `Name.attribute` where `Name` is a plain class of the module (no
+        base but `object`: not an enum, not pydantic's, whose fields are no class
+        attributes) that its body binds once, and that nothing assigns again (`Name.attr
+        = ...`, `cls.attr`, `self.attr` anywhere in the module); None otherwise."""
+        seen_from = self._scope_of(name, scope)
+        if seen_from.parent is not None and (
+            name in seen_from.bindings or name in seen_from.opaque
+        ):
+            return None  # a name of a function's own
+        home = self.class_scopes.get(name)
+        if home is None or name in self.settings_classes or self._bound_at_top(name):
+            return None
+        node = home.node
+        assert isinstance(node, ast.ClassDef)
+        if any(dotted(base) != "object" for base in node.bases) or node.keywords:
+            return None
+        if any((who, attribute) in self.attribute_stores for who in (name, "cls", "self")):
+            return None
+        bound = home.bindings.get(attribute, [])
+        return bound[0] if len(bound) == 1 and attribute not in home.opaque else None
+
+    def _bound_at_top(self, name: str) -> bool:
+        """Whether a module-level class's name is bound again at the module's top level."""
+        home = self.class_scopes[name].parent
+        return home is not None and (name in home.bindings or name in home.opaque)
 
     def loc(self, node: ast.AST) -> Loc:
         line = getattr(node, "lineno", 1)

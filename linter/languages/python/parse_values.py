@@ -127,7 +127,8 @@ class Values(Names):
             if bound is not None:
                 return self.value(bound, scope, depth + 1)
             home = self._scope_of(expression.id, scope)
-            if isinstance(home.node, ast.FunctionDef | ast.AsyncFunctionDef):
+            own = expression.id in home.bindings or expression.id in home.opaque
+            if own and isinstance(home.node, ast.FunctionDef | ast.AsyncFunctionDef):
                 return self.passed(home, expression.id, depth)
             origin = self._origin(expression.id, scope)
             return self._imported(origin) if origin is not None else UNKNOWN
@@ -178,12 +179,31 @@ class Values(Names):
                 bound_there = self.instance_binding(expression.attr, scope)
                 if bound_there is not None:
                     return self.value(bound_there[0], bound_there[1], depth + 1)
+            held = self.class_attribute(expression.value.id, expression.attr, scope)
+            if held is not None:  # `Settings.AUTH_ADDR` of a plain class of the module
+                home = self.class_scopes[expression.value.id]
+                return self.value(held, home, depth + 1)
             bound = self._binding(expression.value.id, scope)
             if isinstance(bound, ast.Call):  # `settings.URL` of `settings = Settings()`
                 fields = self._settings_made(bound, self._scope_of(expression.value.id, scope))
                 if fields is not None:
                     return fields.get(expression.attr, UNKNOWN)
         return UNKNOWN
+
+    def class_values(self, name: str, module: Scope) -> dict[str, Any]:
+        """What another module reads as `Name.attr` of a plain class of this one
+        (class_attribute): each attribute its body binds whose value is known (a literal,
+        a variable with its default), within the module's reading budget."""
+        home = self.class_scopes[name]
+        found: dict[str, Any] = {}
+        for attribute in home.bindings:
+            held = self.class_attribute(name, attribute, module)
+            if held is None:
+                continue
+            value = self.value(held, home)
+            if not isinstance(value, Unknown):
+                found[attribute] = value
+        return found
 
     def choices(self, expression: ast.expr, scope: Scope) -> list[Any]:
         """The values an address may be, one for each value a parameter it is made of is
