@@ -887,6 +887,8 @@ def _runtime(
     entries = entries_of(context.links)
     code = entries.code(link) if link.entry is not None or runner is not None else None
     built_from, output = "", ""
+    if code is not None and runner is None:
+        built_from = _compiled_entry(link, found)
     if code is None:
         judged = _node_program(context, entries, link, found)
         if judged is None:
@@ -970,6 +972,20 @@ def _next_standalone(link: Link, found: Pid1) -> bool:
         named.update(chain.env_names)
         chain = chain.inherited
     return _NEXT_MANUAL not in named
+
+
+def _compiled_entry(link: Link, found: Pid1) -> str:
+    """Said of a Node program whose command names the file a build writes (`node
+    out/main.js`) while the link knows the module it is built from (`src/main.ts`): which
+    source that is, as where the link found no entry module (`_node_program`)."""
+    entry = entry_of(found.words)
+    script = entry.script if entry is not None and entry.node else None
+    if script is None or link.entry is None or posixpath.basename(found.program) not in _NODE:
+        return ""
+    shown = os.path.relpath(link.entry, link.folder)
+    if posixpath.splitext(posixpath.normpath(script))[0] == posixpath.splitext(shown)[0]:
+        return ""  # the command names the module itself
+    return f" (the program of {shown}, which {script} is built from)"
 
 
 def _node_program(
