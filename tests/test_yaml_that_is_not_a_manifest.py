@@ -69,6 +69,30 @@ def test_a_chart_repositorys_index_is_no_object_by_its_shape(tmp_path: Path) -> 
     assert finding.rule == "KLB002" and "has no `kind` string" in finding.message
 
 
+# another tool's package: a version with no group that Kubernetes' core group never had
+PACKAGE = """\
+apiVersion: v1beta1
+name: nightly-checks
+tasks:
+  - name: prepare
+    image: registry.example/tools:2.1
+  - name: verify
+    files: [checks/]
+"""
+
+
+def test_a_version_kubernetes_does_not_have_is_another_tools_file(tmp_path: Path) -> None:
+    """With no `kind`, a document is a Kubernetes object only when its `apiVersion` is
+    Kubernetes' (`v1` for the core group, `<group>/<version>` for the others): a bare
+    `v1beta1` above a `tasks:` list is another tool's file, skipped quietly; the same
+    document with `v1` or a group's version still lacks its kind."""
+    assert read_errors(tmp_path, {"test/data/package/manifest.yaml": PACKAGE}) == []
+    for version in ("v1", "batch/v1"):
+        text = PACKAGE.replace("v1beta1", version, 1)
+        (finding,) = read_errors(tmp_path / version.replace("/", "-"), {"manifest.yaml": text})
+        assert finding.rule == "KLB002" and "has no `kind` string" in finding.message
+
+
 def test_an_object_missing_its_api_version_is_still_an_error(tmp_path: Path) -> None:
     manifest = "kind: Deployment\nmetadata:\n  name: web\nspec: {}\n"
     (finding,) = read_errors(tmp_path, {"deploy.yaml": manifest})

@@ -277,7 +277,11 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
     for doc in composed.documents:
         if (
             isinstance(doc.data, YMap)
-            and (_object_kind(doc.data) or _kubernetes_api(doc.data))
+            and (
+                _object_kind(doc.data)
+                or _kubernetes_api(doc.data)
+                or _misnamed_chart(path, doc.data, None) is not None
+            )
             and not _chart_index(doc.data)
         ):
             _add_object(result, doc, doc.data, None)
@@ -352,13 +356,17 @@ def _chart_index(body: YMap) -> bool:
 
 
 def _kubernetes_api(body: YMap) -> bool:
-    """Whether a mapping's `apiVersion` has Kubernetes' form (`v1`, `apps/v1`,
-    `x.io/v1beta1`): Grafana's provisioning files say `apiVersion: 1` and are no objects."""
+    """Whether a mapping's `apiVersion` has Kubernetes' form: `v1` for the core group (it
+    has no other version), `<group>/<version>` otherwise (`apps/v1`, `x.io/v1beta1`).
+    Grafana's provisioning files say `apiVersion: 1`, another tool's package manifest
+    `apiVersion: v1beta1` (with its `tasks:`): no objects, whatever else they hold."""
     version = body.get("apiVersion")
     if not isinstance(version, str):
         return False
-    number = version.rpartition("/")[2]
-    return number.startswith("v") and number[1:2].isdigit()
+    group, slash, number = version.rpartition("/")
+    if not slash:
+        return version == "v1"
+    return bool(group) and number.startswith("v") and number[1:2].isdigit()
 
 
 def _add_object(result: ManifestFile, doc: Document, body: YMap, item: int | None) -> None:
