@@ -2514,6 +2514,13 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Bazel: 100 images sharing 200 layers of 200 files their entrypoints all name": (
         lambda: bazel_shared_layers(100, 200)
     ),
+    "YAML: 20000 documents broken under a lone $PLACEHOLDER, 100000 lines before them": (
+        lambda: {
+            "tools/a.yaml": "# filled by a script\n" * 100_000
+            + "services:\n  api:\n    store:\n$STORE\n    port: 1\n---\n" * 20_000,
+            "tools/b.yaml": "a:\n  b:\n${B}\n  c: 1\n" + "d: $X\n" * 200_000,
+        }
+    ),
     "JavaScript and Python: 200000 `{{` and `{%` never closed, then a syntax error": (
         lambda: {
             "site/a.js": "const a = 1;\n" + "{{ {% x" * 200_000 + "\nconst = ;\n",
