@@ -20,7 +20,10 @@ class InvalidManifest(ReadProblemRule):
     wrong Services, and the object is left out of every other rule.
 
     YAML files that hold no Kubernetes objects at all (CI workflows, Helm values, tool
-    configs) are not manifests and are skipped quietly.
+    configs) are not manifests and are skipped quietly. A document with no `kind` is taken
+    for an object (and reported for the kind it lacks) only when its `apiVersion` is one
+    Kubernetes has: `v1` for the core group, `<group>/<version>` for the others; another
+    tool's `apiVersion: v1beta1` or `apiVersion: 1` is not.
 
     ## Why it matters
     The API server rejects these objects, often only at deploy time. k8slb says so at

@@ -26,6 +26,15 @@ class InvalidCode(ReadProblemRule):
       and Python that holds such a control action (a project template's `{% if %}`; not
       `{{ x }}`, which an f-string holds): a site generator or a renderer replaces them
       before the file is code (a docs site's `assets/js/search.js`);
+    - minified JavaScript that does not parse: a file named as a minifier's or bundler's
+      output (`*.min.js`, `*-min.js`, `*.bundle.js`), or whose line in error is over 500
+      characters long in a file whose lines average over 110 characters (the measure of
+      GitHub's linguist): what a build writes or a project vendors (a docs site's copy of
+      a UI library), which Node and browsers parse and tree-sitter's grammar sometimes
+      does not (a tagged template holding an escape that is none, valid since ES2018). It
+      is not code written in the repository: eslint users list such files in their
+      ignores, Biome leaves files over its size limit unread. A hand-written file's error,
+      on a line of ordinary length, stays an error;
     - Go that uses `new` with an expression (`new(int64(5))`, Go 1.26), which tree-sitter's
       Go grammar does not read yet: the file parses once each `new(` is read as a plain
       call.

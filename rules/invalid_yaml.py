@@ -22,6 +22,13 @@ class InvalidYaml(ReadProblemRule):
     not found by its indentation (flow style, an unusual key) leaves the file unread, an
     error as before; at most 16 repeats are read past in one rendered file.
 
+    A document that breaks where a placeholder stands alone on its line (`$POOLS`,
+    `${EXTRA_ENV}`, at the line YAML stops at or one of the four above it), in a file
+    that holds no `apiVersion:` or `kind:` key, is told at `info`: a tool's config
+    template that a script fills (envsubst, a heredoc) before it is read, not a manifest
+    and not YAML yet by design. A file with either key may be a Kubernetes manifest, and
+    stays an error however it breaks.
+
     ## Why it matters
     `kubectl apply` rejects such a file, and no other rule can look inside it. The rest of
     the run goes on: the other documents of the same file (after the next `---`) and

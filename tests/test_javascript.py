@@ -143,6 +143,46 @@ def test_flow_typed_javascript_is_not_analysed_at_info(
     assert ("Flow-typed" in finding.message) == (severity is not None)
 
 
+# A bundle as a minifier writes it: one line of code, here with a tagged template holding a
+# `\\u` that is no escape (valid since ES2018 in a tagged template; tree-sitter's grammar
+# refuses it).
+_BUNDLED = (
+    'const http=require("http");var samples={"text/plain":()=>"hello",'
+    '"application/rtf":()=>String.raw`{\\rtf1\\ansi\\uc1 x}`,"text/csv":()=>"a,b"};'
+    + "".join(f"function f{i}(a,b){{return a+b*{i}}}" for i in range(20))
+    + "module.exports={samples,get:u=>http.get(u)};"
+)
+# The same mistake by hand: a call left open, on a line of ordinary length
+_BROKEN = 'const http = require("http");\n\nfunction get(url) {\n  return http.get(url;\n}\n'
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "severity"),
+    [
+        ("docs/ui/app-bundle.js", f"/*! licence: see LICENSE.txt */\n{_BUNDLED}\n", Severity.INFO),
+        ("static/vendor.min.js", _BROKEN, Severity.INFO),  # minified by its name
+        ("src/client.js", _BROKEN, Severity.ERROR),
+        # a long line in a file of ordinary lines is no minifier's layout
+        (
+            "src/samples.js",
+            _BROKEN.replace("\n\n", f"\n{_BUNDLED}\n" + "\n// ok" * 12 + "\n"),
+            Severity.ERROR,
+        ),
+    ],
+    ids=["bundle-layout", "min-name", "hand-written", "one-long-line"],
+)
+def test_a_minified_file_that_does_not_parse_is_not_analysed_at_info(
+    tmp_path: Path, name: str, text: str, severity: Severity
+) -> None:
+    """A minifier's output (one line of hundreds of characters in a file whose lines
+    average over 110, or a `.min.js` name) is a build's, not code written by hand: where
+    tree-sitter's grammar refuses it, it is not analysed, told at info; a hand-written
+    file's error stays an error."""
+    (finding,) = lint_files(tmp_path, {name: text}, ["KLB004"]).findings
+    assert finding.severity == severity
+    assert ("minified JavaScript" in finding.message) == (severity is Severity.INFO)
+
+
 # A docs site's script that its generator renders before serving it: template actions
 # where JavaScript's values go.
 _SITE_SCRIPT = """\

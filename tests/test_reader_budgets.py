@@ -2573,6 +2573,13 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Bazel: 100 images sharing 200 layers of 200 files their entrypoints all name": (
         lambda: bazel_shared_layers(100, 200)
     ),
+    "YAML: 20000 documents broken under a lone $PLACEHOLDER, 100000 lines before them": (
+        lambda: {
+            "tools/a.yaml": "# filled by a script\n" * 100_000
+            + "services:\n  api:\n    store:\n$STORE\n    port: 1\n---\n" * 20_000,
+            "tools/b.yaml": "a:\n  b:\n${B}\n  c: 1\n" + "d: $X\n" * 200_000,
+        }
+    ),
     "JavaScript and Python: 200000 `{{` and `{%` never closed, then a syntax error": (
         lambda: {
             "site/a.js": "const a = 1;\n" + "{{ {% x" * 200_000 + "\nconst = ;\n",
@@ -2619,6 +2626,20 @@ def generated_cases_are_read_within_the_budget(case: tuple[str, str, int, int]) 
     read_here(f"{reader} {shape} n={n} width={width}", READERS[reader](shape, n, width))
 
 
+def minified_layouts(size: int, lines: int) -> None:
+    """Whether a file whose syntax error is at a line is a minifier's output
+    (code/syntax_trees.py's `minified`), asked of a line of `size` bytes and of `lines`
+    short lines, each at its last line and past it: finding the line is one pass."""
+    from k8slb.code.syntax_trees import minified
+
+    long = b"/*! bundle */\n" + b"var a=1;" * (size // 8)
+    short = b"a();\n" * lines
+    assert minified("app.js", long, 2) is not None
+    assert minified("app.js", long, 3) is None
+    assert minified("app.js", short, lines) is None
+    assert minified("app.js", short, lines + 5) is None
+
+
 def template_twin_lines(n: int) -> None:
     """A rendered template placed line by line (reading/chart_lines.py), whose lines share
     a key path with `n` template lines: one key written `n` times, a list of `n` literal
@@ -2641,6 +2662,9 @@ def template_twin_lines(n: int) -> None:
 DIRECT: dict[str, Callable[[], None]] = {
     "a chart's template placed: one key 20000 times, 20000 items, 300 lists of 64": (
         lambda: template_twin_lines(20000)
+    ),
+    "JavaScript minified or not: one line of 8 MB, 1,000,000 lines, errors at the end": (
+        lambda: minified_layouts(8 << 20, 1_000_000)
     ),
 }
 

@@ -69,6 +69,76 @@ def test_a_chart_repositorys_index_is_no_object_by_its_shape(tmp_path: Path) -> 
     assert finding.rule == "KLB002" and "has no `kind` string" in finding.message
 
 
+# another tool's package: a version with no group that Kubernetes' core group never had
+PACKAGE = """\
+apiVersion: v1beta1
+name: nightly-checks
+tasks:
+  - name: prepare
+    image: registry.example/tools:2.1
+  - name: verify
+    files: [checks/]
+"""
+
+
+def test_a_version_kubernetes_does_not_have_is_another_tools_file(tmp_path: Path) -> None:
+    """With no `kind`, a document is a Kubernetes object only when its `apiVersion` is
+    Kubernetes' (`v1` for the core group, `<group>/<version>` for the others): a bare
+    `v1beta1` above a `tasks:` list is another tool's file, skipped quietly; the same
+    document with `v1` or a group's version still lacks its kind."""
+    assert read_errors(tmp_path, {"test/data/package/manifest.yaml": PACKAGE}) == []
+    for version in ("v1", "batch/v1"):
+        text = PACKAGE.replace("v1beta1", version, 1)
+        (finding,) = read_errors(tmp_path / version.replace("/", "-"), {"manifest.yaml": text})
+        assert finding.rule == "KLB002" and "has no `kind` string" in finding.message
+
+
+# A tool's config template that a script fills before use: a block goes in where a
+# placeholder stands alone, unindented to make the insertion simple
+CONFIG_TEMPLATE = """\
+# filled by scripts/cluster.sh before use
+services:
+  - api:
+      port: 8080
+      storage:
+$STORAGE_BLOCK
+      log:
+        level: $LOG_LEVEL
+"""
+# The same kind of placeholder in a manifest envsubst fills
+MANIFEST_TEMPLATE = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: api
+spec:
+  template:
+    spec:
+      containers:
+        - name: api
+          env:
+${EXTRA_ENV}
+          image: api
+"""
+
+
+def test_a_config_template_broken_at_a_placeholder_line_is_told_at_info(tmp_path: Path) -> None:
+    """YAML that breaks where a placeholder stands alone on its line (`$NAME`, `${NAME}`)
+    and that holds no Kubernetes object's key is a template a script fills: KLB001 at info,
+    saying so. A manifest broken there, or a config broken elsewhere, stays an error."""
+    (told,) = read_errors(tmp_path, {"tools/cluster.yaml": CONFIG_TEMPLATE})
+    assert (told.rule, told.severity.label) == ("KLB001", "info")
+    assert "line 6 is a placeholder (`$STORAGE_BLOCK`)" in told.message
+    braced = CONFIG_TEMPLATE.replace("$STORAGE_BLOCK", "${STORAGE_BLOCK}")
+    (told,) = read_errors(tmp_path / "braced", {"cluster.yaml": braced})
+    assert told.severity.label == "info"
+    (manifest,) = read_errors(tmp_path / "manifest", {"deploy.yaml": MANIFEST_TEMPLATE})
+    assert (manifest.rule, manifest.severity.label) == ("KLB001", "error")
+    broken = CONFIG_TEMPLATE.replace("$STORAGE_BLOCK", "storage_block")
+    (plain,) = read_errors(tmp_path / "plain", {"cluster.yaml": broken})
+    assert (plain.rule, plain.severity.label) == ("KLB001", "error")
+
+
 def test_an_object_missing_its_api_version_is_still_an_error(tmp_path: Path) -> None:
     manifest = "kind: Deployment\nmetadata:\n  name: web\nspec: {}\n"
     (finding,) = read_errors(tmp_path, {"deploy.yaml": manifest})

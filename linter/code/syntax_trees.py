@@ -311,6 +311,38 @@ def _line_action(data: bytes, line: int) -> str | None:
     return None
 
 
+# A minifier's output by its name (`jquery.min.js`, `chart-min.js`, `vendor.bundle.js`)
+_MINIFIED_NAMES = (".min.", "-min.", ".bundle.")
+# A minified file by its layout: the line in error this long, and the file's lines this
+# long on average (GitHub's linguist takes JavaScript averaging over 110 characters a line
+# for minified): a build's output or a vendored library, not code written by hand, whose
+# lines a formatter keeps under 80-120 characters.
+MINIFIED_LINE = 500
+MINIFIED_AVERAGE = 110
+
+
+def minified(path: str, data: bytes, line: int) -> str | None:
+    """Why a file whose syntax error is at `line` (from 1) is a minifier's output, or None:
+    its name says so, or its line in error is over MINIFIED_LINE characters long in a file
+    whose lines average over MINIFIED_AVERAGE. A bundler's or minifier's output is code a
+    build wrote (and that its runtime parses); tree-sitter's grammar lags on some of what
+    they emit, and a hand-written file's error is on a line of ordinary length."""
+    name = path.rsplit("/", 1)[-1].lower()
+    if any(mark in name for mark in _MINIFIED_NAMES):
+        return f"named `{name}`"
+    start = 0
+    for _ in range(line - 1):  # at most as many finds as the file has lines: linear
+        start = data.find(b"\n", start) + 1
+        if start == 0:
+            return None
+    end = data.find(b"\n", start)
+    length = (end if end >= 0 else len(data)) - start
+    lines = data.count(b"\n") + 1
+    if length <= MINIFIED_LINE or len(data) <= MINIFIED_AVERAGE * lines:
+        return None
+    return f"line {line} is {length:,} characters long"
+
+
 def not_analysed(problem: Problem, why: str) -> Problem:
     """KLB004 told at `info`: a file the grammar refuses but its own toolchain takes (a
     dialect, or a version of the language newer than the grammar), which k8slb leaves

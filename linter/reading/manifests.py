@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
@@ -29,6 +30,9 @@ from k8slb.reading.objects import KINDS, K8sObject, api_group
 from k8slb.reading.repository import repository_of
 from k8slb.reading.shapes import shape_errors, without_fields
 from k8slb.reading.yamltree import Document, YMap, YSeq
+
+if TYPE_CHECKING:  # imported where composed: a run from the cache never imports ruamel
+    from k8slb.reading.yamlcompose import YAMLProblem
 
 # Go-template text where YAML structure should be: a line that is a template action
 # (`{{- if .Values.x }}`, `- {{ include ... }}`) or an unquoted value that starts with one
@@ -258,16 +262,7 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
     from k8slb.reading.yamlcompose import compose
 
     composed = compose(text)
-    for index, problem in composed.problems:
-        result.problems.append(
-            Problem(
-                "KLB001",
-                path,
-                problem.line,
-                problem.column,
-                f"document {index} is not valid YAML: {problem.message}",
-            )
-        )
+    result.problems += _yaml_problems(path, text, composed.problems)
     result.documents = len(composed.documents) + len(composed.problems)
     if os.path.basename(path) in KUSTOMIZATION_FILES and composed.documents:
         added = added_labels(path, composed.documents[0].data)
@@ -277,7 +272,11 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
     for doc in composed.documents:
         if (
             isinstance(doc.data, YMap)
-            and (_object_kind(doc.data) or _kubernetes_api(doc.data))
+            and (
+                _object_kind(doc.data)
+                or _kubernetes_api(doc.data)
+                or _misnamed_chart(path, doc.data, None) is not None
+            )
             and not _chart_index(doc.data)
         ):
             _add_object(result, doc, doc.data, None)
@@ -303,6 +302,64 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
         else:
             result.other_documents += 1
     return result
+
+
+def _yaml_problems(path: str, text: str, problems: list[tuple[int, YAMLProblem]]) -> list[Problem]:
+    """KLB001 for each document YAML could not compose (its index, the problem): at info
+    where it broke at a lone placeholder line of a file no Kubernetes object's key is in
+    (a template a script fills), else an error."""
+    found: list[Problem] = []
+    # a template a script fills: told apart only in a file no Kubernetes object's key is in
+    templated = bool(problems) and "$" in text and _KUBERNETES_KEY.search(text) is None
+    for number, (index, problem) in enumerate(problems):
+        message = f"document {index} is not valid YAML: {problem.message}"
+        look = templated and number < _PLACEHOLDER_LOOKS
+        placeholder = _placeholder_near(text, problem.line) if look else None
+        if placeholder is not None:
+            found.append(
+                Problem(
+                    "KLB001",
+                    path,
+                    problem.line,
+                    problem.column,
+                    f"{message}; a template, not read: line {placeholder[0]} is a "
+                    f"placeholder (`{placeholder[1]}`) that a script fills before use, and "
+                    "the file holds no Kubernetes object",
+                    severity=Severity.INFO,
+                )
+            )
+            continue
+        found.append(Problem("KLB001", path, problem.line, problem.column, message))
+    return found
+
+
+# A line that is nothing but a shell or envsubst placeholder (`$OPT_POOLS`, `${EXTRA}`),
+# where a script inserts a block before the file is read
+_PLACEHOLDER = regex.compile(
+    r"^[ \t]*(\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\}))[ \t]*$"
+)
+# A key only Kubernetes' objects (and kubectl's files) open with: a file holding one may
+# be a manifest, broken
+_KUBERNETES_KEY = regex.compile(r"^[ \t]*(?:-[ \t]+)?(?:apiVersion|kind)[ \t]*:", regex.MULTILINE)
+# The lines above a YAML error looked at: the scanner stops on the line after the scalar
+# that broke the structure (past blank lines and comments); and how many of a file's
+# broken documents are looked at (each look finds its line from the file's start)
+_PLACEHOLDER_LINES = 4
+_PLACEHOLDER_LOOKS = 16
+
+
+def _placeholder_near(text: str, line: int) -> tuple[int, str] | None:
+    """(its line, the placeholder) where the line YAML stopped at (from 1), or one of the
+    _PLACEHOLDER_LINES lines above it, is a placeholder alone: a template a script fills
+    (`envsubst`, a shell heredoc), not YAML yet."""
+    first = max(1, line - _PLACEHOLDER_LINES)
+    start = _line_start(text, first)
+    lines = text[start : _line_start(text, line + 1)].split("\n")[: line - first + 1]
+    for number in range(len(lines) - 1, -1, -1):
+        found = _PLACEHOLDER.match(lines[number])
+        if found is not None:
+            return first + number, found.group(1)
+    return None
 
 
 def _misnamed_chart(path: str, body: YMap, item: int | None) -> Problem | None:
@@ -352,13 +409,17 @@ def _chart_index(body: YMap) -> bool:
 
 
 def _kubernetes_api(body: YMap) -> bool:
-    """Whether a mapping's `apiVersion` has Kubernetes' form (`v1`, `apps/v1`,
-    `x.io/v1beta1`): Grafana's provisioning files say `apiVersion: 1` and are no objects."""
+    """Whether a mapping's `apiVersion` has Kubernetes' form: `v1` for the core group (it
+    has no other version), `<group>/<version>` otherwise (`apps/v1`, `x.io/v1beta1`).
+    Grafana's provisioning files say `apiVersion: 1`, another tool's package manifest
+    `apiVersion: v1beta1` (with its `tasks:`): no objects, whatever else they hold."""
     version = body.get("apiVersion")
     if not isinstance(version, str):
         return False
-    number = version.rpartition("/")[2]
-    return number.startswith("v") and number[1:2].isdigit()
+    group, slash, number = version.rpartition("/")
+    if not slash:
+        return version == "v1"
+    return bool(group) and number.startswith("v") and number[1:2].isdigit()
 
 
 def _add_object(result: ManifestFile, doc: Document, body: YMap, item: int | None) -> None:

@@ -73,6 +73,7 @@ from k8slb.code.syntax_trees import (
     Calls,
     call_arguments,
     captured,
+    minified,
     not_analysed,
     parse_too_long,
     parsed,
@@ -384,6 +385,18 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
             f"a template, not {shown} yet: it holds a template language's action "
             f"(`{action[:80]}`), which a site generator or a renderer replaces before the "
             "file is code",
+        )
+    if (
+        facts.problem is not None
+        and facts.problem.severity is None  # not told at info already
+        and language == "javascript"
+        and (shape := minified(path, data, facts.problem.line))
+    ):
+        facts.problem = not_analysed(
+            facts.problem,
+            f"minified JavaScript ({shape}), a build's output or a vendored library, not "
+            f"code written here (tree-sitter finds an error at line {facts.problem.line} of "
+            "what a minifier emits, which JavaScript's engines parse)",
         )
     if facts.problem is None:
         facts.problem = too_deep(path, root, shown)
