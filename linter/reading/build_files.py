@@ -26,6 +26,7 @@ from k8slb.languages import LANGUAGES
 from k8slb.reading import java_builds
 from k8slb.reading.bazel_images import BAZEL_BUILD_FILES, bazel_images
 from k8slb.reading.java_builds import GrpcJavaBuild, read_grpc_java
+from k8slb.reading.maven_poms import Pom, inherited_jib_images, read_pom
 from k8slb.reading.yamltree import YMap, YSeq
 
 # The files whose folder is a program's, for the languages that have them: a module belongs
@@ -454,6 +455,9 @@ class BuildFile:
     artifacts: tuple[str, ...] = ()
     # a Makefile's explicit targets, each with the `go build`s of its recipe (make_rules)
     make_rules: tuple[tuple[str, tuple[GoBuild, ...]], ...] = ()
+    # a pom.xml's coordinates, parent, properties and Jib configuration: the image a module
+    # inherits from its parent POM (maven_poms.py), settled once every POM is read
+    pom: Pom | None = None
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
@@ -470,9 +474,12 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
     if name in BAZEL_BUILD_FILES:
         return BuildFile(path, builds=tuple(bazel_builds(path, _text(data))))
     if name in JIB_FILES:
-        jib = tuple(jib_builds(path, _text(data)))
+        text = _text(data)
+        jib = tuple(jib_builds(path, text))
         java = read_grpc_java(path, data)
-        return BuildFile(path, builds=jib, grpc_java=java, artifacts=jvm_artifacts(path, data))
+        pom = read_pom(path, text) if name == "pom.xml" else None
+        artifacts = jvm_artifacts(path, data)
+        return BuildFile(path, builds=jib, grpc_java=java, artifacts=artifacts, pom=pom)
     if name in java_builds.NAMES:  # Gradle's properties and version catalog
         return BuildFile(path, grpc_java=read_grpc_java(path, data))
     if is_dockerfile_name(name):
@@ -840,7 +847,10 @@ def jvm_artifacts(path: str, data: bytes) -> tuple[str, ...]:
 def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
     """The build facts of a run, from each of its build files' (in the run's order)."""
     facts = BuildFacts()
+    poms: list[Pom] = []
     for file in files:
+        if file.pom is not None:
+            poms.append(file.pom)
         if file.dockerfile is not None:
             facts.dockerfiles[os.path.normpath(file.path)] = file.dockerfile
         facts.builds += map(_within_run, file.builds)
@@ -866,7 +876,23 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
             facts.crates[os.path.dirname(os.path.normpath(file.path)) or "."] = file.crate
         if file.make_rules:
             facts.make_rules[os.path.normpath(file.path)] = dict(file.make_rules)
+    if poms:
+        facts.builds += map(_within_run, _inherited_jib_builds(poms, facts.builds))
     return facts
+
+
+def _inherited_jib_builds(poms: list[Pom], builds: list[ImageBuild]) -> list[ImageBuild]:
+    """The Jib builds of Maven modules whose image their parent POMs configure (or whose
+    own `${...}` their parents' properties fill): a module Jib's own reading of its POM
+    found a build for is left as it is."""
+    built = {os.path.normpath(b.context) for b in builds if b.kind == "jib"}
+    return [
+        ImageBuild(
+            found.image, found.module, None, "jib", Said(found.path, found.line, found.quoted)
+        )
+        for found in inherited_jib_images(poms)
+        if os.path.normpath(found.module) not in built
+    ]
 
 
 def _within_run(build: ImageBuild) -> ImageBuild:
