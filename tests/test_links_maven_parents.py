@@ -160,3 +160,53 @@ def test_a_chain_of_parents_is_followed_to_its_budget() -> None:
 def _poms(files: dict[str, str]) -> list[Pom]:
     read = (read_pom(p, text) for p, text in files.items() if os.path.basename(p) == "pom.xml")
     return [pom for pom in read if pom is not None]
+
+
+ROOT_GRADLE = """\
+plugins {
+    id 'java'
+    id 'com.google.cloud.tools.jib' version '3.4.0' apply false
+}
+
+subprojects {
+    apply plugin: 'java'
+    apply plugin: 'com.google.cloud.tools.jib'
+    group = 'org.tramline'
+    jib {
+        from { image = 'eclipse-temurin:21-jre' }
+        to {
+            image = "registry.tramline.example/${project.name}-svc:${version}"
+        }
+    }
+}
+"""
+
+
+def test_a_gradle_subproject_s_image_is_the_one_the_root_build_names_for_it(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "k8s/tickets.yaml": workload(name="tickets", image="registry.tramline.example/tickets-svc"),
+        "build.gradle": ROOT_GRADLE,
+        "settings.gradle": "rootProject.name = 'tramline'\ninclude 'tickets', 'fares'\n",
+        "tickets/build.gradle": "dependencies { implementation 'com.google.guava:guava:33.0.0' }\n",
+        "tickets/src/main/java/org/tramline/tickets/Main.java": JAVA.format(name="tickets"),
+        "fares/build.gradle": "jib { to { image = 'registry.tramline.example/fares-own' } }\n",
+        "fares/src/main/java/org/tramline/fares/Main.java": JAVA.format(name="fares"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "tickets"
+    assert row["evidence"][0] == (
+        'jib: build.gradle:13: image = "registry.tramline.example/${project.name}-svc:${version}"'
+        " (subproject tickets)"
+    )
+    # fares' own image stands: the root's is not its build
+    files["k8s/fares.yaml"] = workload(name="fares", image="registry.tramline.example/fares-svc")
+    rows = links(tmp_path / "again", files)
+    fares = [row for row in rows if "fares" in row["container"]]
+    assert not any("build.gradle:13" in line for row in fares for line in row["evidence"])
+    # an image every subproject would get says nothing
+    files["build.gradle"] = ROOT_GRADLE.replace("${project.name}-svc", "tramline")
+    files["k8s/tickets.yaml"] = workload(name="tickets", image="registry.tramline.example/tramline")
+    rows = links(tmp_path / "literal", files)
+    assert [row["code"] for row in rows if "tickets" in row["container"]] == [None]

@@ -1321,7 +1321,8 @@ def maven_parents_everywhere(n: int) -> Files:
     the next and one doubling itself, whose Jib image names them; a chain of `n` parents
     each at the next's relative path; `n` POMs of one parent's coordinates each naming
     it (a lookup by coordinates among many); a POM of `n` Jib plugins and `n` open
-    `<plugin>` and `<to>` tags."""
+    `<plugin>` and `<to>` tags; a Gradle root of `n` subprojects blocks never closed, each
+    with a Jib image by the project's name, above `n` subprojects (gradle_jib.py)."""
     chained = "".join(f"<p{i}>${{p{i + 1}}}</p{i}>" for i in range(n))
     doubled = "<d>${d}${d}</d>"
     jib = (
@@ -1353,6 +1354,10 @@ def maven_parents_everywhere(n: int) -> Files:
     files["wide/pom.xml"] = child(
         "wide", "top", extra=f"<build><plugins>{plugins}" + "<plugin><to>" * n
     )
+    block = 'subprojects {\n  jib { to { image = "acme/${project.name}:${version}"\n'
+    files["g/build.gradle"] = block * n + "{" * n
+    for i in range(n):
+        files[f"g/s{i}/build.gradle"] = "apply plugin: 'java'\n"
     return files
 
 
@@ -2313,7 +2318,7 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Build files: 3000 Markdown blocks, a pom's 3000 open sections, 3000 CI steps' variables": (
         lambda: markdown_and_pom_builds(3000)
     ),
-    "Maven: 1000 modules of a parent of 1000 chained properties, 1000 parents deep, 1000 alike": (
+    "Maven: 1000 modules of a parent of 1000 chained properties, 1000 deep, 1000 alike, Gradle's": (
         lambda: maven_parents_everywhere(1000)
     ),
     "Dockerfile: 200 COPY lines of 200 paths each --from a builder of 2000 COPY lines": (
