@@ -90,11 +90,10 @@ def read_pom(path: str, text: str) -> Pom | None:
         return None
     text = _COMMENT.sub(lambda match: "\n" * match[0].count("\n"), text)
     sections, own = _sections(text)
-    values = {
-        name: value
-        for name, value, closed in _ELEMENT.findall(own)
-        if name == closed and name in ("groupId", "artifactId", "version", "packaging")
-    }
+    values: dict[str, str] = {}
+    for name, value, closed in _ELEMENT.findall(own):
+        if name == closed and name in ("groupId", "artifactId", "version", "packaging"):
+            values.setdefault(name, value)  # the project's own, before any other's
     parent, relative = None, None
     if "parent" in sections:
         body = sections["parent"][1]
