@@ -1333,6 +1333,51 @@ def markdown_and_pom_builds(n: int) -> Files:
     }
 
 
+def maven_parents_everywhere(n: int) -> Files:
+    """`n` Maven modules under a parent POM (maven_poms.py) of `n` properties each naming
+    the next and one doubling itself, whose Jib image names them; a chain of `n` parents
+    each at the next's relative path; `n` POMs of one parent's coordinates each naming
+    it (a lookup by coordinates among many); a POM of `n` Jib plugins and `n` open
+    `<plugin>` and `<to>` tags; a Gradle root of `n` subprojects blocks never closed, each
+    with a Jib image by the project's name, above `n` subprojects (gradle_jib.py)."""
+    chained = "".join(f"<p{i}>${{p{i + 1}}}</p{i}>" for i in range(n))
+    doubled = "<d>${d}${d}</d>"
+    jib = (
+        "<build><plugins>"
+        + "<plugin><artifactId>jib-maven-plugin</artifactId><configuration><to>"
+        + "<image>acme/${p0}/${d}/${project.artifactId}</image></to></configuration></plugin>"
+        + "</plugins></build>"
+    )
+    parent = (
+        "<project><groupId>g</groupId><artifactId>top</artifactId><version>1</version>"
+        f"<packaging>pom</packaging><properties>{chained}{doubled}</properties>{jib}</project>"
+    )
+
+    def child(artifact: str, above: str, relative: str = "../pom.xml", extra: str = "") -> str:
+        return (
+            f"<project><parent><groupId>g</groupId><artifactId>{above}</artifactId>"
+            f"<version>1</version><relativePath>{relative}</relativePath></parent>"
+            f"<artifactId>{artifact}</artifactId>{extra}</project>"
+        )
+
+    files = {"pom.xml": parent}
+    for i in range(n):
+        files[f"m{i}/pom.xml"] = child(f"m{i}", "top")
+        files[f"c/{'x/' * min(i, 40)}c{i}/pom.xml"] = child(
+            f"c{i}", f"c{i - 1}" if i else "top", ""
+        )
+        files[f"same{i}/pom.xml"] = child("same", "same", "", "<packaging>pom</packaging>")
+    plugins = "<plugin><artifactId>jib-maven-plugin</artifactId><to><image>a</image></to>" * n
+    files["wide/pom.xml"] = child(
+        "wide", "top", extra=f"<build><plugins>{plugins}" + "<plugin><to>" * n
+    )
+    block = 'subprojects {\n  jib { to { image = "acme/${project.name}:${version}"\n'
+    files["g/build.gradle"] = block * n + "{" * n
+    for i in range(n):
+        files[f"g/s{i}/build.gradle"] = "apply plugin: 'java'\n"
+    return files
+
+
 def dockerfile_copies_from_a_builder(n: int, copied: int) -> Files:
     """A workspace Dockerfile whose builder copies `copied` paths of the context and whose
     last stage copies `n` lines of `n` paths `--from` it (1 MB), each chosen by a build
@@ -2323,6 +2368,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Build files: 3000 Markdown blocks, a pom's 3000 open sections, 3000 CI steps' variables": (
         lambda: markdown_and_pom_builds(3000)
+    ),
+    "Maven: 1000 modules of a parent of 1000 chained properties, 1000 deep, 1000 alike, Gradle's": (
+        lambda: maven_parents_everywhere(1000)
     ),
     "Dockerfile: 200 COPY lines of 200 paths each --from a builder of 2000 COPY lines": (
         lambda: dockerfile_copies_from_a_builder(200, 2000)

@@ -14,7 +14,7 @@ import itertools
 import json
 import os
 import posixpath
-from collections import ChainMap, defaultdict
+from collections import ChainMap, Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -25,7 +25,9 @@ from k8slb.core.shell_words import shell_words
 from k8slb.languages import LANGUAGES
 from k8slb.reading import java_builds
 from k8slb.reading.bazel_images import BAZEL_BUILD_FILES, bazel_images
+from k8slb.reading.gradle_jib import SharedJib, shared_jib, subproject_images
 from k8slb.reading.java_builds import GrpcJavaBuild, read_grpc_java
+from k8slb.reading.maven_poms import Pom, inherited_jib_images, read_pom
 from k8slb.reading.shell_guards import GUARD_WORDS, Guard, Guards, guard_at, settled
 from k8slb.reading.yamltree import YMap, YSeq
 
@@ -455,6 +457,11 @@ class BuildFile:
     artifacts: tuple[str, ...] = ()
     # a Makefile's explicit targets, each with the `go build`s of its recipe (make_rules)
     make_rules: tuple[tuple[str, tuple[GoBuild, ...]], ...] = ()
+    # a pom.xml's coordinates, parent, properties and Jib configuration: the image a module
+    # inherits from its parent POM (maven_poms.py), settled once every POM is read
+    pom: Pom | None = None
+    # a root Gradle build's Jib image for its subprojects, by their names (gradle_jib.py)
+    shared_jib: SharedJib | None = None
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
@@ -471,9 +478,15 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
     if name in BAZEL_BUILD_FILES:
         return BuildFile(path, builds=tuple(bazel_builds(path, _text(data))))
     if name in JIB_FILES:
-        jib = tuple(jib_builds(path, _text(data)))
+        text = _text(data)
+        jib = tuple(jib_builds(path, text))
         java = read_grpc_java(path, data)
-        return BuildFile(path, builds=jib, grpc_java=java, artifacts=jvm_artifacts(path, data))
+        pom = read_pom(path, text) if name == "pom.xml" else None
+        shared = shared_jib(path, text) if pom is None and len(data) <= MAX_SCRIPT * 8 else None
+        artifacts = jvm_artifacts(path, data)
+        return BuildFile(
+            path, builds=jib, grpc_java=java, artifacts=artifacts, pom=pom, shared_jib=shared
+        )
     if name in java_builds.NAMES:  # Gradle's properties and version catalog
         return BuildFile(path, grpc_java=read_grpc_java(path, data))
     if is_dockerfile_name(name):
@@ -841,7 +854,15 @@ def jvm_artifacts(path: str, data: bytes) -> tuple[str, ...]:
 def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
     """The build facts of a run, from each of its build files' (in the run's order)."""
     facts = BuildFacts()
+    poms: list[Pom] = []
+    shared: list[SharedJib] = []
+    gradle: list[str] = []
     for file in files:
+        if file.pom is not None:
+            poms.append(file.pom)
+        elif os.path.basename(file.path) in JIB_FILES:
+            gradle.append(file.path)
+            shared += [file.shared_jib] if file.shared_jib is not None else []
         if file.dockerfile is not None:
             facts.dockerfiles[os.path.normpath(file.path)] = file.dockerfile
         facts.builds += map(_within_run, file.builds)
@@ -867,7 +888,51 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
             facts.crates[os.path.dirname(os.path.normpath(file.path)) or "."] = file.crate
         if file.make_rules:
             facts.make_rules[os.path.normpath(file.path)] = dict(file.make_rules)
+    if poms:
+        facts.builds += map(_within_run, _inherited_jib_builds(poms, facts.builds))
+    if shared:
+        facts.builds += map(_within_run, _subproject_jib_builds(shared, gradle, facts.builds))
     return facts
+
+
+def _inherited_jib_builds(poms: list[Pom], builds: list[ImageBuild]) -> list[ImageBuild]:
+    """The Jib builds of Maven modules whose image their parent POMs configure (or whose
+    own `${...}` their parents' properties fill): a module Jib's own reading of its POM
+    found a build for is left as it is."""
+    built = {os.path.normpath(b.context) for b in builds if b.kind == "jib"}
+    return [
+        ImageBuild(
+            found.image, found.module, None, "jib", Said(found.path, found.line, found.quoted)
+        )
+        for found in inherited_jib_images(poms)
+        if os.path.normpath(found.module) not in built
+    ]
+
+
+def _subproject_jib_builds(
+    shared: list[SharedJib], gradle: list[str], builds: list[ImageBuild]
+) -> list[ImageBuild]:
+    """The Jib builds of Gradle subprojects whose image the root build's `subprojects`
+    block names by their names; a subproject whose own build gives Jib an image keeps it,
+    and an image several subprojects would get names none."""
+    built = {os.path.normpath(b.context) for b in builds if b.kind == "jib"}
+    found = [
+        each
+        for each in subproject_images(shared, gradle)
+        if os.path.normpath(each.folder) not in built and _image(each.image) is not None
+    ]
+    given = Counter(each.image for each in found)
+    return [
+        ImageBuild(
+            each.image,
+            each.folder,
+            None,
+            "jib",
+            Said(each.said.path, each.said.line, f"{each.said.quoted} (subproject {each.folder})"),
+        )
+        for each in found
+        if given[each.image] == 1
+    ]
 
 
 def _within_run(build: ImageBuild) -> ImageBuild:

@@ -1,0 +1,350 @@
+"""The Jib image a Maven module inherits from its parent POM: a parent (often a "bom" or
+a company parent) that configures `jib-maven-plugin`'s `<to><image>` once, as
+`${docker.image.prefix}/${project.artifactId}`, for every module that names it as its
+`<parent>`. Maven reads the module's `<parent>` at its `<relativePath>` (`../pom.xml` when
+none is written; when the POM there is not the one named, or the path is empty, Maven
+looks the parent up by its coordinates, which here is the one POM of the tree that has
+them); it merges the plugin's configuration, the module's over its parent's, a
+`<plugins>` one over a `<pluginManagement>` one; and fills `${...}` from the module's
+own coordinates (`${project.artifactId}` is the module's, not the parent's) and the
+`<properties>` of the chain, the module's over its parent's.
+
+One POM's facts (`read_pom`) are what it says alone, kept by the parse cache with its
+bytes; `inherited_jib_images` settles each module's image once every POM is read. No
+XML parser and no regular expression that backtracks: each section is found by its
+tag and its closing tag, profiles and comments left out. Bounded: MAX_DEPTH parents,
+MAX_PROPERTIES properties of MAX_VALUE characters a POM, MAX_STEPS rounds of `${...}`.
+An image left with a `${...}` (an environment variable, a property no POM defines) is
+no image: nothing is guessed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+from k8slb.core import regex
+from k8slb.core.record import record
+
+MAX_POM = 512 * 1024  # bytes: a larger POM says nothing here
+MAX_DEPTH = 8  # parents followed up from a module
+MAX_PROPERTIES = 500  # properties kept from one POM
+MAX_VALUE = 512  # characters of a property's value, an image's name
+MAX_STEPS = 6  # rounds of `${...}` put in (a property may name another)
+MAX_SAME = 8  # POMs of one groupId and artifactId: past it, a parent is not looked up by them
+JIB = "jib-maven-plugin"
+
+_COMMENT = regex.compile(r"<!--.*?-->", regex.DOTALL)
+# the top-level sections of a POM whose elements are not its own coordinates
+_SECTION = regex.compile(
+    r"<(parent|dependencyManagement|dependencies|build|profiles|reporting|repositories|"
+    r"pluginRepositories|distributionManagement|modules|properties|developers|"
+    r"contributors|scm|licenses|organization|issueManagement|ciManagement|mailingLists)"
+    r"(?:\s[^<>]*)?>"
+)
+_ELEMENT = regex.compile(r"<([\w.-]+)>\s*([^<>]*?)\s*</([\w.-]+)>")
+_PLUGIN = regex.compile(r"<plugin>(.*?)</plugin>", regex.DOTALL)
+_ARTIFACT = regex.compile(r"<artifactId>\s*([^<\s]+)\s*</artifactId>")
+_IMAGE = regex.compile(r"<image>\s*([^<\s]+)\s*</image>")
+_NOT_INHERITED = regex.compile(r"<inherited>\s*false\s*</inherited>")
+_RELATIVE_PATH = regex.compile(r"<relativePath\s*/>|<relativePath>\s*([^<]*?)\s*</relativePath>")
+_PROPERTY = regex.compile(r"\$\{([\w.-]+)\}")
+
+
+@record
+class JibImage:
+    """Jib's `<to><image>` as a POM writes it, its line, and whether the plugin is one
+    of `<pluginManagement>`'s (configured for modules that use it) or of `<plugins>`."""
+
+    image: str
+    line: int
+    quoted: str
+    managed: bool
+
+
+@record
+class Pom:
+    """What one pom.xml says for its modules' images: its coordinates (each "" when it
+    writes none), its packaging, its `<parent>` (its coordinates and `<relativePath>`:
+    None when none is written, Maven's `../pom.xml`; "" when empty, a lookup by
+    coordinates), its properties, whether its `<plugins>` name Jib (and pass it on), and
+    Jib's images it configures."""
+
+    path: str
+    group: str
+    artifact: str
+    version: str
+    packaging: str
+    parent: tuple[str, str, str] | None
+    relative_path: str | None
+    properties: tuple[tuple[str, str], ...]
+    uses_jib: bool
+    passes_jib_on: bool
+    images: tuple[JibImage, ...]
+
+
+def read_pom(path: str, text: str) -> Pom | None:
+    """A pom.xml's facts; None past MAX_POM or with no `<project>`."""
+    if len(text) > MAX_POM or "<project" not in text:
+        return None
+    text = _COMMENT.sub(lambda match: "\n" * match[0].count("\n"), text)
+    sections, own = _sections(text)
+    values: dict[str, str] = {}
+    for name, value, closed in _ELEMENT.findall(own):
+        if name == closed and name in ("groupId", "artifactId", "version", "packaging"):
+            values.setdefault(name, value)  # the project's own, before any other's
+    parent, relative = None, None
+    if "parent" in sections:
+        body = sections["parent"][1]
+        found = {n: v for n, v, c in _ELEMENT.findall(body) if n == c}
+        parent = (found.get("groupId", ""), found.get("artifactId", ""), found.get("version", ""))
+        written = _RELATIVE_PATH.search(body)
+        relative = None if written is None else (written[1] or "")
+    properties: tuple[tuple[str, str], ...] = ()
+    if "properties" in sections:
+        properties = tuple(
+            (name, value)
+            for name, value, closed in _ELEMENT.findall(sections["properties"][1])
+            if name == closed and len(value) <= MAX_VALUE
+        )[:MAX_PROPERTIES]
+    uses, passes, images = _jib(text, sections.get("build"))
+    return Pom(
+        path,
+        values.get("groupId", ""),
+        values.get("artifactId", ""),
+        values.get("version", ""),
+        values.get("packaging", "jar"),
+        parent,
+        relative,
+        properties,
+        uses,
+        passes,
+        images,
+    )
+
+
+def _sections(text: str) -> tuple[dict[str, tuple[int, str]], str]:
+    """The POM's top-level sections by name (the first of each: where its body starts,
+    and its body), and the text outside them; one pass, each section skipped to its
+    closing tag."""
+    sections: dict[str, tuple[int, str]] = {}
+    own: list[str] = []
+    at = 0
+    for section in _SECTION.finditer(text):
+        if section.start() < at:
+            continue  # inside a section already read
+        own.append(text[at : section.start()])
+        closing = f"</{section[1]}>"
+        end = text.find(closing, section.end())
+        if end < 0:
+            return sections, "".join(own)
+        sections.setdefault(section[1], (section.end(), text[section.end() : end]))
+        at = end + len(closing)
+    own.append(text[at:])
+    return sections, "".join(own)
+
+
+def _jib(text: str, build: tuple[int, str] | None) -> tuple[bool, bool, tuple[JibImage, ...]]:
+    """Whether the `<build>`'s `<plugins>` name Jib, whether they pass it on to modules
+    (no `<inherited>false`), and the images Jib's configurations there and in
+    `<pluginManagement>` give (profiles, not active unless asked for, left out)."""
+    if build is None:
+        return False, False, ()
+    start, body = build
+    managed_from = body.find("<pluginManagement>")
+    managed_to = body.find("</pluginManagement>", managed_from) if managed_from >= 0 else -1
+    uses = passes = False
+    images: list[JibImage] = []
+    for plugin in _PLUGIN.finditer(body):
+        artifact = _ARTIFACT.search(plugin[1])
+        if artifact is None or artifact[1] != JIB:
+            continue
+        managed = managed_from <= plugin.start() and plugin.end() <= managed_to
+        if not managed:
+            uses = True
+            passes = passes or _NOT_INHERITED.search(plugin[1]) is None
+        image = _to_image(plugin[1])
+        if image is not None:
+            offset = start + plugin.start(1) + image[0]
+            if not any(kept.managed == managed for kept in images):  # the first of each
+                images.append(JibImage(image[1], *_line(text, offset), managed))
+    return uses, passes, tuple(images)
+
+
+def _to_image(plugin: str) -> tuple[int, str] | None:
+    """Where in a plugin's text its `<to>`'s `<image>` is written, and the image."""
+    opened = plugin.find("<to>")
+    closed = plugin.find("</to>", opened)
+    if opened < 0 or closed < 0:
+        return None
+    image = _IMAGE.search(plugin[opened:closed])
+    if image is None or len(image[1]) > MAX_VALUE:
+        return None
+    return opened + image.start(1), image[1]
+
+
+def _line(text: str, offset: int) -> tuple[int, str]:
+    """The number of the line at `offset`, and its words."""
+    begins = text.rfind("\n", 0, offset) + 1
+    ends = text.find("\n", offset)
+    return text.count("\n", 0, offset) + 1, text[begins : ends if ends >= 0 else len(text)].strip()
+
+
+@record
+class InheritedImage:
+    """The image Jib builds from the module of the POM at `module`, as the POM at
+    `path` configures it on `line`."""
+
+    image: str
+    module: str
+    path: str
+    line: int
+    quoted: str
+
+
+def inherited_jib_images(poms: Iterable[Pom]) -> list[InheritedImage]:
+    """The image each module (a POM not of packaging `pom`, which Jib skips) builds with
+    Jib as its chain of parents configures it, for the modules whose Jib is named or
+    configured by a parent; a module whose own POM configures the image whole is read
+    alone (build_files.jib_builds) and left out here. An image that several modules
+    would be given (a parent's literal name) says none of them: it is left out."""
+    by_path = {os.path.normpath(pom.path): pom for pom in poms}
+    by_coordinates: dict[tuple[str, str], list[Pom]] = {}
+    for pom in by_path.values():
+        by_coordinates.setdefault((_group(pom), pom.artifact), []).append(pom)
+    found: list[InheritedImage] = []
+    tables: dict[int, dict[str, str]] = {}  # each POM's properties, by its id
+    for pom in by_path.values():
+        if pom.packaging == "pom" or not pom.artifact:
+            continue
+        chain = _chain(pom, by_path, by_coordinates)
+        settled = _image(chain, tables) if len(chain) > 1 else None  # one: its own reading says all
+        if settled is None:
+            continue
+        image, said, owner = settled
+        if owner is pom and "${" not in said.image:
+            continue  # its own, literal: read alone
+        module = os.path.dirname(pom.path) or "."
+        quoted = said.quoted if owner is pom else f"{said.quoted} (parent of {pom.path})"
+        found.append(InheritedImage(image, module, owner.path, said.line, quoted))
+    given = Counter(each.image for each in found)
+    return [each for each in found if given[each.image] == 1]
+
+
+def _group(pom: Pom) -> str:
+    return pom.group or (pom.parent[0] if pom.parent else "")
+
+
+def _chain(
+    pom: Pom, by_path: Mapping[str, Pom], by_coordinates: Mapping[tuple[str, str], list[Pom]]
+) -> list[Pom]:
+    """The module's POM and its parents of the tree, nearest first (MAX_DEPTH at most; a
+    loop ends it)."""
+    chain = [pom]
+    while len(chain) <= MAX_DEPTH:
+        parent = _parent(chain[-1], by_path, by_coordinates)
+        if parent is None or any(parent is seen for seen in chain):
+            break
+        chain.append(parent)
+    return chain
+
+
+def _parent(
+    pom: Pom, by_path: Mapping[str, Pom], by_coordinates: Mapping[tuple[str, str], list[Pom]]
+) -> Pom | None:
+    """The POM of the tree `pom`'s `<parent>` names: the one at its relative path when it
+    has the coordinates named, else the one POM of the tree that has them (with the
+    version named, when both write one literally)."""
+    if pom.parent is None:
+        return None
+    group, artifact, version = pom.parent
+    if pom.relative_path != "":
+        relative = "../pom.xml" if pom.relative_path is None else pom.relative_path
+        if not relative.endswith(".xml"):
+            relative = os.path.join(relative, "pom.xml")
+        at = by_path.get(os.path.normpath(os.path.join(os.path.dirname(pom.path), relative)))
+        if at is not None and (_group(at), at.artifact) == (group, artifact):
+            return at
+    same = by_coordinates.get((group, artifact), ())
+    if len(same) > MAX_SAME:
+        return None
+    named = [
+        candidate
+        for candidate in same
+        if not version
+        or not candidate.version
+        or "${" in version + candidate.version
+        or candidate.version == version
+    ]
+    return named[0] if len(named) == 1 else None
+
+
+def _image(chain: list[Pom], tables: dict[int, dict[str, str]]) -> tuple[str, JibImage, Pom] | None:
+    """The image Jib builds for the chain's module, its `${...}` put in, with the
+    configuration that gives it and the POM that writes it: None when no POM of the
+    chain puts Jib in the module's `<plugins>` (a parent's passing it on), when none
+    configures an image, or when one is left with a `${...}`."""
+    module = chain[0]
+    if not (module.uses_jib or any(pom.passes_jib_on for pom in chain[1:])):
+        return None
+    # the nearest `<plugins>` configuration, else the nearest `<pluginManagement>` one
+    configured = [
+        (image, pom)
+        for managed in (False, True)
+        for pom in chain
+        for image in pom.images
+        if image.managed == managed
+    ]
+    if not configured:
+        return None
+    said, owner = configured[0]
+    image = _filled(said.image, _Values(chain, tables))
+    if image is None:
+        return None
+    return image, said, owner
+
+
+class _Values:
+    """What `${...}` may name for the chain's module: its properties (the module's over
+    its parents', each POM's read into a table once: `tables`), its coordinates (its own,
+    else its parent's groupId and version) and its parent's."""
+
+    def __init__(self, chain: list[Pom], tables: dict[int, dict[str, str]]) -> None:
+        self._tables = []
+        for pom in chain:
+            if id(pom) not in tables:
+                tables[id(pom)] = dict(reversed(pom.properties))  # the first of a name
+            self._tables.append(tables[id(pom)])
+        module = chain[0]
+        group = _group(module)
+        version = module.version or (module.parent[2] if module.parent else "")
+        own = {"groupId": group, "artifactId": module.artifact, "version": version}
+        self._project = {f"project.{name}": value for name, value in own.items() if value}
+        self._also = {
+            f"{prefix}{name}": v for name, v in own.items() if v for prefix in ("", "pom.")
+        }
+        if module.parent is not None:
+            names = ("groupId", "artifactId", "version")
+            parent = zip(names, module.parent, strict=True)
+            self._also |= {f"project.parent.{name}": value for name, value in parent if value}
+
+    def get(self, name: str, default: str) -> str:
+        if name in self._project:
+            return self._project[name]
+        for table in self._tables:
+            if name in table:
+                return table[name]
+        return self._also.get(name, default)
+
+
+def _filled(image: str, values: _Values) -> str | None:
+    """`image` with each `${name}` put in, a value naming others in turn (MAX_STEPS
+    rounds, MAX_VALUE characters); None when one is left."""
+    for _ in range(MAX_STEPS):
+        if "${" not in image:
+            return image
+        image = _PROPERTY.sub(lambda match: values.get(match[1], match[0]), image)
+        if len(image) > MAX_VALUE:
+            return None
+    return None if "${" in image else image
