@@ -1961,7 +1961,11 @@ def chart_installer_commands(n: int) -> Files:
     guides["g/open.md"] = "```sh\n" * n + "helm install o c -f v.yaml\n"
     guides["g/block.md"] = "```\n" + "helm upgrade b c -f nothing.yaml\n" * n + "```\n"
     guides["g/long.md"] = "`" * n + "\nhelm install l c -f v.yaml\n" + "`" * n + "\n"
-    files = {**chart, **scripts, **deep, **guides, "m.sh": moves}
+    # A values file the tree lacks, looked up among `n` files of its name and `n` twins
+    twins = {f"e/{i}/nothing.yaml": "x: y\n" for i in range(n)}
+    twins.update({f"e/nothing{i}.yaml.example": "x: y\n" for i in range(n)})
+    twins["t.sh"] = "helm install t c -f absent/nothing.yaml\n" * 4
+    files = {**chart, **scripts, **deep, **guides, **twins, "m.sh": moves}
     return {**files, "Makefile": f"all:\n{lines}{wide}"}
 
 
