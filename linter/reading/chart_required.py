@@ -1,0 +1,199 @@
+"""A value a chart requires and nothing gives: a template that stops the render with
+`required "..." .Values.X` (or `coalesce .Values.X .Values.Y | required "..."`) when
+neither the chart's values, its installer's command (chart_installers.py) nor a values file
+beside it (chart_values_beside.py) sets X, a password or a host name a person types at
+install time. The objects of such a template (and of those that include it) are what
+k8slb would lint, and the value is a string the template only passes on.
+
+So a chart whose render fails only that way (each of its failures a template's own
+`execution error`, one of them at a `required` whose action names `.Values.` paths) is
+rendered again with a stand-in string for the first path that action names (STAND_IN, a
+string most checks of a password accept: long, mixed case, digits), then again for the
+next such failure, at most MAX_TRIES renders. The new rendering is kept only when Helm
+fails on fewer templates than before (a stand-in in a place that wants a number, a map or
+a list fails there again, or elsewhere: that chart keeps its KLB003 warnings as they
+were). Kept, every finding of the chart says which values were stood in for, and each
+failure the stand-ins mended stays a KLB003, at info, naming the value.
+
+Bounded: MAX_TRIES renders a chart (each within the run's render time limit), MAX_LINE
+characters of the failing template's line read, MAX_STAND_INS values stood in for."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from k8slb.core import regex
+from k8slb.core.findings import Severity
+from k8slb.reading.charts import (
+    UNRENDERED,
+    HelmOptions,
+    Rendering,
+    chart_file,
+    render_charts,
+)
+
+MAX_TRIES = 4  # renders of one chart with stand-ins
+MAX_STAND_INS = 4  # values stood in for, in one chart
+MAX_LINE = 4096  # characters of the failing template's line read for its action
+STAND_IN = "K8slb-stand-in-0"
+_EXECUTION = regex.compile(
+    r"execution error at \((?P<file>[\w.\-/]{1,500}\.(?:ya?ml|tpl|txt))"
+    r":(?P<line>\d{1,7}):(?P<col>\d{1,7})\)"
+)
+_VALUE_PATH = regex.compile(r"\.Values((?:\.[A-Za-z_][A-Za-z0-9_]{0,60}){1,8})")
+_REQUIRED = regex.compile(r"\brequired\b")
+
+
+def with_stand_ins(
+    sources: Sequence[tuple[str, bytes]],
+    rendered: list[list[Rendering]],
+    options: HelmOptions,
+) -> list[list[Rendering]]:
+    """The charts' renderings, each chart whose render fails only at templates of its own
+    on a `required` value rendered again with a stand-in string for that value, when that
+    makes Helm fail on fewer templates."""
+    if options.set_values:
+        return rendered  # the run sets values itself: as it says
+    done = list(rendered)
+    # each chart's last rendering and the values stood in for in it; the best one kept
+    current: dict[int, tuple[Rendering, tuple[str, ...]]] = {}
+    for index, renderings in enumerate(rendered):
+        if len(renderings) == 1 and _fails_on_required(renderings[0]):
+            current[index] = (renderings[0], ())
+    best: dict[int, tuple[Rendering, tuple[str, ...]]] = {}
+    for _ in range(MAX_TRIES):
+        wanted = []
+        for index, (rendering, stood) in sorted(current.items()):
+            new = [p for p in _required_paths(rendering) if p not in stood][:1]
+            if new and len(stood) < MAX_STAND_INS:
+                wanted.append((index, (*stood, *new)))
+        if not wanted:
+            break
+        jobs = [
+            (sources[index][0], _with(rendered[index][0].options, stood), sources[index][1])
+            for index, stood in wanted
+        ]
+        current = {}
+        for (index, stood), again in zip(wanted, render_charts(jobs), strict=True):
+            if len(again) != 1 or again[0].stopped:
+                continue
+            if _better(again[0], best.get(index, (rendered[index][0],))[0]):
+                best[index] = (again[0], stood)
+            if _fails_on_required(again[0]):  # the next `required` it meets
+                current[index] = (again[0], stood)
+    for index, (rendering, stood) in best.items():
+        done[index] = [_said(rendered[index][0], rendering, stood)]
+    return done
+
+
+def _with(options: HelmOptions, stood: tuple[str, ...]) -> HelmOptions:
+    """The options a chart was rendered with, and a stand-in for each value path."""
+    return replace(
+        options,
+        set_values=(*options.set_values, *(f"{path}={STAND_IN}" for path in stood)),
+        value_sets=(),
+    )
+
+
+def _fails_on_required(rendering: Rendering) -> bool:
+    """Whether each of the rendering's KLB003 warnings is a template's own execution
+    error, and one of them a `required` on values."""
+    if rendering.stopped or not rendering.members:
+        return False
+    warnings = [
+        p for p in rendering.problems if p.rule == UNRENDERED and p.severity is Severity.WARNING
+    ]
+    if not warnings or any(_EXECUTION.search(p.message) is None for p in warnings):
+        return False
+    return bool(_required_paths(rendering))
+
+
+def _required_paths(rendering: Rendering) -> list[str]:
+    """The `.Values.` paths (dotted, `.Values.` off) of the `required` actions Helm failed
+    at, the first each action names, in the order of the failures."""
+    paths: list[str] = []
+    lines: dict[str, list[str]] = {}  # each template's lines, split once
+    for problem in rendering.problems:
+        if problem.rule != UNRENDERED or problem.severity is not Severity.WARNING:
+            continue
+        found = _EXECUTION.search(problem.message)
+        if found is None:
+            continue
+        action = _action(
+            rendering, lines, found.group("file"), int(found.group("line")), int(found.group("col"))
+        )
+        if action is None or _REQUIRED.search(action) is None:
+            continue
+        first = _VALUE_PATH.search(action)
+        if first is not None and first.group(1)[1:] not in paths:
+            paths.append(first.group(1)[1:])
+    return paths
+
+
+def _action(
+    rendering: Rendering, lines: dict[str, list[str]], name: str, line: int, column: int
+) -> str | None:
+    """The template action (`{{ ... }}`) at Helm's place in the chart's file it names
+    (`chart/templates/x.yaml`, the chart's name first), on that line (`lines`: the
+    templates split so far)."""
+    _, _, inside = name.partition("/")
+    if inside not in lines:
+        data = rendering.members.get(inside)
+        if data is None:
+            return None
+        lines[inside] = [text[:MAX_LINE] for text in data.decode("utf-8", "replace").splitlines()]
+    if not 1 <= line <= len(lines[inside]):
+        return None
+    text = lines[inside][line - 1]
+    at = min(max(column - 1, 0), len(text))
+    start = text.rfind("{{", 0, at + 1)
+    end = text.find("}}", at)
+    if start < 0:
+        return None
+    return text[start : end if end >= 0 else len(text)]
+
+
+def _better(again: Rendering, before: Rendering) -> bool:
+    """Whether Helm failed on fewer of the chart's templates (or rendered it at all)."""
+    if again.stopped or not again.files:
+        return False
+    if not before.files:
+        return True
+    return len(again.left_out) < len(before.left_out)
+
+
+def _said(before: Rendering, made: Rendering, stood: tuple[str, ...]) -> Rendering:
+    """The rendering with stand-ins, its findings saying so; each failure of the chart's
+    defaults that it mended a KLB003 at info naming the values."""
+    names = ", ".join(stood)
+    still = {made.path_of(member) for member in made.left_out}  # templates Helm still fails on
+    mended = [
+        replace(
+            p,
+            path=chart_file(before.chart),  # the template is rendered now: its lines are others
+            line=1,
+            column=1,
+            message=f"{p.message}: rendered instead with a stand-in string for {names}",
+            severity=Severity.INFO,
+            detail=(
+                f"the chart requires {names} and no values file or command k8slb read gives "
+                f"{'it' if len(stood) == 1 else 'them'}; its objects are linted with "
+                f"{STAND_IN!r} in {'its' if len(stood) == 1 else 'their'} place",
+                "give the value (--helm-set, --helm-values) to lint it as installed",
+            ),
+        )
+        for p in before.problems
+        if p.rule == UNRENDERED and p.severity is Severity.WARNING and p.path not in still
+    ]
+    # what was said of its values before (an installer's command, a file beside it)
+    kept = [
+        p for p in before.problems if p.severity is not Severity.WARNING and p not in made.problems
+    ]
+    made.label = (
+        f"{before.label}, and " if before.label else ""
+    ) + f"a stand-in string for {names} (a value the chart requires that nothing here gives)"
+    made.uncached = before.uncached
+    made.installer = before.installer
+    made.problems = [*mended, *kept, *made.problems]
+    return made
