@@ -102,12 +102,18 @@ def test_a_required_value_nothing_gives_is_stood_in_for(tree: Path) -> None:
     assert all("adminPassword, cloud.region" in f.message for f in said)
 
 
-def test_a_value_needed_as_a_number_gets_no_stand_in(tree: Path) -> None:
-    counted = DEPLOYMENT.replace(
-        "      containers:\n",
-        '      {{- range until (required "Set workers" .Values.workers) }}{{ end }}\n'
-        "      containers:\n",
-    )
+@pytest.mark.parametrize(
+    "use",
+    [
+        '{{- range until (required "Set workers" .Values.workers) }}{{ end }}',  # a number
+        '{{- range required "Set hosts" .Values.hosts }}{{ end }}',  # a list: a string
+        # would be ranged over by Helm's Go all the same, so it is not tried
+        '{{- $zones := required "Set zones" .Values.zones }}{{ $zones | toYaml }}',  # a list
+        '{{- required "Set tls" .Values.tls }}{{ .Values.tls.secret }}',  # a map
+    ],
+)
+def test_a_value_needed_as_no_string_gets_no_stand_in(tree: Path, use: str) -> None:
+    counted = DEPLOYMENT.replace("      containers:\n", f"      {use}\n      containers:\n")
     write(tree / "deploy/server", {"templates/deployment.yaml": counted})
     findings = lint(tree)
     assert not preStops(findings)

@@ -2585,13 +2585,14 @@ def template_twin_lines(n: int) -> None:
 def required_values_failures(n: int) -> None:
     """A chart's render that failed on `required` values (reading/chart_required.py):
     `n` failures, each at a template line of 100 actions, each naming `n` value paths
-    (`.Values.a.a...`, past the depth read), one a path `n` characters long. Asked
+    (`.Values.a.a...`, past the depth read), the first a path `n` characters long
+    (each of its uses looked at). Asked
     directly, as above: what is read of Helm's failures and of the template's line."""
     from k8slb.core.findings import Problem, Severity
     from k8slb.reading.chart_required import _fails_on_required, _required_paths
     from k8slb.reading.charts import Rendering
 
-    action = '{{ required "x" ' + ".Values" + ".a" * n + " .Values." + "b" * n + " }}"
+    action = '{{ required "x" .Values.' + "b" * n + " .Values" + ".a" * n + " }}"
     line = action * 100
     members = {"templates/t.yaml": (line + "\n").encode() * 4, "Chart.yaml": b"name: c\n"}
     problems = [

@@ -20,6 +20,7 @@ characters of the failing template's line read, MAX_STAND_INS values stood in fo
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -58,7 +59,17 @@ def with_stand_ins(
     done = list(rendered)
     # each chart's last rendering and the values stood in for in it; the best one kept
     current: dict[int, tuple[Rendering, tuple[str, ...]]] = {}
+    # a chart another chart of the run packs from its folder: rendered with that chart's
+    # values there; alone, nobody deploys it (chart_dependencies.py)
+    used = {
+        os.path.abspath(folder)
+        for renderings in rendered
+        for rendering in renderings
+        for folder in rendering.linked.values()
+    }
     for index, renderings in enumerate(rendered):
+        if os.path.abspath(sources[index][0]) in used:
+            continue
         if len(renderings) == 1 and _fails_on_required(renderings[0]):
             current[index] = (renderings[0], ())
     best: dict[int, tuple[Rendering, tuple[str, ...]]] = {}
@@ -114,6 +125,7 @@ def _required_paths(rendering: Rendering) -> list[str]:
     at, the first each action names, in the order of the failures."""
     paths: list[str] = []
     lines: dict[str, list[str]] = {}  # each template's lines, split once
+    judged: set[tuple[str, str | None]] = set()  # (path, variable) looked for already
     for problem in rendering.problems:
         if problem.rule != UNRENDERED or problem.severity is not Severity.WARNING:
             continue
@@ -126,9 +138,81 @@ def _required_paths(rendering: Rendering) -> list[str]:
         if action is None or _REQUIRED.search(action) is None:
             continue
         first = _VALUE_PATH.search(action)
-        if first is not None and first.group(1)[1:] not in paths:
-            paths.append(first.group(1)[1:])
+        if first is None or first.group(1)[1:] in paths:
+            continue
+        path = first.group(1)[1:]
+        assigned = _ASSIGNED.search(action)
+        key = (path, assigned.group(1) if assigned is not None else None)
+        if key in judged:
+            continue
+        judged.add(key)
+        if not _wants_other_than_a_string(rendering, path, action):
+            paths.append(path)
     return paths
+
+
+# Functions of Helm's templates (Go's and Sprig's) that want a number, a list or a map as
+# their first argument: a value passed straight to one is no string.
+_NOT_STRING = frozenset(
+    {
+        "range", "until", "untilStep", "index", "keys", "values", "pluck", "dict", "merge",
+        "mergeOverwrite", "toYaml", "toJson", "toPrettyJson", "toRawJson", "first", "last",
+        "rest", "initial", "append", "prepend", "concat", "uniq", "compact", "sortAlpha",
+        "has", "without", "slice", "int", "int64", "float64", "add", "add1", "sub", "mul",
+        "div", "mod", "max", "min", "gt", "lt", "ge", "le", "seq", "splitList",
+    }
+)  # fmt: skip
+_WORD_BEFORE = regex.compile(r"([A-Za-z_][A-Za-z0-9_]*)[\s(]*$")
+_WORD_AFTER = regex.compile(r"^[\s)]*\|\s*([A-Za-z_][A-Za-z0-9_]*)")
+_ASSIGNED = regex.compile(r"^\{\{-?\s*(\$[A-Za-z_][A-Za-z0-9_]*)\s*:?=")
+_RANGE = regex.compile(r"^\{\{-?\s*range\b")
+_NEAR = 48  # characters either side of a use looked at
+MAX_SCANNED = 1 << 20  # bytes of each template read for the value's uses
+
+
+def _wants_other_than_a_string(rendering: Rendering, path: str, action: str) -> bool:
+    """Whether a template of the chart uses the value (`.Values.PATH`, or the variable
+    the failing action assigns it to) as no string: ranged over, a field read of it
+    (`.Values.PATH.x`), or passed straight to a function that wants a number, a list or
+    a map (`toYaml`, `int`, `index`, piped or as the first argument)."""
+    if _RANGE.search(action) is not None:
+        return True
+    names = [f".Values.{path}"]
+    assigned = _ASSIGNED.search(action)
+    if assigned is not None:
+        names.append(assigned.group(1))
+    for member, data in rendering.members.items():
+        if not member.startswith("templates/"):
+            continue
+        text = data[:MAX_SCANNED].decode("utf-8", "replace")
+        for name in names:
+            if _used_as_no_string(text, name):
+                return True
+    return False
+
+
+def _used_as_no_string(text: str, name: str) -> bool:
+    start = text.find(name)
+    while start >= 0:
+        end = start + len(name)
+        after = text[end : end + 2]
+        if after[:1].isalnum() or after[:1] == "_":
+            start = text.find(name, end)
+            continue  # a longer name
+        if name.startswith(".") and after[:1] == "." and after[1:2].isalpha():
+            return True  # a field of it: a map
+        line_start = text.rfind("\n", 0, start) + 1
+        opened = text.rfind("{{", line_start, start)
+        if opened >= 0 and _RANGE.search(text[opened : opened + _NEAR]) is not None:
+            return True
+        before = _WORD_BEFORE.search(text[max(start - _NEAR, 0) : start])
+        piped = _WORD_AFTER.search(text[end : end + _NEAR])
+        if (before is not None and before.group(1) in _NOT_STRING) or (
+            piped is not None and piped.group(1) in _NOT_STRING
+        ):
+            return True
+        start = text.find(name, end)
+    return False
 
 
 def _action(
