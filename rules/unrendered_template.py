@@ -26,7 +26,8 @@ class UnrenderedTemplate(ReadProblemRule):
     elsewhere or its `.example` twin, both named; several candidates: none used, an info
     lists them), a chart that still fails only on values its templates `required` and
     nothing gives (info at its Chart.yaml: rendered with a stand-in string for each, when
-    that makes Helm fail on fewer templates; each finding says which values),
+    that makes Helm fail on fewer templates and no template uses the value as a number, a
+    list or a map; each finding says which values),
     a chart with only a stand-in for its values
     (`values.yaml.tpl`) that renders to text that is not YAML, a chart whose templates
     all render nothing (info: with no `values.yaml`, at the `values-ENV.yaml` beside it),
