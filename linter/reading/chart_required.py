@@ -30,7 +30,6 @@ from k8slb.reading.charts import (
     UNRENDERED,
     HelmOptions,
     Rendering,
-    chart_file,
     render_charts,
 )
 
@@ -255,9 +254,6 @@ def _said(before: Rendering, made: Rendering, stood: tuple[str, ...]) -> Renderi
     mended = [
         replace(
             p,
-            path=chart_file(before.chart),  # the template is rendered now: its lines are others
-            line=1,
-            column=1,
             message=f"{p.message}: rendered instead with a stand-in string for {names}",
             severity=Severity.INFO,
             detail=(
