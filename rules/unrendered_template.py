@@ -25,7 +25,7 @@ class UnrenderedTemplate(ReadProblemRule):
     values file the command names and the repository lacks read as its one copy
     elsewhere or its `.example` twin, both named; several candidates: none used, an info
     lists them), a chart that still fails only on values its templates `required` and
-    nothing gives (info at its Chart.yaml: rendered with a stand-in string for each, when
+    nothing gives (info where Helm failed: rendered with a stand-in string for each, when
     that makes Helm fail on fewer templates and no template uses the value as a number, a
     list or a map; each finding says which values),
     a chart with only a stand-in for its values
