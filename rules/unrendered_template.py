@@ -21,7 +21,13 @@ class UnrenderedTemplate(ReadProblemRule):
     not), a chart whose defaults fail but that the repository's own `helm install|upgrade|
     template -f FILE` (in a script, a Makefile recipe, a GitHub workflow step or, last, a
     shell code block of a Markdown deployment guide) renders (info: its objects are linted
-    with that command's values, which the finding names, a guide's said to be one),
+    with that command's values, which the finding names, a guide's said to be one; a
+    values file the command names and the repository lacks read as its one copy
+    elsewhere or its `.example` twin, both named; several candidates: none used, an info
+    lists them), a chart that still fails only on values its templates `required` and
+    nothing gives (info where Helm failed: rendered with a stand-in string for each, when
+    that makes Helm fail on fewer templates and no template uses the value as a number, a
+    list or a map; each finding says which values),
     a chart with only a stand-in for its values
     (`values.yaml.tpl`) that renders to text that is not YAML, a chart whose templates
     all render nothing (info: with no `values.yaml`, at the `values-ENV.yaml` beside it),

@@ -241,3 +241,66 @@ def test_a_chart_that_renders_with_its_defaults_keeps_them(tree: Path) -> None:
     assert "Deployment/default/shop-api" in api.message
     assert not any("rendered with" in line for line in api.detail)
     assert not unrendered(findings)
+
+
+# A workflow that installs the chart with a values file each deployment puts in place
+# (`cp examples/site-values.yaml deploy/site-values.yaml`, says the guide): the tree holds
+# only the example.
+COPY_IN_PLACE = """\
+on: push
+jobs:
+  deploy:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: helm upgrade --install shop ./deploy/shop -f ./deploy/shop/site-values.yaml
+"""
+
+
+def test_a_values_file_the_tree_lacks_is_read_as_its_one_copy_elsewhere(tree: Path) -> None:
+    (tree / "deploy/site-values.yaml").rename(tree / "deploy/site.yaml")
+    write(tree, {".github/workflows/deploy.yml": COPY_IN_PLACE})
+    assert not preStops(lint(tree))  # the command names a file that is not there
+    write(tree, {"examples/site-values.yaml": SITE_VALUES})
+    findings = lint(tree)
+    [api] = preStops(findings).values()
+    example = tree / "examples/site-values.yaml"
+    missing = tree / "deploy/shop/site-values.yaml"
+    told = f"rendered with {example} (for {missing}, not in the repository)"
+    assert any(told in line for line in api.detail), api.detail
+    [note] = unrendered(findings)
+    assert note.severity is Severity.INFO
+    assert f"{example} (for {missing}, which the repository lacks)" in note.message
+
+
+@pytest.mark.parametrize("twin", ["site-values.yaml.example", "site-values.sample.yaml"])
+def test_a_values_file_the_tree_lacks_is_read_as_its_example_twin(tree: Path, twin: str) -> None:
+    (tree / "deploy/site-values.yaml").unlink()  # no file of its own name: its twin
+    write(tree, {".github/workflows/deploy.yml": COPY_IN_PLACE, f"deploy/shop/{twin}": SITE_VALUES})
+    [api] = preStops(lint(tree)).values()
+    assert any(f"{tree / 'deploy/shop' / twin} (for " in line for line in api.detail), api.detail
+
+
+def test_a_values_file_the_tree_lacks_and_several_could_be_is_not_guessed(tree: Path) -> None:
+    write(
+        tree,
+        {
+            ".github/workflows/deploy.yml": COPY_IN_PLACE,
+            "examples/site-values.yaml": SITE_VALUES,
+        },
+    )
+    findings = lint(tree)
+    assert not preStops(findings)
+    [said, failed] = sorted(unrendered(findings), key=lambda f: f.severity)
+    assert failed.severity is Severity.WARNING and said.severity is Severity.INFO
+    assert "several files could be it" in said.message
+    assert str(tree / "examples/site-values.yaml") in said.message
+    assert str(tree / "deploy/site-values.yaml") in said.message
+
+
+def test_another_charts_values_file_is_no_copy_of_the_one_the_tree_lacks(tree: Path) -> None:
+    (tree / "deploy/site-values.yaml").unlink()
+    write(tree, {".github/workflows/deploy.yml": COPY_IN_PLACE})
+    write(tree / "deploy/other", {**CHART, "site-values.yaml": SITE_VALUES})
+    found = preStops(lint(tree)).values()  # the other chart's own, with that file: no more
+    assert [f.path for f in found] == [str(tree / "deploy/other/templates/deployment.yaml")]

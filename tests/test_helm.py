@@ -135,7 +135,8 @@ def test_value_files_and_set_values_are_helm_s_own(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("template", "line", "says"),
     [
-        ('  a: {{ required "set image" .Values.image }}\n', 6, "set image"),
+        # a number: no stand-in string is tried for it (reading/chart_required.py)
+        ('  a: {{ required "set replicas" .Values.replicas | int | quote }}\n', 6, "set replicas"),
         ('  a: {{ fail "this chart needs a database" }}\n', 6, "needs a database"),
         ("  a: {{ .Values.a | nope }}\n", 6, 'function "nope" not defined'),
     ],

@@ -2023,7 +2023,11 @@ def chart_installer_commands(n: int) -> Files:
     guides["g/open.md"] = "```sh\n" * n + "helm install o c -f v.yaml\n"
     guides["g/block.md"] = "```\n" + "helm upgrade b c -f nothing.yaml\n" * n + "```\n"
     guides["g/long.md"] = "`" * n + "\nhelm install l c -f v.yaml\n" + "`" * n + "\n"
-    files = {**chart, **scripts, **deep, **guides, "m.sh": moves}
+    # A values file the tree lacks, looked up among `n` files of its name and `n` twins
+    twins = {f"e/{i}/nothing.yaml": "x: y\n" for i in range(n)}
+    twins.update({f"e/nothing{i}.yaml.example": "x: y\n" for i in range(n)})
+    twins["t.sh"] = "helm install t c -f absent/nothing.yaml\n" * 4
+    files = {**chart, **scripts, **deep, **guides, **twins, "m.sh": moves}
     return {**files, "Makefile": f"all:\n{lines}{wide}"}
 
 
@@ -2706,6 +2710,38 @@ def template_twin_lines(n: int) -> None:
         signal.setitimer(signal.ITIMER_PROF, 0)
 
 
+def required_values_failures(n: int) -> None:
+    """A chart's render that failed on `required` values (reading/chart_required.py):
+    `n` failures, each at a template line of 100 actions, each naming `n` value paths
+    (`.Values.a.a...`, past the depth read), the first a path `n` characters long
+    (each of its uses looked at). Asked
+    directly, as above: what is read of Helm's failures and of the template's line."""
+    from k8slb.core.findings import Problem, Severity
+    from k8slb.reading.chart_required import _fails_on_required, _required_paths
+    from k8slb.reading.charts import Rendering
+
+    action = '{{ required "x" .Values.' + "b" * n + " .Values" + ".a" * n + " }}"
+    line = action * 100
+    members = {"templates/t.yaml": (line + "\n").encode() * 4, "Chart.yaml": b"name: c\n"}
+    problems = [
+        Problem(
+            "KLB003",
+            "c/templates/t.yaml",
+            1,
+            1,
+            f"Helm cannot render: execution error at (c/templates/t.yaml:{1 + i % 4}:{i * 7}): x",
+            None,
+            Severity.WARNING,
+        )
+        for i in range(n)
+    ]
+    rendering = Rendering("c", members=members, problems=problems)
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    assert _fails_on_required(rendering)
+    _required_paths(rendering)
+    signal.setitimer(signal.ITIMER_PROF, 0)
+
+
 # Cases that ask one reader directly, in the child, rather than a run over files.
 DIRECT: dict[str, Callable[[], None]] = {
     "a chart's template placed: one key 20000 times, 20000 items, 300 lists of 64": (
@@ -2713,6 +2749,9 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "JavaScript minified or not: one line of 8 MB, 1,000,000 lines, errors at the end": (
         lambda: minified_layouts(8 << 20, 1_000_000)
+    ),
+    "a chart's required values: 3000 failures at lines of 100 actions of 3000 paths": (
+        lambda: required_values_failures(3000)
     ),
 }
 

@@ -19,6 +19,7 @@ from k8slb.reading.chart_findings import (
 )
 from k8slb.reading.chart_installers import with_installers
 from k8slb.reading.chart_repeats import read_as_helm_does
+from k8slb.reading.chart_required import with_stand_ins
 from k8slb.reading.chart_values_beside import with_values_beside
 from k8slb.reading.charts import (
     Rendering,
@@ -76,10 +77,12 @@ class HelmCharts(Reader):
         the values the repository's own `helm install` passes, if it has one
         (reading/chart_installers.py); one that deploys no workload with its defaults and
         that no command installs, with a values file beside its Chart.yaml
-        (reading/chart_values_beside.py)."""
+        (reading/chart_values_beside.py); one that still fails only on a value it
+        requires, with a stand-in string for it (reading/chart_required.py)."""
         rendered = render_charts([(path, settings.helm, data) for path, data in sources])
         installed = with_installers(sources, rendered, settings.helm)
-        return with_values_beside(sources, installed, settings.helm)
+        beside = with_values_beside(sources, installed, settings.helm)
+        return with_stand_ins(sources, beside, settings.helm)
 
     def among(self, rendered: Sequence[tuple[str, list[Rendering]]]) -> list[list[Rendering]]:
         return as_dependencies(rendered)

@@ -35,7 +35,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from k8slb.core import regex
-from k8slb.core.findings import Severity
+from k8slb.core.findings import Problem, Severity
 from k8slb.core.record import record
 from k8slb.core.shell_words import shell_words
 from k8slb.reading.bounded import read_bounded
@@ -52,6 +52,7 @@ from k8slb.reading.charts import (
     UNRENDERED,
     HelmOptions,
     Rendering,
+    chart_file,
     is_chart_folder,
     render_charts,
     set_value_problem,
@@ -149,9 +150,17 @@ class Installer:
     sets: tuple[str, ...]  # `--set` assignments
     unread: tuple[str, ...]  # words only a variable (`${HELM_OPTIONS}`): not known here
     kind: str  # script, makefile, workflow or guide (_KINDS)
+    # Values files the command names that the repository does not hold, each with the one
+    # file of the repository it was rendered with instead (_twin), as shown.
+    twins: tuple[tuple[str, str], ...] = ()
+    # Such a file for which no one file could be it: (named, its candidates); the command
+    # is not used, only said (with_installers).
+    unfound: tuple[str, tuple[str, ...]] | None = None
 
     def describe(self) -> str:
         files = ", ".join(self.values) or "no values file"
+        for named, used in self.twins:
+            files = files.replace(used, f"{used} (for {named}, which the repository lacks)", 1)
         sets = f" and --set {', '.join(self.sets)}" if self.sets else ""
         unread = f" ({' '.join(self.unread)} not known here)" if self.unread else ""
         guide = " (a code block of a Markdown guide)" if self.kind == "guide" else ""
@@ -170,11 +179,13 @@ def installers(charts: Sequence[str], top: str) -> dict[str, list[Installer]]:
     wanted = {os.path.realpath(chart): chart for chart in charts}
     found: dict[str, list[Installer]] = {chart: [] for chart in charts}
     budget = [MAX_COMMANDS]
-    for path, kind in _files(top):
+    names: dict[str, list[str]] = {}  # every file the walk saw, by name (_twin)
+    listed = list(_files(top, names))
+    for path, kind in listed:
         text = _read(path)
         if text is None or _HELM_WORD.search(text) is None:
             continue
-        for each in _commands(path, kind, text, top, budget, tuple(wanted)):
+        for each in _commands(path, kind, text, top, budget, tuple(wanted), names):
             if each.chart in wanted:
                 found[wanted[each.chart]].append(each)
         if budget[0] <= 0:
@@ -182,9 +193,10 @@ def installers(charts: Sequence[str], top: str) -> dict[str, list[Installer]]:
     return {chart: sorted(listed, key=Installer.order) for chart, listed in found.items()}
 
 
-def _files(top: str) -> Iterator[tuple[str, str]]:
+def _files(top: str, names: dict[str, list[str]] | None = None) -> Iterator[tuple[str, str]]:
     """The scripts, Makefiles and workflows under `top` (breadth first, by name), each
-    with its kind, within the budgets."""
+    with its kind, within the budgets; `names` gets every other file the walk passes, by
+    its name (at most MAX_NAMED paths in all, MAX_SAME of one name)."""
     folders, seen, files, guides = [top], 0, 0, 0
     while folders and seen < MAX_FOLDERS:
         current = folders.pop(0)
@@ -206,6 +218,8 @@ def _files(top: str) -> Iterator[tuple[str, str]]:
                 continue
             if not entry.is_file(follow_symlinks=False):
                 continue
+            if names is not None:
+                _name(names, name, entry.path)
             kind = _kind(name, workflows)
             if kind is None or (kind == "guide" and guides >= MAX_GUIDES):
                 continue
@@ -214,6 +228,22 @@ def _files(top: str) -> Iterator[tuple[str, str]]:
             if files > MAX_FILES:
                 return
             yield entry.path, kind
+
+
+MAX_NAMED = 20000  # files of the walk kept by name, for a values file the tree lacks
+MAX_SAME = 8  # paths kept of one name (more: as ambiguous as eight)
+
+
+def _name(names: dict[str, list[str]], name: str, path: str) -> None:
+    if not name.endswith(_TWIN_ENDS):
+        return  # only a values file, or its twin, is ever looked up
+    paths = names.get(name)
+    if paths is None:
+        if len(names) >= MAX_NAMED:
+            return
+        paths = names[name] = []
+    if len(paths) < MAX_SAME:
+        paths.append(path)
 
 
 def _kind(name: str, workflows: bool) -> str | None:
@@ -236,7 +266,13 @@ def _read(path: str) -> str | None:
 
 
 def _commands(
-    path: str, kind: str, text: str, top: str, budget: list[int], charts: Sequence[str] = ()
+    path: str,
+    kind: str,
+    text: str,
+    top: str,
+    budget: list[int],
+    charts: Sequence[str] = (),
+    names: dict[str, list[str]] | None = None,
 ) -> Iterator[Installer]:
     """The file's helm commands that name a chart folder of the repository (`charts`, the
     real paths of the charts to render: where a guide's command that fits neither of its
@@ -253,7 +289,7 @@ def _commands(
         sessions = [(1, text, starts, kind == "makefile")]
     for first, script, starts, each_line in sessions:
         for start in starts:
-            made = list(_session(shown, kind, first, script, start, top, each_line, budget))
+            made = list(_session(shown, kind, first, script, start, top, each_line, budget, names))
             if made:  # a script's commands read from the first folder they fit
                 yield from made
                 break
@@ -348,6 +384,7 @@ def _session(
     top: str,
     each_line: bool,
     budget: list[int],
+    names: dict[str, list[str]] | None = None,
 ) -> Iterator[Installer]:
     """The helm commands of one shell session (a script, a step; a Makefile's recipe
     lines each a shell of their own: `each_line`) that start in `start`."""
@@ -363,7 +400,7 @@ def _session(
         budget[0] -= 1
         if folder is None:
             continue
-        made = _command(shown, kind, first + number - 1, text, folder, top)
+        made = _command(shown, kind, first + number - 1, text, folder, top, names)
         if made is not None:
             yield made
 
@@ -390,10 +427,17 @@ _SCRIPT_FOLDER = regex.compile(
 
 
 def _command(
-    shown: str, kind: str, line: int, text: str, folder: str, top: str
+    shown: str,
+    kind: str,
+    line: int,
+    text: str,
+    folder: str,
+    top: str,
+    names: dict[str, list[str]] | None = None,
 ) -> Installer | None:
     """The line's helm command, when its chart is a chart folder of the repository and
-    every value it passes is read; else None."""
+    every value it passes is read (a values file the repository lacks, read as its one
+    twin: _twin); else None."""
     try:
         words = shell_words(text, comments=True)
     except ValueError:
@@ -426,17 +470,73 @@ def _command(
     target = os.path.realpath(os.path.join(cwd, chart))
     if not inside(target, top) or not os.path.isdir(target) or not is_chart_folder(target):
         return None
-    files = []
+    files, twins, unfound = [], [], None
     for item in values:
         named = os.path.normpath(os.path.join(cwd, item))
         if not _literal(item) or item == "-" or "://" in item:
             return None
-        if not inside(os.path.realpath(named), top) or not os.path.isfile(named):
+        if not inside(os.path.realpath(named), top):
             return None
-        files.append(os.path.relpath(named) if inside(named, os.getcwd()) else named)
+        if not os.path.lexists(named) and names is not None and unfound is None:
+            candidates = _twin(named, names, top, target)
+            if len(candidates) == 1:
+                twins.append((_as_shown(named), _as_shown(candidates[0])))
+                named = candidates[0]
+            elif candidates:
+                unfound = (_as_shown(named), tuple(_as_shown(c) for c in candidates))
+                continue
+        if not os.path.isfile(named):
+            return None
+        files.append(_as_shown(named))
     return Installer(
-        shown, line, command, target, release, namespace, tuple(files), sets, unread, kind
+        shown,
+        line,
+        command,
+        target,
+        release,
+        namespace,
+        tuple(files),
+        sets,
+        unread,
+        kind,
+        tuple(twins),
+        unfound,
     )
+
+
+def _as_shown(path: str) -> str:
+    return os.path.relpath(path) if inside(path, os.getcwd()) else path
+
+
+# What a values file's twin ends with: the file's own name, or it and a suffix that marks a
+# file to copy into place (`values-prod.yaml.example`, `values-prod.example.yaml`).
+_TWIN_MARKS = ("example", "sample", "dist")
+_TWIN_ENDS = (".yaml", ".yml", *(f".{mark}" for mark in _TWIN_MARKS))
+
+
+def _twin(named: str, names: dict[str, list[str]], top: str, chart: str) -> list[str]:
+    """The files of the repository (as the walk listed them, `names`) that a values file
+    a command names and the repository lacks may be: a file of the same name elsewhere,
+    else its `.example`/`.sample`/`.dist` twin (beside it or elsewhere); never one beside
+    another chart's Chart.yaml (that chart's values). Several of a kind: all of them, none
+    chosen (the caller says so)."""
+    base = os.path.basename(named)
+    stem, dot, suffix = base.rpartition(".")
+
+    def fits(path: str) -> bool:
+        folder = os.path.realpath(os.path.dirname(path))
+        return inside(os.path.realpath(path), top) and (
+            folder == chart or not is_chart_folder(folder)
+        )
+
+    same = [p for p in names.get(base, ()) if fits(p)]
+    if same:
+        return sorted(same)
+    twins = [f"{base}.{mark}" for mark in _TWIN_MARKS]
+    if dot:
+        twins += [f"{stem}.{mark}.{suffix}" for mark in _TWIN_MARKS]
+    found = [p for twin in twins for p in names.get(twin, ()) if fits(p)]
+    return sorted(dict.fromkeys(found))
 
 
 def _moved(folder: str, before: list[str]) -> str | None:
@@ -545,7 +645,8 @@ def with_installers(
     found: dict[str, list[Installer]] = {}
     for top, charts in tops.items():
         found.update(installers(charts, top))
-    chosen = [(i, found[sources[i][0]]) for i in failing if found.get(sources[i][0])]
+    usable = {chart: [c for c in listed if c.unfound is None] for chart, listed in found.items()}
+    chosen = [(i, usable[sources[i][0]]) for i in failing if usable.get(sources[i][0])]
     jobs = [
         (
             sources[index][0],
@@ -564,7 +665,34 @@ def with_installers(
     done = list(rendered)
     for (index, listed), again in zip(chosen, render_charts(jobs), strict=True):
         done[index] = _instead(rendered[index][0], again, listed)
+    for index in failing:
+        if not usable.get(sources[index][0]) and found.get(sources[index][0]):
+            done[index] = [_unfound(rendered[index][0], found[sources[index][0]][0])]
     return done
+
+
+def _unfound(failed: Rendering, used: Installer) -> Rendering:
+    """The failure, with an info on the command that would render it but names a values
+    file the repository lacks, several of whose files could be it."""
+    assert used.unfound is not None
+    named, candidates = used.unfound
+    listed = ", ".join(candidates[:8]) + (", …" if len(candidates) > 8 else "")
+    said = Problem(
+        UNRENDERED,
+        chart_file(failed.chart),
+        1,
+        1,
+        f"chart {failed.chart}: `helm {used.command}` at {used.path}:{used.line} names the "
+        f"values file {named}, which the repository does not hold; it is not rendered with "
+        f"that command, as several files could be it: {listed}",
+        None,
+        Severity.INFO,
+        (
+            "render it with one of them: --helm-values FILE, or value sets in the configuration "
+            "(helm.charts)",
+        ),
+    )
+    return replace(failed, problems=[*failed.problems, said])
 
 
 def _failed(renderings: Sequence[Rendering]) -> bool:
@@ -618,6 +746,8 @@ def _instead(
         detail=(*also, "the chart's objects are linted as that command installs them"),
     )
     files = ", ".join(used.values) or "its values"
+    for named, twin in used.twins:
+        files = files.replace(twin, f"{twin} (for {named}, not in the repository)", 1)
     made.label = f"{files} (`helm {used.command}` at {used.path}:{used.line})"
     made.uncached = True
     made.installer = used.describe()

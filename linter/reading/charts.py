@@ -1083,7 +1083,10 @@ def _missing(chart: str, where: str, names: list[str]) -> Problem:
         f"chart {chart} is rendered without its subchart{plural} {', '.join(names)}",
         None,
         Severity.INFO,
-        ("they are not in its charts/ folder: `helm dependency build` vendors them",),
+        (
+            "they are not in its charts/ folder (`helm dependency build` vendors them): the "
+            "chart's own objects are linted, theirs are not",
+        ),
     )
 
 

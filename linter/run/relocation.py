@@ -67,6 +67,9 @@ def _quoted_at(text: str, place: str, start: int) -> int:
     return -1
 
 
+_UNRENDERED = "KLB003"  # (reading/charts.py's UNRENDERED)
+
+
 def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Finding:
     """A finding about rendered text, put on its template line (with the values it came
     from); its fix is for a human: the rendered text is not what is on disk."""
@@ -79,7 +82,10 @@ def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Fin
     )
     if related != finding.related:
         finding = _requoted(finding, finding.related, related)
-    if template is None:
+    if template is None or finding.rule == _UNRENDERED:
+        # (a chart's KLB003 is at the place Helm names in the template itself, never a
+        # rendered line: a template Helm failed on and that rendered later, its failure
+        # mended by an installer's values or a stand-in, stays where Helm failed)
         return finding
     if template.archived is not None:
         return _in_archive(finding, template, related)

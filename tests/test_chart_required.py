@@ -1,0 +1,131 @@
+"""A chart whose render fails only on values it requires and nothing gives (a password a
+person types at install time: `required "..." .Values.X`, also behind `coalesce`, and in
+a config the Deployment includes for its checksum) is rendered with a stand-in string for
+each such value in turn; its findings say so, and each failure mended is a KLB003 at info
+naming the values. A value the template needs as a number or a list fails again with a
+string: that chart keeps its KLB003 warnings, its objects unlinted. A run that sets values
+itself is not second-guessed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from k8slb.core.findings import Finding, Severity
+from k8slb.reading.charts import HelmOptions
+from k8slb.reading.sources import discover
+from k8slb.run.engine import run
+from k8slb.run.selection import select_rules
+from k8slb.run.settings import Settings
+
+from .test_helmfile import preStops, write
+
+CONFIG = """\
+{{- $admin := coalesce .Values.adminPassword .Values.password | required "Set an admin password" }}
+{{- if lt (len $admin) 8 }}{{ fail "the admin password needs 8 characters" }}{{ end }}
+apiVersion: v1
+kind: Secret
+metadata:
+  name: {{ .Release.Name }}-config
+stringData:
+  server.yaml: |
+    admin_password: {{ $admin | quote }}
+    region: {{ required "Set the region" .Values.cloud.region }}
+"""
+DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}-server
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: server}
+  template:
+    metadata:
+      labels: {app: server}
+      annotations:
+        checksum/config: {{ include (print $.Template.BasePath "/config.yaml") . | sha256sum }}
+    spec:
+      containers:
+        - name: server
+          image: acme/server:1
+          ports:
+            - {name: http, containerPort: 8080}
+"""
+SERVICE = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ .Release.Name }}-server
+spec:
+  selector: {app: server}
+  ports:
+    - {name: http, port: 80, targetPort: http}
+"""
+CHART = {
+    "Chart.yaml": "apiVersion: v2\nname: server\nversion: 0.1.0\n",
+    "values.yaml": "adminPassword:\ncloud:\n  region:\n",
+    "templates/config.yaml": CONFIG,
+    "templates/deployment.yaml": DEPLOYMENT,
+    "templates/service.yaml": SERVICE,
+}
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "deploy" / "server", CHART)
+    return tmp_path
+
+
+def lint(tree: Path, *sets: str) -> list[Finding]:
+    settings = Settings(
+        rules=select_rules(["KLB401", "KLB003"], []), helm=HelmOptions(set_values=sets)
+    )
+    return run(discover([str(tree)]).sources, settings).findings
+
+
+def unrendered(findings: list[Finding]) -> list[Finding]:
+    return [f for f in findings if f.rule == "KLB003"]
+
+
+def test_a_required_value_nothing_gives_is_stood_in_for(tree: Path) -> None:
+    findings = lint(tree)
+    [server] = preStops(findings).values()
+    assert server.path == str(tree / "deploy/server/templates/deployment.yaml")
+    told = "rendered with a stand-in string for adminPassword, cloud.region"
+    assert any(told in line for line in server.detail), server.detail
+    said = unrendered(findings)
+    assert said and all(f.severity is Severity.INFO for f in said)
+    # at the place Helm named, not moved as a line of the template's rendered text
+    config = tree / "deploy/server/templates/config.yaml"
+    assert any(
+        f.path == str(config) and f.line == 1 and "admin password" in f.message for f in said
+    )
+    assert all("adminPassword, cloud.region" in f.message for f in said)
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        '{{- range until (required "Set workers" .Values.workers) }}{{ end }}',  # a number
+        '{{- range required "Set hosts" .Values.hosts }}{{ end }}',  # a list: a string
+        # would be ranged over by Helm's Go all the same, so it is not tried
+        '{{- $zones := required "Set zones" .Values.zones }}{{ $zones | toYaml }}',  # a list
+        '{{- required "Set tls" .Values.tls }}{{ .Values.tls.secret }}',  # a map
+    ],
+)
+def test_a_value_needed_as_no_string_gets_no_stand_in(tree: Path, use: str) -> None:
+    counted = DEPLOYMENT.replace("      containers:\n", f"      {use}\n      containers:\n")
+    write(tree / "deploy/server", {"templates/deployment.yaml": counted})
+    findings = lint(tree)
+    assert not preStops(findings)
+    failed = [f for f in unrendered(findings) if "deployment.yaml" in f.message]
+    assert failed and all(f.severity is Severity.WARNING for f in failed)
+
+
+def test_a_run_that_sets_values_is_not_second_guessed(tree: Path) -> None:
+    findings = lint(tree, "adminPassword=Secret-Pass-1")
+    assert not preStops(findings)
+    assert any(f.severity is Severity.WARNING for f in unrendered(findings))
