@@ -27,6 +27,8 @@ def _unbounded(pool: DbPool) -> str | None:
         if isinstance(pool.lifetime, int | float) and pool.lifetime <= 0:
             return f"pool_recycle={pool.lifetime} never recycles"
         return None
+    if pool.lifetime_arg == "MaxConnLifetime":  # pgx's pgxpool: an hour by default
+        return None
     if pool.lifetime_arg == "SetConnMaxLifetime":  # Go's database/sql, durations in ms
         if pool.lifetime is None:
             return "no SetConnMaxLifetime (database/sql keeps connections for ever by default)"

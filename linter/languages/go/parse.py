@@ -104,6 +104,7 @@ WATCHED = (
     b"database/sql",
     b"jmoiron/sqlx",
     b"gorm.io/gorm",
+    b"jackc/pgx",
     b"SetConnMaxLifetime",  # a pool's lifetime set where a helper of another file opens it
     b"os/signal",
     # service registries' clients and resolvers (REGISTRY_CLIENTS, REGISTRY_RESOLVERS)
@@ -138,10 +139,19 @@ CHANNEL_FACTORIES = {
 # sqlx's (an *sqlx.DB embeds the *sql.DB it opens, SetConnMaxLifetime and its default of
 # never included; Connect only pings it too).
 SQLX = "github.com/jmoiron/sqlx"
+# pgx's own pools (not database/sql's): a connection lives an hour at most by default
+# (`MaxConnLifetime`), so KLB203 leaves them alone; they are a dependency all the same
+# (KLB303: a readiness handler that answers OK while the code holds one)
+PGX_POOLS = {
+    f"github.com/jackc/pgx/{version}/pgxpool.{name}": 1
+    for version in ("v4", "v5")
+    for name in ("New", "NewWithConfig", "Connect", "ConnectConfig")
+}
 POOL_OPENERS = {
     "database/sql.Open": 1,
     **{f"{SQLX}.{name}": 1 for name in ("Open", "Connect", "MustOpen", "MustConnect")},
     **{f"{SQLX}.{name}": 2 for name in ("ConnectContext", "MustConnectContext")},
+    **PGX_POOLS,
 }
 # GORM's `gorm.Open(dialector)` opens a database/sql pool through the dialector a driver's
 # `Open(dsn)` makes (`gorm.Open(postgres.Open(dsn), &gorm.Config{})`): its pool is the
@@ -3451,7 +3461,7 @@ class _Collector:
                     long_lived=long_lived,
                     url=url,
                     lifetime=None,
-                    lifetime_arg="SetConnMaxLifetime",
+                    lifetime_arg="MaxConnLifetime" if opener in PGX_POOLS else "SetConnMaxLifetime",
                     returned=returned,
                     # mattn's `sqlite3`, modernc's `sqlite`: a file, not a server
                     in_process=isinstance(driver, str) and "sqlite" in driver.lower(),
