@@ -130,3 +130,30 @@ def test_an_sqlx_pool_with_no_lifetime(tmp_path: Path) -> None:
 def test_an_sqlx_pool_whose_lifetime_is_set_through_its_db_field(tmp_path: Path) -> None:
     main = SQLX_MAIN.replace("LIFETIME", "db.DB.SetConnMaxLifetime(30 * time.Minute)")
     assert _lint(tmp_path, main) == []
+
+
+MODELS_NO_FINAL_NEWLINE = """\
+package store
+
+import (
+	"os"
+
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+)
+
+func Open() (*gorm.DB, error) {
+	return gorm.Open(postgres.Open(os.Getenv("DATABASE_URL")), &gorm.Config{})
+}
+
+type Invoice struct {
+	ID    string `gorm:"primaryKey"`
+	Total int64
+}"""
+
+
+def test_a_go_file_whose_last_line_has_no_newline_is_valid_go(tmp_path: Path) -> None:
+    found = lint_files(
+        tmp_path, {"go.mod": GO_MOD, "store/store.go": MODELS_NO_FINAL_NEWLINE}, ["KLB004"]
+    )
+    assert found.findings == []

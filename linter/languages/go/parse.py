@@ -374,7 +374,9 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
             # for the packages that import it, and the package's own other files
             _read_values(path, data, facts)
         return facts
-    root = parsed(parser(), data)
+    # Go ends the last line with a semicolon whether or not a newline follows it;
+    # tree-sitter's grammar wants the newline after a type declaration (no offset moves)
+    root = parsed(parser(), data if data.endswith(b"\n") else data + b"\n")
     if root is None:
         facts.problem = parse_too_long(path, "Go")
         return facts
