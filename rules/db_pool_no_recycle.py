@@ -27,6 +27,8 @@ def _unbounded(pool: DbPool) -> str | None:
         if isinstance(pool.lifetime, int | float) and pool.lifetime <= 0:
             return f"pool_recycle={pool.lifetime} never recycles"
         return None
+    if pool.lifetime_arg == "MaxConnLifetime":  # pgx's pgxpool: an hour by default
+        return None
     if pool.lifetime_arg == "SetConnMaxLifetime":  # Go's database/sql, durations in ms
         if pool.lifetime is None:
             return "no SetConnMaxLifetime (database/sql keeps connections for ever by default)"
@@ -70,6 +72,8 @@ _REMEDIES = {
 
 
 def _remedy(pool: DbPool) -> str:
+    if pool.factory == "gorm.Open":  # the lifetime is the *sql.DB's, under the GORM handle
+        return "e.g. sqlDB, err := db.DB(), then sqlDB.SetConnMaxLifetime(30 * time.Minute)"
     if pool.lifetime_arg.endswith(".max-lifetime"):  # a Quarkus datasource's setting
         return f"e.g. {pool.lifetime_arg}=30M"
     return _REMEDIES.get(pool.lifetime_arg, _REMEDIES[""])
@@ -173,9 +177,14 @@ class DbPoolNoRecycle(Rule):
     (`kwargs["pool_recycle"] = 1800`).
 
     In Go: a `database/sql` pool from `sql.Open` (or sqlx's `Open`, `Connect` and their
-    `Must`/`Context` forms, which open one) with no `SetConnMaxLifetime` (or one of a
-    day or more): database/sql keeps connections for ever by default. A pool a helper
-    returns takes the lifetime its caller sets; one returned to another package is
+    `Must`/`Context` forms, which open one; GORM's `gorm.Open(postgres.Open(dsn))` with
+    the mysql, postgres, sqlserver, clickhouse or sqlite driver's dialector) with no
+    `SetConnMaxLifetime` (or one of a day or more), set on the pool itself, on sqlx's `.DB`
+    field or on the `*sql.DB` GORM's `db.DB()` gives: database/sql keeps connections for
+    ever by default. A GORM handle over a pool opened before
+    (`postgres.New(postgres.Config{Conn: sqlDB})`) is that pool, judged where it was
+    opened. A pool a helper returns takes the lifetime its caller sets; one returned to
+    another package is
     reported only when no module of its package, or that imports it, sets a lifetime.
     SQLite's drivers (`sqlite3`, `sqlite`) open a file in the process: not reported.
 

@@ -117,8 +117,12 @@ class GrpcNoGracefulShutdown(Rule):
     connections to the dying pod until the calls in flight are cut. The handler counts
     where it is in the code that runs with the server (the container's, else the
     programs' that link it in, else its project's); a handler whose path exits at once is
-    reported there instead (below). No fix: the handler is there, and what its context
-    should stop is a design call.
+    reported there instead (below). A `GracefulStop()` in a function handed to a lifecycle
+    (an `OnStop` hook, fx's `fx.Hook{OnStop: ...}`) is the server's stop as any is, when the
+    lifecycle's run function waits for SIGTERM and then calls the hooks: a shared library
+    of a Go workspace that the program below a service's module folder (`cmd/server/`)
+    imports is in that program's code (README: links). No fix: the handler is there, and
+    what its context should stop is a design call.
     Where no container is known to run the code, it is judged in every program of the
     tree that links its package in (a `main` package and the packages it imports, an
     import path read through the go.mod that declares its module, whatever its folder is

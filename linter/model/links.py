@@ -84,7 +84,8 @@ a build of the tree, a documented one too, tags that very name: no folder named 
 (a tool, a client package) links it, by name, place or guess.
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
-without one, every module of the folder.
+without one, every module of the folder (a Go module's folder with one `main` package
+below it and no Go build in its image: that program's import closure).
 """
 
 from __future__ import annotations
@@ -1477,6 +1478,22 @@ class _Finder:
         dockerfile = self._dockerfile(folder)
         base = image_repository(dockerfile.base) if dockerfile and dockerfile.base else ""
         return bool(base) and _normal(base.rsplit("/", 1)[-1]) == _normal(segment)
+
+    def _one_go_main_below(self, folder: str, dockerfile: Dockerfile | None) -> str | None:
+        """The `main` package below a folder whose go.mod declares a module (one of a
+        workspace's) and that holds Go code only, when it holds exactly one and the image
+        builds no Go (no Dockerfile known, or one that copies a binary built on the host):
+        the container runs that program, with the packages it imports from elsewhere in
+        the tree (a workspace's shared libraries), not the folder's files alone."""
+        if dockerfile is not None and (dockerfile.go_builds or dockerfile.make_calls):
+            return None
+        if folder not in self.builds.names:
+            return None
+        own = self.by_folder.get(folder, ())
+        if not own or any(self.modules[p].language != "go" for p in own if p in self.modules):
+            return None
+        mains = self.go.mains_below(folder)
+        return mains[0] if len(mains) == 1 else None
 
     def _own_modules(self, folder: str) -> tuple[str, ...]:
         """The modules of a build's folder, less those below a folder of it that holds a
@@ -3436,6 +3453,9 @@ class _Finder:
             # a Go program whose Dockerfile is not known (a module's one `main`): it runs
             # the packages it imports, not the files of its folder alone
             return tuple(self.go.closure(folder)), folder
+        if (main := self._one_go_main_below(folder, dockerfile)) is not None:
+            # the module's one program, and what it imports from the rest of the tree
+            return tuple(self.go.closure(main)), folder
         if chosen.kind == "dockerfile name" and dockerfile is not None:
             # its context holds more than the image: what it copies of the code
             return tuple(self._copied_code(dockerfile, folder)), folder

@@ -7,7 +7,8 @@ The same facts as for Python (code/facts.py), read from Go's own idioms: `grpc.D
 under gRPC's core option names, so the rules read one vocabulary), started with `Serve`,
 stopped with `GracefulStop` or `Stop`; `signal.Notify`/`NotifyContext` for SIGTERM;
 `http.Transport`/`http.Client` literals; `sql.Open` pools and their `SetConnMaxLifetime`
-(sqlx's `Open`/`Connect` pools too: a `sql.DB` inside); the gRPC
+(sqlx's `Open`/`Connect` pools too: a `sql.DB` inside; GORM's `gorm.Open` over a driver's
+`Open(dsn)`, its pool reached by `db.DB()`); the gRPC
 health server; HTTP routes (parse_routes.py).
 
 Names are followed through imports (aliases and dot-imports), package constants and
@@ -102,6 +103,8 @@ WATCHED = (
     b"net/http",
     b"database/sql",
     b"jmoiron/sqlx",
+    b"gorm.io/gorm",
+    b"jackc/pgx",
     b"SetConnMaxLifetime",  # a pool's lifetime set where a helper of another file opens it
     b"os/signal",
     # service registries' clients and resolvers (REGISTRY_CLIENTS, REGISTRY_RESOLVERS)
@@ -136,10 +139,27 @@ CHANNEL_FACTORIES = {
 # sqlx's (an *sqlx.DB embeds the *sql.DB it opens, SetConnMaxLifetime and its default of
 # never included; Connect only pings it too).
 SQLX = "github.com/jmoiron/sqlx"
+# pgx's own pools (not database/sql's): a connection lives an hour at most by default
+# (`MaxConnLifetime`), so KLB203 leaves them alone; they are a dependency all the same
+# (KLB303: a readiness handler that answers OK while the code holds one)
+PGX_POOLS = {
+    f"github.com/jackc/pgx/{version}/pgxpool.{name}": 1
+    for version in ("v4", "v5")
+    for name in ("New", "NewWithConfig", "Connect", "ConnectConfig")
+}
 POOL_OPENERS = {
     "database/sql.Open": 1,
     **{f"{SQLX}.{name}": 1 for name in ("Open", "Connect", "MustOpen", "MustConnect")},
     **{f"{SQLX}.{name}": 2 for name in ("ConnectContext", "MustConnectContext")},
+    **PGX_POOLS,
+}
+# GORM's `gorm.Open(dialector)` opens a database/sql pool through the dialector a driver's
+# `Open(dsn)` makes (`gorm.Open(postgres.Open(dsn), &gorm.Config{})`): its pool is the
+# `*sql.DB` that `db.DB()` gives, on which SetConnMaxLifetime is set (never by default).
+GORM = "gorm.io/gorm"
+GORM_DIALECTORS = {
+    f"gorm.io/driver/{driver}.Open": driver
+    for driver in ("mysql", "postgres", "sqlserver", "clickhouse", "sqlite")
 }
 # Service registries' Go clients, by import path (or its prefix), and the calls that
 # register the process in one: Consul's agent ServiceRegister, etcd's endpoints manager
@@ -354,7 +374,9 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
             # for the packages that import it, and the package's own other files
             _read_values(path, data, facts)
         return facts
-    root = parsed(parser(), data)
+    # Go ends the last line with a semicolon whether or not a newline follows it;
+    # tree-sitter's grammar wants the newline after a type declaration (no offset moves)
+    root = parsed(parser(), data if data.endswith(b"\n") else data + b"\n")
     if root is None:
         facts.problem = parse_too_long(path, "Go")
         return facts
@@ -896,6 +918,8 @@ class _Collector:
             self._library_signal(call, servers)
         elif name in POOL_OPENERS:
             self._db(call, scope, name)
+        elif name == f"{GORM}.Open":
+            self._gorm(call, scope)
         elif name == f"{SQLX}.NewDb":  # an *sqlx.DB over a pool opened before
             self._wrapped_pool(call)
         elif name in _DEFAULT_CLIENT_CALLS or self._on_default_client(call):
@@ -3156,7 +3180,10 @@ class _Collector:
             receiver = keeper if keeper is not None and "." not in keeper else receiver
         if receiver not in servers:
             if method == "SetConnMaxLifetime":
-                self._lifetime(receiver, call, scope)
+                self._lifetime(receiver.removesuffix(".DB"), call, scope)  # sqlx's `dbx.DB`
+            elif method == "DB" and receiver in self.pools and (bound := self._bound_to(call)):
+                # `sqlDB, err := db.DB()`: the *sql.DB under a GORM handle, the same pool
+                self.pools.setdefault(bound, []).extend(self.pools[receiver])
             elif method == "Shutdown" and receiver in self.health:  # every service NOT_SERVING
                 self.facts.health_drains.append(self.loc(call))
             return
@@ -3388,7 +3415,30 @@ class _Collector:
             return None
         return clauses[0][0].child_by_field_name("right")
 
-    def _db(self, call: Node, scope: _Scope, opener: str) -> None:
+    def _gorm(self, call: Node, scope: _Scope) -> None:
+        """`db, err := gorm.Open(postgres.Open(dsn), ...)`: a database/sql pool, its address
+        the DSN the driver's dialector is given. A dialector made otherwise (over a pool
+        opened before, `postgres.New(postgres.Config{Conn: sqlDB})`) is not read."""
+        args = self._called(call).arguments
+        inner = args[0] if args and args[0].type == "call_expression" else None
+        driver = (
+            GORM_DIALECTORS.get(self._qualified_call(self._called(inner)) or "") if inner else None
+        )
+        if inner is None or driver is None:
+            return
+        dsn = self._called(inner).arguments
+        self._db(call, scope, f"{GORM}.Open", dsn[0] if dsn else None, driver)
+
+    def _db(
+        self,
+        call: Node,
+        scope: _Scope,
+        opener: str,
+        given: Node | None = None,
+        given_driver: str | None = None,
+    ) -> None:
+        """A database/sql pool `call` opens (POOL_OPENERS, or gorm.Open with the DSN and the
+        driver its dialector was `given`)."""
         args = self._called(call).arguments
         name = self._bound_to(call)
         body = _enclosing_body(call)
@@ -3401,9 +3451,9 @@ class _Collector:
         names += (
             [n for c, _ in self._callers(scope) if (n := self._bound_to(c))] if returned else []
         )
-        at = POOL_OPENERS[opener]
-        dsn = args[at] if len(args) > at else None
-        driver = self.value(args[at - 1], scope) if len(args) >= at else None
+        at = POOL_OPENERS.get(opener, 0)
+        dsn = given if given_driver else args[at] if len(args) > at else None
+        driver = given_driver or (self.value(args[at - 1], scope) if len(args) >= at else None)
         factory = self._short(opener)  # `sql.Open`, `sqlx.Connect`
         for url, long_lived in self._addresses(dsn, call, scope, name):
             self.facts.db_pools.append(
@@ -3413,7 +3463,7 @@ class _Collector:
                     long_lived=long_lived,
                     url=url,
                     lifetime=None,
-                    lifetime_arg="SetConnMaxLifetime",
+                    lifetime_arg="MaxConnLifetime" if opener in PGX_POOLS else "SetConnMaxLifetime",
                     returned=returned,
                     # mattn's `sqlite3`, modernc's `sqlite`: a file, not a server
                     in_process=isinstance(driver, str) and "sqlite" in driver.lower(),
