@@ -27,7 +27,7 @@ from k8slb.reading import java_builds
 from k8slb.reading.bazel_images import BAZEL_BUILD_FILES, bazel_images
 from k8slb.reading.gradle_jib import SharedJib, shared_jib, subproject_images
 from k8slb.reading.java_builds import GrpcJavaBuild, read_grpc_java
-from k8slb.reading.maven_poms import Pom, inherited_jib_images, read_pom
+from k8slb.reading.maven_poms import Pom, inherited_jib_images, pom_sections, read_pom
 from k8slb.reading.shell_guards import GUARD_WORDS, Guard, Guards, guard_at, settled
 from k8slb.reading.yamltree import YMap, YSeq
 
@@ -787,41 +787,21 @@ def jib_builds(path: str, text: str) -> list[ImageBuild]:
 
 
 _MAVEN_PROPERTY = regex.compile(r"\$\{([\w.-]+)\}")
-# The sections of a pom whose elements are not the project's own (a dependency's
-# artifactId, the parent's version), left out when its coordinates are read.
-_POM_SECTION = regex.compile(
-    r"<(parent|dependencyManagement|dependencies|build|profiles|reporting|repositories|"
-    r"pluginRepositories|distributionManagement|modules|properties)\b"
-)
 _POM_ELEMENT = regex.compile(r"<([\w.-]+)>\s*([^<>]*?)\s*</([\w.-]+)>")
 
 
 @functools.lru_cache(maxsize=8)
 def _maven_values(text: str) -> dict[str, str]:
     """What a pom's `${...}` may name: its own `artifactId`, `groupId`, `version` and
-    `name` (also as `project.X`) and its `<properties>`; one pass over the text (a section
-    is skipped by finding its closing tag, never by backtracking)."""
-    own: list[str] = []
-    properties = ""
-    at = 0
-    for section in _POM_SECTION.finditer(text):
-        if section.start() < at:
-            continue  # inside a section left out
-        own.append(text[at : section.start()])
-        closing = f"</{section[1]}>"
-        end = text.find(closing, section.end())
-        if end < 0:
-            at = len(text)
-            break
-        if section[1] == "properties" and not properties:
-            properties = text[section.end() : end]
-        at = end + len(closing)
-    own.append(text[at:])
+    `name` (also as `project.X`) and its `<properties>`; the sections that are not the
+    pom's own coordinates left out as maven_poms.pom_sections finds them (one pass)."""
+    sections, own = pom_sections(text)
+    properties = sections.get("properties", (0, ""))[1]
     values: dict[str, str] = {}
     for name, value, closed in _POM_ELEMENT.findall(properties):
         if name == closed:
             values.setdefault(name, value)
-    for name, value, closed in _POM_ELEMENT.findall("".join(own)):
+    for name, value, closed in _POM_ELEMENT.findall(own):
         if name == closed and name in ("artifactId", "groupId", "version", "name") and value:
             values.setdefault(name, value)
             values.setdefault(f"project.{name}", value)

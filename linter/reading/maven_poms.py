@@ -89,7 +89,7 @@ def read_pom(path: str, text: str) -> Pom | None:
     if len(text) > MAX_POM or "<project" not in text:
         return None
     text = _COMMENT.sub(lambda match: "\n" * match[0].count("\n"), text)
-    sections, own = _sections(text)
+    sections, own = pom_sections(text)
     values: dict[str, str] = {}
     for name, value, closed in _ELEMENT.findall(own):
         if name == closed and name in ("groupId", "artifactId", "version", "packaging"):
@@ -124,7 +124,7 @@ def read_pom(path: str, text: str) -> Pom | None:
     )
 
 
-def _sections(text: str) -> tuple[dict[str, tuple[int, str]], str]:
+def pom_sections(text: str) -> tuple[dict[str, tuple[int, str]], str]:
     """The POM's top-level sections by name (the first of each: where its body starts,
     and its body), and the text outside them; one pass, each section skipped to its
     closing tag."""
