@@ -400,22 +400,23 @@ def _inline(text: str, at: tuple[int, int] | None = None, lines: list[str] | Non
     its own line of the kustomization."""
     from k8slb.reading.yamlcompose import compose  # parsed with the kustomization
 
-    placed = _placed(text, at, lines) if lines is not None else text
+    placed = _placed(text, at, lines) if lines is not None else (text, 0)
     if placed is None:
         return None
-    composed = compose(placed)
+    composed = compose(placed[0], line_offset=placed[1])
     if composed.problems or len(composed.documents) != 1:
         return None
     data = composed.documents[0].data
     return data if isinstance(data, dict | list) else None
 
 
-def _placed(text: str, at: tuple[int, int] | None, lines: list[str]) -> str | None:
-    """The patch's text as the kustomization holds it: the lines before it left blank and
-    its indentation given back, so that a YAML parse of it places each node at its line
-    and column of the file. A literal block (`patch: |`) or a value on one line, plain or
-    quoted, as written; None for any other form (folded, escaped, lines that differ): a
-    place not found is never guessed, and such a patch is not applied."""
+def _placed(text: str, at: tuple[int, int] | None, lines: list[str]) -> tuple[str, int] | None:
+    """The patch's text as the kustomization holds it, its indentation given back, and
+    the number of lines above it, so that a YAML parse of it places each node at its line
+    and column of the file (the lines counted, never written: a blank line for each would
+    cost every patch the file's length). A literal block (`patch: |`) or a value on one
+    line, plain or quoted, as written; None for any other form (folded, escaped, lines
+    that differ): a place not found is never guessed, and such a patch is not applied."""
     if at is None or not 0 < at[0] <= len(lines):
         return None
     line, column = at
@@ -424,7 +425,7 @@ def _placed(text: str, at: tuple[int, int] | None, lines: list[str]) -> str | No
         start = 1 if held[:1] in ("'", '"') else 0
         if held[start : start + len(text)] != text:
             return None
-        return "\n" * (line - 1) + " " * (column - 1 + start) + text
+        return " " * (column - 1 + start) + text, line - 1
     if not held.startswith("|"):
         return None
     written = text.split("\n")
@@ -444,7 +445,7 @@ def _placed(text: str, at: tuple[int, int] | None, lines: list[str]) -> str | No
     if not indent:
         return None
     margin = " " * indent
-    return "\n" * line + "\n".join(margin + part if part else part for part in written)
+    return "\n".join(margin + part if part else part for part in written), line
 
 
 def _patch_entry(

@@ -764,7 +764,7 @@ class ComposeResult:
 # `fix` reads the same text up to four times (the check, the read-back of its edits before
 # and after, the next pass's check); composing is most of the cost, and its results are
 # never changed. A few recent texts are remembered; `keeping_composes` remembers all.
-_COMPOSED: dict[tuple[str, bool], ComposeResult] = {}
+_COMPOSED: dict[tuple[str, bool, int], ComposeResult] = {}
 _KEPT = 4
 _keep_all = False
 
@@ -782,23 +782,25 @@ def keeping_composes() -> Iterator[None]:
         _COMPOSED.clear()
 
 
-def compose(text: str, *, pure: bool = False) -> ComposeResult:
+def compose(text: str, *, pure: bool = False, line_offset: int = 0) -> ComposeResult:
     """Every document of a YAML stream, with the problems of those that do not parse.
-    `pure` forces the pure-Python composer (the fallback where the C one is missing).
-    The result is shared by every caller with the same text: never change it."""
-    key = (text, pure)
+    `pure` forces the pure-Python composer (the fallback where the C one is missing);
+    `line_offset`, the lines above the text where it stands in a file (a kustomization's
+    patch written inline). The result is shared by every caller with the same text: never
+    change it."""
+    key = (text, pure, line_offset)
     known = _COMPOSED.get(key)
     if known is None:
-        known = _compose(text, pure)
+        known = _compose(text, pure, line_offset)
         if not _keep_all and len(_COMPOSED) >= _KEPT:
             del _COMPOSED[next(iter(_COMPOSED))]  # the oldest
         _COMPOSED[key] = known
     return known
 
 
-def _compose(text: str, pure: bool) -> ComposeResult:
+def _compose(text: str, pure: bool, line_offset: int = 0) -> ComposeResult:
     try:
-        stream = _read_documents(text, 0, pure)
+        stream = _read_documents(text, line_offset, pure)
         return ComposeResult([Document(i, d, p) for i, (d, p) in enumerate(stream)], [])
     except YAMLProblem:
         pass
@@ -808,7 +810,7 @@ def _compose(text: str, pure: bool) -> ComposeResult:
     index = 0
     for offset, piece in _split_documents(text):
         try:
-            parsed = _read_documents(piece, offset, pure)
+            parsed = _read_documents(piece, offset + line_offset, pure)
         except YAMLProblem as problem:
             problems.append((index, problem))
             index += 1
