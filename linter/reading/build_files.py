@@ -27,7 +27,13 @@ from k8slb.reading import java_builds
 from k8slb.reading.bazel_images import BAZEL_BUILD_FILES, bazel_images
 from k8slb.reading.gradle_jib import SharedJib, shared_jib, subproject_images
 from k8slb.reading.java_builds import GrpcJavaBuild, read_grpc_java
-from k8slb.reading.maven_poms import Pom, inherited_jib_images, pom_sections, read_pom
+from k8slb.reading.maven_poms import (
+    POM_ELEMENT,
+    Pom,
+    inherited_jib_images,
+    pom_sections,
+    read_pom,
+)
 from k8slb.reading.shell_guards import GUARD_WORDS, Guard, Guards, guard_at, settled
 from k8slb.reading.yamltree import YMap, YSeq
 
@@ -787,7 +793,6 @@ def jib_builds(path: str, text: str) -> list[ImageBuild]:
 
 
 _MAVEN_PROPERTY = regex.compile(r"\$\{([\w.-]+)\}")
-_POM_ELEMENT = regex.compile(r"<([\w.-]+)>\s*([^<>]*?)\s*</([\w.-]+)>")
 
 
 @functools.lru_cache(maxsize=8)
@@ -798,10 +803,10 @@ def _maven_values(text: str) -> dict[str, str]:
     sections, own = pom_sections(text)
     properties = sections.get("properties", (0, ""))[1]
     values: dict[str, str] = {}
-    for name, value, closed in _POM_ELEMENT.findall(properties):
+    for name, value, closed in POM_ELEMENT.findall(properties):
         if name == closed:
             values.setdefault(name, value)
-    for name, value, closed in _POM_ELEMENT.findall(own):
+    for name, value, closed in POM_ELEMENT.findall(own):
         if name == closed and name in ("artifactId", "groupId", "version", "name") and value:
             values.setdefault(name, value)
             values.setdefault(f"project.{name}", value)

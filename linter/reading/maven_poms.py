@@ -43,7 +43,8 @@ _SECTION = regex.compile(
     r"contributors|scm|licenses|organization|issueManagement|ciManagement|mailingLists)"
     r"(?:\s[^<>]*)?>"
 )
-_ELEMENT = regex.compile(r"<([\w.-]+)>\s*([^<>]*?)\s*</([\w.-]+)>")
+# a simple element, `<name>value</name>` (its name read twice: open and close must agree)
+POM_ELEMENT = regex.compile(r"<([\w.-]+)>\s*([^<>]*?)\s*</([\w.-]+)>")
 _PLUGIN = regex.compile(r"<plugin>(.*?)</plugin>", regex.DOTALL)
 _ARTIFACT = regex.compile(r"<artifactId>\s*([^<\s]+)\s*</artifactId>")
 _IMAGE = regex.compile(r"<image>\s*([^<\s]+)\s*</image>")
@@ -91,13 +92,13 @@ def read_pom(path: str, text: str) -> Pom | None:
     text = _COMMENT.sub(lambda match: "\n" * match[0].count("\n"), text)
     sections, own = pom_sections(text)
     values: dict[str, str] = {}
-    for name, value, closed in _ELEMENT.findall(own):
+    for name, value, closed in POM_ELEMENT.findall(own):
         if name == closed and name in ("groupId", "artifactId", "version", "packaging"):
             values.setdefault(name, value)  # the project's own, before any other's
     parent, relative = None, None
     if "parent" in sections:
         body = sections["parent"][1]
-        found = {n: v for n, v, c in _ELEMENT.findall(body) if n == c}
+        found = {n: v for n, v, c in POM_ELEMENT.findall(body) if n == c}
         parent = (found.get("groupId", ""), found.get("artifactId", ""), found.get("version", ""))
         written = _RELATIVE_PATH.search(body)
         relative = None if written is None else (written[1] or "")
@@ -105,7 +106,7 @@ def read_pom(path: str, text: str) -> Pom | None:
     if "properties" in sections:
         properties = tuple(
             (name, value)
-            for name, value, closed in _ELEMENT.findall(sections["properties"][1])
+            for name, value, closed in POM_ELEMENT.findall(sections["properties"][1])
             if name == closed and len(value) <= MAX_VALUE
         )[:MAX_PROPERTIES]
     uses, passes, images = _jib(text, sections.get("build"))
