@@ -517,9 +517,9 @@ def test_each_yaml_text_is_composed_once_across_the_passes(
     composed: Counter[str] = Counter()
     original = yamlcompose._compose
 
-    def counting(text: str, pure: bool) -> yamlcompose.ComposeResult:
+    def counting(text: str, pure: bool, line_offset: int = 0) -> yamlcompose.ComposeResult:
         composed[text] += 1
-        return original(text, pure)
+        return original(text, pure, line_offset)
 
     monkeypatch.setattr(yamlcompose, "_compose", counting)
     outcome = plan(discover([str(tmp_path)]).sources, Settings(rules=ALL_RULES), unsafe=True)
