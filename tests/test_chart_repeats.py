@@ -114,3 +114,38 @@ def test_a_release_a_helmfile_installs_is_read_as_helm_does(chart: Path) -> None
     assert list(preStops(findings)) == ["default/api"]
     [repeat] = [f for f in findings if f.rule == "KLB001"]
     assert repeat.severity is Severity.WARNING
+
+
+def test_a_key_two_included_helpers_both_write_is_reported_at_the_later_helper(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / ".git").mkdir()
+    helpers = """\
+{{- define "base.labels" }}
+app.kubernetes.io/name: {{ .Chart.Name }}
+app.kubernetes.io/part-of: platform
+{{- end }}
+{{- define "api.labels" }}
+app.kubernetes.io/name: {{ .Chart.Name }}
+tier: backend
+{{- end }}
+"""
+    template = TEMPLATE.replace(
+        "metadata:\n  name: api\nspec:\n  replicas",
+        'metadata:\n  name: api\n  labels:\n    {{- include "base.labels" . | nindent 4 }}\n'
+        '    {{- include "api.labels" . | nindent 4 }}\nspec:\n  replicas',
+        1,
+    )
+    chart = write(
+        tmp_path / "api",
+        {
+            "Chart.yaml": "apiVersion: v2\nname: api\nversion: 0.1.0\n",
+            "values.yaml": "drain: true\nlifecycle: {}\n",
+            "templates/_helpers.tpl": helpers,
+            "templates/api.yaml": template,
+        },
+    )
+    repeats = [f for f in lint(chart) if f.rule == "KLB001"]
+    name = next(f for f in repeats if "'app.kubernetes.io/name'" in f.message)
+    # api.labels' line, which Helm keeps; not base.labels' line 2, which it drops
+    assert (name.path, name.line) == (str(chart / "templates/_helpers.tpl"), 6)

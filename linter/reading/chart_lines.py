@@ -146,6 +146,10 @@ def _fits(template_line: str, text: str) -> bool:
 # thousands of times, a list of thousands of literal items) is not placed: choosing among
 # them costs each such line their number, the square of the template's size in all.
 MAX_TWINS = 64
+# The helper lines a rendered line may have come from, and those times the unplaced
+# rendered lines before it, past which it is put at its first fit rather than aligned in
+# order (and past which, for the helper lines alone, it is not put in a helper at all).
+MAX_ALIGNMENT = 200_000
 
 
 @dataclass
@@ -219,25 +223,47 @@ class TemplateLines:
         self, rendered_line: int, defines: Mapping[str, Define]
     ) -> tuple[str, int] | None:
         """Where in a helper a rendered line no template line wrote was written (file,
-        line): a line with literal text that fits it, in the `define` an `include` names
-        between the template lines written around it."""
+        line): a line with literal text that fits it, in a `define` an `include` names
+        between the template lines written around it. The lines the includes wrote come
+        out in the order they are included, so the unplaced rendered lines from the one
+        written before it are aligned with the helpers' lines in that order: two helpers
+        that both write a key (`app.kubernetes.io/name:`) are told apart by which came
+        first."""
         index = rendered_line - 1
         if not 0 <= index < len(self._lines) or self._lines[index] is not None:
             return None
-        text = self.rendered[index].strip()
         start = max((n for n in self._lines[:index] if n is not None), default=0)
+        placed = max((i for i in range(index) if self._lines[i] is not None), default=-1)
         after = [n for n in self._lines[index + 1 :] if n is not None and n > start]
         stop = min(after, default=len(self.template))
+        written: list[tuple[str, int, str]] = []  # the includes' literal lines, in order
         for number in range(max(start - 1, 0), stop):
             for name in _INCLUDE.findall(self.template[number]):
                 define = defines.get(name)
                 if define is None:
                     continue
                 for offset, line in enumerate(define.lines):
-                    literal = line.strip() and not _only_action(line.strip())
-                    if literal and _fits(line, text):
-                        return define.path, define.first + offset
-        return None
+                    if line.strip() and not _only_action(line.strip()):
+                        written.append((define.path, define.first + offset, line))
+                if len(written) > MAX_ALIGNMENT:
+                    return None  # included past the budget: not placed in a helper
+        gap = range(placed + 1, index + 1)
+        if len(gap) * len(written) > MAX_ALIGNMENT:
+            gap = range(index, index + 1)  # past the budget: this line's first fit alone
+        at, found = 0, None
+        for rendered in gap:
+            text = self.rendered[rendered].strip()
+            if not text:
+                continue
+            # the next helper line on that fits it, else (a loop in a helper) the first
+            fits = (k for k in (*range(at, len(written)), *range(at)) if _fits(written[k][2], text))
+            found = next(fits, None)
+            if found is not None:
+                at = found + 1
+        if found is None or not _fits(written[found][2], self.rendered[index].strip()):
+            return None
+        path, line, _ = written[found]
+        return path, line
 
     @property
     def template_lines(self) -> list[int | None]:
