@@ -34,7 +34,9 @@ class NoReadinessProbe(Rule):
     beside them left out as in `prometheus-12020` or `metrics-9090`, and a protocol's
     word beside a name of Prometheus or its monitors as in
     `tcp-prometheus-servicemonitor`, or scraped
-    by a ServiceMonitor, or by a PodMonitor on every pod the Service selects; not
+    by a ServiceMonitor, by a PodMonitor on every pod the Service selects, or by a job of
+    a Prometheus configuration in a ConfigMap whose `scrape_configs` name the Service
+    with the port as a target; not
     `http-metrics`, which several charts give to their whole HTTP API), unless a caller
     is seen: an Ingress or route to the Service (to the ports it names, when every
     Ingress backend or Gateway API backendRef to the Service names one; to every port

@@ -534,6 +534,59 @@ def test_a_service_whose_every_port_a_podmonitor_scrapes_carries_no_clients(
     assert len(lint_text(tmp_path / "c", text + other_pods, ["KLB302", "KLB401"])) == 2
 
 
+# A Prometheus server's configuration: what `scrape_configs` names is scraped, what
+# `alerting` names (its Alertmanagers) is called.
+PROMETHEUS_CONFIG = """\
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: prometheus-config}
+data:
+  prometheus.yml: |
+    global:
+      scrape_interval: 15s
+    scrape_configs:
+    - job_name: web
+      static_configs:
+      - targets: ["TARGET"]
+    alerting:
+      alertmanagers:
+      - static_configs:
+        - targets: ["ALERTED"]
+"""
+
+
+@pytest.mark.parametrize(
+    ("scraped", "alerted", "serving"),
+    [
+        ("web:80", "alertmanager:9093", False),
+        ("web.default.svc.cluster.local:80", "alertmanager:9093", False),
+        ("web:8080", "alertmanager:9093", True),  # not the Service's port
+        ("other:80", "alertmanager:9093", True),
+        ("other:80", "web:80", True),  # Prometheus sends it alerts: a client
+    ],
+)
+def test_a_service_a_prometheus_configuration_only_scrapes_carries_no_clients(
+    tmp_path: Path, scraped: str, alerted: str, serving: bool
+) -> None:
+    """A worker whose one Service port is its metrics server, named `http`, which only a
+    scrape job of a Prometheus the repository configures names: no client calls it."""
+    config = PROMETHEUS_CONFIG.replace("TARGET", scraped).replace("ALERTED", alerted)
+    found = lint_text(tmp_path, web_deployment("") + config, ["KLB302", "KLB401"])
+    assert bool(found) is serving
+
+
+def test_a_scraped_service_a_caller_also_names_carries_clients(tmp_path: Path) -> None:
+    config = PROMETHEUS_CONFIG.replace("TARGET", "web:80").replace("ALERTED", "am:9093")
+    caller = GRAFANA.replace("prometheus.ops.svc.cluster.local:9090", "web:80")
+    caller = caller.replace("namespace: ops", "namespace: default")
+    found = lint_text(tmp_path, web_deployment("") + config + caller, ["KLB302", "KLB401"])
+    assert {(f.rule, f.severity) for f in found} == {
+        ("KLB302", Severity.WARNING),
+        ("KLB401", Severity.WARNING),
+    }
+
+
 @pytest.mark.parametrize(
     "peer",
     [

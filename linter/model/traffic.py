@@ -10,7 +10,7 @@ Services (round_robin, connection age) must not judge a pod by those.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
 from k8slb.core import regex
@@ -108,14 +108,24 @@ def _matches(wanted: object, labels: dict[str, str]) -> bool:
 def scraped_ports(objects: Sequence[K8sObject]) -> dict[int, set[str]]:
     """The Service port names Prometheus scrapes, by the id of each Service: the ports a
     ServiceMonitor that selects the Service names (matchLabels in its own namespace, or
-    the ones `namespaceSelector` names), and the ports that target a container port a
-    PodMonitor scrapes on every pod the Service selects ("" for an unnamed port)."""
+    the ones `namespaceSelector` names), the ports that target a container port a
+    PodMonitor scrapes on every pod the Service selects, and the ports a Prometheus
+    configuration's `scrape_configs` name as a target (`name:port`) ("" for an unnamed
+    port)."""
     monitors = [o for o in objects if o.is_a("monitoring.coreos.com", "ServiceMonitor")]
     pod_monitors = [o for o in objects if o.is_a("monitoring.coreos.com", "PodMonitor")]
-    if not monitors and not pod_monitors:
+    jobs = scrape_targets(objects)
+    if not monitors and not pod_monitors and not jobs:
         return {}
     services = [o for o in objects if o.is_a("", "Service")]
     scraped: dict[int, set[str]] = {}
+    for service in services if jobs else ():
+        numbers = named_ports(service, jobs)
+        names = {
+            str(p.get("name") or "") for p in service_ports(service) if p.get("port") in numbers
+        }
+        if names:
+            scraped.setdefault(id(service), set()).update(names)
     for monitor in monitors:
         spec, wanted, ports = _monitor(monitor, "endpoints")
         for service in services:
@@ -205,6 +215,50 @@ def purpose(service: K8sObject, scraped: frozenset[str] | set[str] = frozenset()
 _ADDRESS = regex.compile(r"([A-Za-z0-9][A-Za-z0-9.-]*):([0-9]{1,5})\b")
 # A Prometheus configuration: the addresses it names are the targets it scrapes
 _SCRAPE_CONFIG = regex.compile(r"(?m)^\s*(?:scrape_configs|static_configs)\s*:")
+_SCRAPE_KEY = regex.compile(r"scrape_configs[ \t]*:")
+
+
+def _scrape_sections(text: str) -> Iterator[str]:
+    """The `scrape_configs:` sections of a Prometheus configuration's text: from the key to
+    the next key of its mapping or its parent's (`alerting:`, whose Alertmanagers
+    Prometheus calls, and `remote_write:` are not in it)."""
+    lines = text.split("\n")
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        index += 1
+        stripped = line.lstrip(" ")
+        if not stripped.startswith("scrape_configs") or not _SCRAPE_KEY.match(stripped):
+            continue
+        indent, section = len(line) - len(stripped), []
+        while index < len(lines):
+            current = lines[index]
+            body = current.lstrip(" ")
+            below = len(current) - len(body)
+            if (
+                body
+                and not body.startswith("#")
+                and (below < indent or (below == indent and not body.startswith("-")))
+            ):
+                break  # (a line at the key's indentation may be its list's `- `)
+            section.append(current)
+            index += 1
+        yield "\n".join(section)
+
+
+def scrape_targets(objects: Sequence[K8sObject]) -> list[tuple[str, str]]:
+    """(namespace, text) of each `scrape_configs` section of a Prometheus configuration a
+    ConfigMap holds: the addresses there are scraped, not called."""
+    texts: list[tuple[str, str]] = []
+    for obj in objects:
+        if not obj.is_a("", "ConfigMap"):
+            continue
+        data = obj.body.get("data")
+        for value in data.values() if isinstance(data, YMap) else ():
+            if isinstance(value, str) and "scrape_configs" in value:
+                namespace = namespace_key(obj.namespace)
+                texts.extend((namespace, section) for section in _scrape_sections(value))
+    return texts
 
 
 def caller_texts(objects: Sequence[K8sObject]) -> list[tuple[str, str]]:
