@@ -1064,6 +1064,9 @@ class _Finder:
         self._kind_names: frozenset[str] | None = None  # _kinds
         self._above: dict[str, Dockerfile] | None = None
         self._folder_dockerfiles: dict[str, Dockerfile | None] = {}  # _dockerfile, by folder
+        # _build_evidence, by image: each base of a chain of images asks it again, and it
+        # reads every build of the tree
+        self._evidence_of: dict[str, list[Evidence]] = {}
         # the folders of code with a Dockerfile, by their parent (made when first asked)
         self._children_built: dict[str, list[str]] | None = None
         self._namespaces: set[str] | None = None  # where the builds push (_pushed_elsewhere)
@@ -1997,6 +2000,13 @@ class _Finder:
     def _build_evidence(self, image: str) -> list[Evidence]:
         """The builds that make `image` (a loop's, with the value its name gives), each
         with the folder it runs from."""
+        found = self._evidence_of.get(image)
+        if found is None:
+            found = self._evidence_of[image] = self._builds_making(image)
+        return list(found)
+
+    def _builds_making(self, image: str) -> list[Evidence]:
+        """_build_evidence, worked out."""
         wanted = image_tag(image)
         made = ((each.each, each.made_for(image)) for each in self.builds.builds)
         matched = [
