@@ -1489,3 +1489,26 @@ def test_stop_of_a_server_reached_only_as_an_http_handler_is_not_klb404(tmp_path
     ).replace('"net/http"', '"net"\n\t"net/http"')
     (finding,) = lint_files(tmp_path / "o", {"gw/gateway.go": own}, ["KLB404"]).findings
     assert finding.rule == "KLB404"
+
+
+COMMENTED_OPTIONS = """\
+package rpc
+
+import (
+\t"google.golang.org/grpc"
+)
+
+func New(limit int) *grpc.Server {
+\topts := []grpc.ServerOption{
+\t\t// messages up to the configured size
+\t\tgrpc.MaxRecvMsgSize(limit),
+\t}
+\treturn grpc.NewServer(opts...)
+}
+"""
+
+
+def test_a_comment_among_a_slices_options_is_no_option_it_cannot_follow() -> None:
+    (server,) = analyse_go("rpc/server.go", COMMENTED_OPTIONS.encode()).servers
+    assert server.options.complete and server.options.entries == ()
+

@@ -2826,7 +2826,8 @@ class _Collector:
             self._slice_into(node.named_children[0], scope, found, pending, depth + 1)
         elif kind == "composite_literal":
             body = node.child_by_field_name("body")
-            found += [(_unwrap(e), scope) for e in (body.named_children if body else [])]
+            elements = body.named_children if body else []
+            found += [(_unwrap(e), scope) for e in elements if e.type != "comment"]
         elif kind == "nil":
             return
         elif kind == "identifier":
