@@ -1512,3 +1512,73 @@ def test_a_comment_among_a_slices_options_is_no_option_it_cannot_follow() -> Non
     (server,) = analyse_go("rpc/server.go", COMMENTED_OPTIONS.encode()).servers
     assert server.options.complete and server.options.entries == ()
 
+
+KRATOS_SERVER = """\
+package server
+
+import (
+\t"time"
+
+\tktransport "github.com/go-kratos/kratos/v2/transport/grpc"
+\tgrpcgo "google.golang.org/grpc"
+)
+
+func NewRPC(cfg *Config) *ktransport.Server {
+\tvar opts = []ktransport.ServerOption{
+\t\t// kratos middleware run before the interceptors
+\t\tktransport.Middleware(tracing()),
+\t\tktransport.UnaryInterceptor(audit),
+\t\tktransport.Options(grpcgo.MaxRecvMsgSize(8 << 20)),
+\t\tktransport.Address(":9100"),
+\t}
+\tif cfg.Slow {
+\t\topts = append(opts, ktransport.Timeout(30*time.Second))
+\t}
+\tsrv := ktransport.NewServer(opts...)
+\tpb.RegisterLedgerServer(srv, &ledger{})
+\treturn srv
+}
+"""
+
+
+def test_a_kratos_server_is_a_grpc_server_with_the_grpc_options_it_is_given() -> None:
+    found = analyse_go("internal/server/grpc.go", KRATOS_SERVER.encode())
+    (server,) = found.servers
+    assert (server.factory, server.name) == ("kratos/grpc.NewServer", "srv")
+    assert server.options.complete and server.options.entries == ()
+    assert [(x.server, x.address) for x in found.listens] == [("srv", ":9100")]
+    aged = KRATOS_SERVER.replace(
+        "grpcgo.MaxRecvMsgSize(8 << 20)",
+        "grpcgo.KeepaliveParams(keepalive.ServerParameters{MaxConnectionAge: time.Minute})",
+    ).replace(
+        '\tgrpcgo "google.golang.org/grpc"',
+        '\tgrpcgo "google.golang.org/grpc"\n\t"google.golang.org/grpc/keepalive"',
+    )
+    (server,) = analyse_go("internal/server/grpc.go", aged.encode()).servers
+    assert [(x.key, x.value) for x in server.options.entries] == [
+        ("grpc.max_connection_age_ms", 60_000)
+    ]
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        "ktransport.Options(grpcOptions()...)",  # grpc-go options k8slb does not follow
+        "ktransport.Logger(logger)",
+        "plugins.Option(cfg)",  # not kratos': what it sets is unknown
+    ],
+)
+def test_a_kratos_option_k8slb_cannot_read_keeps_the_server_unknown(option: str) -> None:
+    source = KRATOS_SERVER.replace("ktransport.UnaryInterceptor(audit)", option)
+    (server,) = analyse_go("internal/server/grpc.go", source.encode()).servers
+    assert server.options.complete is (option == "ktransport.Logger(logger)")
+
+
+def test_a_kratos_server_with_no_max_age_is_klb201_with_advice_and_no_edit(
+    tmp_path: Path,
+) -> None:
+    found = lint_files(tmp_path, {"internal/server/grpc.go": KRATOS_SERVER}, ["KLB201"])
+    (finding,) = found.findings
+    assert (finding.rule, finding.line, finding.severity) == ("KLB201", 21, Severity.WARNING)
+    assert finding.message.startswith("go-kratos' grpc.NewServer() sets no MaxConnectionAge")
+    assert "grpc.Options(...)" in finding.text and not finding.edits
