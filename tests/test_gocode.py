@@ -534,6 +534,45 @@ def test_a_hand_written_check_beside_grpcs_own_health_server_is_not_what_probes_
     ]
 
 
+def test_a_service_types_check_in_a_package_every_program_runs_beside_grpcs_own_health(
+    tmp_path: Path,
+) -> None:
+    """A service type in a package of its own that answers `Check` beside its service's
+    methods, registered as that service's server by a `main` of another folder that
+    registers `health.NewServer()`: the program's health service is the library's, so the
+    method is not reported; with no library health service in the program it is."""
+    check = CHECK.replace("{body}", SERVING).replace("healthServer", "Accounts")
+    library = "\thealthpb.RegisterHealthServer(srv, health.NewServer())\n"
+    main = (
+        "package main\n\nimport (\n\t{imports}\n)\n\n"
+        "func main() {{\n\tsrv := grpc.NewServer()\n"
+        "\tbankpb.RegisterAccountsServer(srv, accounts.New())\n{library}}}\n"
+    )
+    imports = (
+        HEALTH_IMPORTS + '\n\t"google.golang.org/grpc"\n\t"google.golang.org/grpc/health"'
+        '\n\t"example.com/bank/accounts"\n\tbankpb "example.com/bank/gen/bank"'
+    )
+    files = {
+        "go.mod": "module example.com/bank\n",
+        "accounts/service.go": (
+            f"package accounts\n\nimport (\n\t{HEALTH_IMPORTS}\n)\n\n"
+            "func New() *Accounts { return &Accounts{} }\n\n" + check + "\n"
+        ),
+        "cmd/bank/main.go": main.format(imports=imports, library=library),
+    }
+    found = lint_files(tmp_path, files, ["KLB405"]).findings
+    assert [(f.path.rsplit("/", 1)[-1], f.message) for f in found] == [
+        ("main.go", "the gRPC health service is never set to NOT_SERVING")
+    ]
+    files["cmd/bank/main.go"] = main.format(
+        imports=imports.replace('\n\t"google.golang.org/grpc/health"', ""), library=""
+    )
+    again = lint_files(tmp_path / "own", files, ["KLB405"]).findings
+    assert [(f.path.rsplit("/", 1)[-1], f.message) for f in again] == [
+        ("service.go", "health servicer Accounts.Check always answers SERVING")
+    ]
+
+
 def test_a_sigterm_handler_registered_after_a_blocking_serve_is_never_in_place(
     tmp_path: Path,
 ) -> None:
