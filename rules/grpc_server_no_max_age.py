@@ -72,6 +72,14 @@ class GrpcServerNoMaxAge(Rule):
     there, since the connections belong to the HTTP server. An xDS server
     (`xds.NewGRPCServer` of `google.golang.org/grpc/xds`) is not reported: its clients are
     xDS clients (proxyless), which get its pods from the control plane and balance each call.
+    A go-kratos server (`grpc.NewServer(opts...)` of `kratos/v2/transport/grpc`, or v3)
+    is such a server too: kratos makes a grpc-go server with only the grpc-go options its
+    `grpc.Options(...)` hands it, so those are read as above (its own options, middleware,
+    interceptors, TLS, timeouts, set no connection option), and its `grpc.Address(addr)`
+    (or `grpc.Listener(lis)` of a `net.Listen`) is where it listens, for the Services that
+    target it. An option of another package or a helper of another file keeps it silent.
+    Its finding has no fix: the advice says to add the parameters to the list its one
+    `grpc.Options(...)` call gives (a later call replaces that list).
 
     In Node.js (`@grpc/grpc-js`, JavaScript or TypeScript): `new grpc.Server(options)`
     whose options (in the call or a `const` object of the module) set no

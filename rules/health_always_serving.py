@@ -48,6 +48,20 @@ def never_drains(context: Context, facts: CodeFacts, servicer: HealthServicer) -
     )
 
 
+def _library_health_runs(context: Context, facts: CodeFacts) -> bool:
+    """Whether the program that runs the module registers gRPC's own health service: its
+    project does, or (Go) every program of the tree that links its package in (a `main`
+    and the packages it imports) makes one; then a hand-written Check there is not what
+    the probes reach (a type whose Check serves another service's methods)."""
+    if facts.project in context.projects_with("library_health"):
+        return True
+    programs = [code for code in context.links.programs(facts.path) if code]
+    return bool(programs) and all(
+        any(s.custom_class is None for module in code for s in module.health_servicers)
+        for code in programs
+    )
+
+
 class HealthAlwaysServing(Rule):
     """A gRPC health service that can never say NOT_SERVING.
 
@@ -58,7 +72,12 @@ class HealthAlwaysServing(Rule):
     `enter_graceful_shutdown()`, and a servicer class of its own whose `Check` never
     mentions NOT_SERVING. A server has one health service: a hand-written one is not
     reported in a program that also registers the library's (that one is what the probes
-    reach, and is judged).
+    reach, and is judged). In Go a program is a `main` package and the packages it
+    imports: a `Check` in a package that every program of the tree linking it in makes
+    `health.NewServer()` for is not reported (a service type that answers `Check` beside
+    its own methods, registered as that service's server). Where no program of the tree
+    links the package in (a library, or code k8slb cannot tie to a `main`), it cannot tell
+    which health service runs, and a `Check` that always answers SERVING is reported.
 
     In Go: `health.NewServer()` when the code never sets `NOT_SERVING`
     (`SetServingStatus(..., healthpb.HealthCheckResponse_NOT_SERVING)`) nor calls its
@@ -163,7 +182,7 @@ class HealthAlwaysServing(Rule):
                     and not servicer.class_can_fail
                     # a server has one health service: where the program registers gRPC's
                     # own, a hand-written Check is not what the probes reach
-                    and facts.project not in context.projects_with("library_health")
+                    and not _library_health_runs(context, facts)
                 ):
                     yield self.code_finding(
                         servicer.loc,

@@ -534,6 +534,45 @@ def test_a_hand_written_check_beside_grpcs_own_health_server_is_not_what_probes_
     ]
 
 
+def test_a_service_types_check_in_a_package_every_program_runs_beside_grpcs_own_health(
+    tmp_path: Path,
+) -> None:
+    """A service type in a package of its own that answers `Check` beside its service's
+    methods, registered as that service's server by a `main` of another folder that
+    registers `health.NewServer()`: the program's health service is the library's, so the
+    method is not reported; with no library health service in the program it is."""
+    check = CHECK.replace("{body}", SERVING).replace("healthServer", "Accounts")
+    library = "\thealthpb.RegisterHealthServer(srv, health.NewServer())\n"
+    main = (
+        "package main\n\nimport (\n\t{imports}\n)\n\n"
+        "func main() {{\n\tsrv := grpc.NewServer()\n"
+        "\tbankpb.RegisterAccountsServer(srv, accounts.New())\n{library}}}\n"
+    )
+    imports = (
+        HEALTH_IMPORTS + '\n\t"google.golang.org/grpc"\n\t"google.golang.org/grpc/health"'
+        '\n\t"example.com/bank/accounts"\n\tbankpb "example.com/bank/gen/bank"'
+    )
+    files = {
+        "go.mod": "module example.com/bank\n",
+        "accounts/service.go": (
+            f"package accounts\n\nimport (\n\t{HEALTH_IMPORTS}\n)\n\n"
+            "func New() *Accounts { return &Accounts{} }\n\n" + check + "\n"
+        ),
+        "cmd/bank/main.go": main.format(imports=imports, library=library),
+    }
+    found = lint_files(tmp_path, files, ["KLB405"]).findings
+    assert [(f.path.rsplit("/", 1)[-1], f.message) for f in found] == [
+        ("main.go", "the gRPC health service is never set to NOT_SERVING")
+    ]
+    files["cmd/bank/main.go"] = main.format(
+        imports=imports.replace('\n\t"google.golang.org/grpc/health"', ""), library=""
+    )
+    again = lint_files(tmp_path / "own", files, ["KLB405"]).findings
+    assert [(f.path.rsplit("/", 1)[-1], f.message) for f in again] == [
+        ("service.go", "health servicer Accounts.Check always answers SERVING")
+    ]
+
+
 def test_a_sigterm_handler_registered_after_a_blocking_serve_is_never_in_place(
     tmp_path: Path,
 ) -> None:
@@ -1489,3 +1528,96 @@ def test_stop_of_a_server_reached_only_as_an_http_handler_is_not_klb404(tmp_path
     ).replace('"net/http"', '"net"\n\t"net/http"')
     (finding,) = lint_files(tmp_path / "o", {"gw/gateway.go": own}, ["KLB404"]).findings
     assert finding.rule == "KLB404"
+
+
+COMMENTED_OPTIONS = """\
+package rpc
+
+import (
+\t"google.golang.org/grpc"
+)
+
+func New(limit int) *grpc.Server {
+\topts := []grpc.ServerOption{
+\t\t// messages up to the configured size
+\t\tgrpc.MaxRecvMsgSize(limit),
+\t}
+\treturn grpc.NewServer(opts...)
+}
+"""
+
+
+def test_a_comment_among_a_slices_options_is_no_option_it_cannot_follow() -> None:
+    (server,) = analyse_go("rpc/server.go", COMMENTED_OPTIONS.encode()).servers
+    assert server.options.complete and server.options.entries == ()
+
+
+KRATOS_SERVER = """\
+package server
+
+import (
+\t"time"
+
+\tktransport "github.com/go-kratos/kratos/v2/transport/grpc"
+\tgrpcgo "google.golang.org/grpc"
+)
+
+func NewRPC(cfg *Config) *ktransport.Server {
+\tvar opts = []ktransport.ServerOption{
+\t\t// kratos middleware run before the interceptors
+\t\tktransport.Middleware(tracing()),
+\t\tktransport.UnaryInterceptor(audit),
+\t\tktransport.Options(grpcgo.MaxRecvMsgSize(8 << 20)),
+\t\tktransport.Address(":9100"),
+\t}
+\tif cfg.Slow {
+\t\topts = append(opts, ktransport.Timeout(30*time.Second))
+\t}
+\tsrv := ktransport.NewServer(opts...)
+\tpb.RegisterLedgerServer(srv, &ledger{})
+\treturn srv
+}
+"""
+
+
+def test_a_kratos_server_is_a_grpc_server_with_the_grpc_options_it_is_given() -> None:
+    found = analyse_go("internal/server/grpc.go", KRATOS_SERVER.encode())
+    (server,) = found.servers
+    assert (server.factory, server.name) == ("kratos/grpc.NewServer", "srv")
+    assert server.options.complete and server.options.entries == ()
+    assert [(x.server, x.address) for x in found.listens] == [("srv", ":9100")]
+    aged = KRATOS_SERVER.replace(
+        "grpcgo.MaxRecvMsgSize(8 << 20)",
+        "grpcgo.KeepaliveParams(keepalive.ServerParameters{MaxConnectionAge: time.Minute})",
+    ).replace(
+        '\tgrpcgo "google.golang.org/grpc"',
+        '\tgrpcgo "google.golang.org/grpc"\n\t"google.golang.org/grpc/keepalive"',
+    )
+    (server,) = analyse_go("internal/server/grpc.go", aged.encode()).servers
+    assert [(x.key, x.value) for x in server.options.entries] == [
+        ("grpc.max_connection_age_ms", 60_000)
+    ]
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        "ktransport.Options(grpcOptions()...)",  # grpc-go options k8slb does not follow
+        "ktransport.Logger(logger)",
+        "plugins.Option(cfg)",  # not kratos': what it sets is unknown
+    ],
+)
+def test_a_kratos_option_k8slb_cannot_read_keeps_the_server_unknown(option: str) -> None:
+    source = KRATOS_SERVER.replace("ktransport.UnaryInterceptor(audit)", option)
+    (server,) = analyse_go("internal/server/grpc.go", source.encode()).servers
+    assert server.options.complete is (option == "ktransport.Logger(logger)")
+
+
+def test_a_kratos_server_with_no_max_age_is_klb201_with_advice_and_no_edit(
+    tmp_path: Path,
+) -> None:
+    found = lint_files(tmp_path, {"internal/server/grpc.go": KRATOS_SERVER}, ["KLB201"])
+    (finding,) = found.findings
+    assert (finding.rule, finding.line, finding.severity) == ("KLB201", 21, Severity.WARNING)
+    assert finding.message.startswith("go-kratos' grpc.NewServer() sets no MaxConnectionAge")
+    assert "grpc.Options(...)" in finding.text and not finding.edits

@@ -1101,6 +1101,25 @@ def servers_over_a_slice_set_in_place(n: int) -> Files:
     return {"go.mod": "module example.com/m\n", "main.go": code}
 
 
+def kratos_servers_over_nested_options(n: int) -> Files:
+    """A Go file of `n` go-kratos servers, each over a slice that holds the last one's and
+    a `grpc.Options(...)` spreading the grpc-go options before it (parse.py
+    `_framework_options`): each spread is followed within the reader's step budget."""
+    lines = "".join(
+        f"\tk{i + 1} := append(k{i}, kgrpc.Options(o{i}...), kgrpc.Address(addr))\n"
+        f"\to{i + 1} := append(o{i}, grpc.MaxRecvMsgSize({i}))\n"
+        f"\ts{i} := kgrpc.NewServer(k{i + 1}...)\n\t_ = s{i}\n"
+        for i in range(n)
+    )
+    code = (
+        'package server\n\nimport (\n\tkgrpc "github.com/go-kratos/kratos/v2/transport/grpc"\n'
+        '\t"google.golang.org/grpc"\n)\n\nfunc New(addr string) {\n'
+        "\tk0 := []kgrpc.ServerOption{}\n\to0 := []grpc.ServerOption{}\n"
+        f"{lines}}}\n"
+    )
+    return {"go.mod": "module example.com/m\n", "server.go": code}
+
+
 def servers_handed_to_functions_of_the_file(n: int) -> Files:
     """A Go file of `n` servers, each a local handed to a registration function of the file
     beside another made as the argument of a method that keeps it in a field, served from
@@ -2564,6 +2583,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: 3000 servers over options read 6000 times, the slice set in place at the end": (
         lambda: servers_over_a_slice_set_in_place(3000)
+    ),
+    "Go: 2000 go-kratos servers, each over the last one's options and grpc-go options": (
+        lambda: kratos_servers_over_nested_options(2000)
     ),
     "Go: 3000 servers handed to registration functions and to a method keeping them": (
         lambda: servers_handed_to_functions_of_the_file(3000)

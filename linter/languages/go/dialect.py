@@ -22,6 +22,8 @@ _GO_OPTIONS = {
     SERVICE_CONFIG: "grpc.WithDefaultServiceConfig",
     "grpc.lb_policy_name": "grpc.WithBalancerName",
 }
+# Go frameworks' gRPC servers (parse.py's FRAMEWORK_SERVERS), as messages name them
+_FRAMEWORK_NAMES = {"kratos/grpc.NewServer": "go-kratos' grpc.NewServer()"}
 GRPC_PACKAGES = (
     ("grpc", "google.golang.org/grpc"),
     ("keepalive", "google.golang.org/grpc/keepalive"),
@@ -103,11 +105,26 @@ class GoDialect(Dialect):
             "(IdleConnTimeout ends only idle ones, MaxConnsPerHost bounds none)"
         )
 
+    def server_made(self, factory: str) -> str:
+        return _FRAMEWORK_NAMES.get(factory, f"{factory}()")
+
+    def server_max_age_advice(self, server: Server, age_ms: int, grace_ms: int) -> str:
+        """go-kratos takes grpc-go's options in its own `grpc.Options(...)`, whose list
+        replaces the one an earlier call gave."""
+        advice = self.max_age_advice(age_ms, grace_ms)
+        if server.factory in _FRAMEWORK_NAMES:
+            return (
+                f"{advice} of google.golang.org/grpc to the list the server's "
+                "grpc.Options(...) gives it (one call: a later one replaces its list)"
+            )
+        return advice
+
     def server_options(self, server: Server, pairs: Sequence[tuple[str, int]]) -> list[CodeEdit]:
         """The fields added to the server's one `keepalive.ServerParameters` literal, or a
         `grpc.KeepaliveParams(...)` argument when it has none. Nothing when its options are
-        not all known: a second KeepaliveParams would replace the first one's settings."""
-        if not server.options.complete:
+        not all known: a second KeepaliveParams would replace the first one's settings;
+        nor for a framework's server, whose options are its own (the advice says where)."""
+        if not server.options.complete or server.factory in _FRAMEWORK_NAMES:
             return []
         # `MaxConnectionAge: 5 * {time}.Minute`: the field, its package left to the file
         fields = [self.option_value(k, v).replace("time.", "{time}.") for k, v in pairs]

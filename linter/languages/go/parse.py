@@ -118,6 +118,7 @@ WATCHED = (
     b"spf13/pflag",  # flags that name what the program dials
     b"spf13/cobra",
     b"spf13/viper",  # the settings a program reads its addresses from (SettingsKey)
+    b"go-kratos/kratos",  # a framework's gRPC server (FRAMEWORK_SERVERS)
 )
 GRPC = "google.golang.org/grpc"
 # The constructors of a grpc-go server (the same `grpc.ServerOption`s, served with `Serve`)
@@ -127,6 +128,31 @@ SERVER_FACTORIES: dict[str, str | None] = {
     f"{GRPC}.NewServer": None,
     f"{GRPC}/xds.NewGRPCServer": "xDS",
 }
+# Go frameworks' gRPC servers, which make a grpc-go server with the grpc-go options they
+# are handed and serve it the same way: go-kratos' `transport/grpc.NewServer(opts...)`
+# takes its own options, of which `Options(...)` holds the grpc-go ones (the server's
+# only), `Address(addr)` and `Listener(lis)` say where it listens, and the others (kratos
+# middleware, interceptors, TLS, timeouts) set no connection option. -> how messages name it
+KRATOS_GRPC = tuple(
+    f"github.com/go-kratos/kratos/{version}/transport/grpc" for version in ("v2", "v3")
+)
+FRAMEWORK_SERVERS = {f"{package}.NewServer": "kratos/grpc.NewServer" for package in KRATOS_GRPC}
+SERVER_FACTORIES.update(dict.fromkeys(FRAMEWORK_SERVERS))
+KRATOS_OPTIONS = frozenset(
+    {
+        "Network",
+        "Endpoint",
+        "Timeout",
+        "Logger",
+        "Middleware",
+        "StreamMiddleware",
+        "CustomHealth",
+        "TLSConfig",
+        "UnaryInterceptor",
+        "StreamInterceptor",
+        "DisableReflection",
+    }
+)
 KEEPALIVE = "google.golang.org/grpc/keepalive"
 HEALTH = "google.golang.org/grpc/health"
 # qualified function -> (index of the target argument, the resolver a bare target gets)
@@ -2826,7 +2852,8 @@ class _Collector:
             self._slice_into(node.named_children[0], scope, found, pending, depth + 1)
         elif kind == "composite_literal":
             body = node.child_by_field_name("body")
-            found += [(_unwrap(e), scope) for e in (body.named_children if body else [])]
+            elements = body.named_children if body else []
+            found += [(_unwrap(e), scope) for e in elements if e.type != "comment"]
         elif kind == "nil":
             return
         elif kind == "identifier":
@@ -3000,10 +3027,14 @@ class _Collector:
     def _server(self, call: Node, scope: _Scope, factory: str) -> Server:
         args = self._called(call).arguments
         found, pending = self._spread(args, scope)
+        listens: list[tuple[Node, Node, _Scope]] = []
+        if factory in FRAMEWORK_SERVERS:  # its own options, the grpc-go ones inside
+            found, listens = self._framework_options(found, pending)
+            pending = ()
         options, literals = self._server_entries(found)
         server = Server(
             loc=self.loc(call),
-            factory=self._short(factory),
+            factory=FRAMEWORK_SERVERS.get(factory) or self._short(factory),
             balanced_by=SERVER_FACTORIES[factory],
             options=replace(
                 options,
@@ -3030,7 +3061,45 @@ class _Collector:
             server = replace(server, name=self._served_as().get(typed, server.name or typed))
             self.typed_servers.setdefault(typed, server.name or typed)
         self.facts.servers.append(server)
+        for at, address, within in listens if server.name else []:
+            listen = Listen(server.name or "", self.value(address, within), self.loc(at))
+            self.facts.listens.append(listen)
         return server
+
+    def _framework_options(
+        self, found: list[tuple[Node, _Scope] | None], pending: tuple[Helper, ...]
+    ) -> tuple[list[tuple[Node, _Scope] | None], list[tuple[Node, Node, _Scope]]]:
+        """A framework server's options (go-kratos' `grpc.Options(...)`, `grpc.Address`...)
+        -> the grpc-go options among them, for _server_entries (None for what cannot be
+        followed: an option of another package, a helper of another file, whose options
+        are not grpc-go's), and where it listens: each `Address(addr)` (the call, addr)
+        and `Listener(lis)` of a `net.Listen` (that call, its address)."""
+        inner: list[tuple[Node, _Scope] | None] = [None] if pending else []
+        listens: list[tuple[Node, Node, _Scope]] = []
+        for item in found:
+            arg, scope = item if item is not None else (None, None)
+            name = (
+                self._qualified_call(self._called(arg))
+                if arg is not None and arg.type == "call_expression"
+                else None
+            )
+            package, _, member = (name or "").rpartition(".")
+            if arg is None or scope is None or package not in KRATOS_GRPC:
+                inner.append(None)
+                continue
+            given = self._called(arg).arguments
+            if member == "Options":  # the grpc-go options the server is made with
+                more, elsewhere = self._spread(given, scope)
+                inner += more + ([None] if elsewhere else [])
+            elif member == "Address" and given:
+                listens.append((arg, given[0], scope))
+            elif member == "Listener" and given:
+                listener = self._listener(given[0], scope)
+                if listener is not None:
+                    listens.append((listener[0], listener[1], scope))
+            elif member not in KRATOS_OPTIONS:
+                inner.append(None)
+        return inner, listens
 
     def _served_as(self) -> dict[str, str]:
         """How the file's first `Serve` call on a struct's field names it (`srv.rpc`), by
