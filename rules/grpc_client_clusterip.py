@@ -183,14 +183,20 @@ class GrpcClientClusterIp(Rule):
     a configuration struct passed whole through functions of other packages, and the
     fields a settings package's function fills from the environment over its defaults
     and returns, the struct or its address (`cfg := Config{Host: getString("HOST",
-    "localhost")}; return &cfg, nil`), a target joined from two such fields (`cfg.Host +
+    "localhost")}; return &cfg, nil`, after a check that changes nothing, `cfg.Validate()`),
+    nested ones too (`Upstreams: upstreamsFromEnv()`, a function of the file returning a
+    literal; read as `c.Config.Upstreams.LedgerAddr` through a receiver's field a
+    constructor fills), a target joined from two such fields (`cfg.Host +
     ":" + cfg.Port`) filled from what the container's `env`, or a ConfigMap its `envFrom`
     loads, sets, and a `range` loop's variable over a literal map or slice of addresses (or
     of structs whose field holds one: `for _, b := range backends { dial(b.addr) }`), each
     of its values (8 at most) a channel of its own (the same paths KLB202 follows for URLs:
     see the README's Go section); a channel
     closed by `defer conn.Close()` in the function that makes it is per call, one a helper
-    returns or writes through a pointer lives as long as its caller keeps it.
+    returns (or a struct it returns holds) or writes through a pointer lives as long as its
+    caller keeps it, and one a method keeps in its receiver's fields (`c.conns =
+    append(c.conns, conn)`, or a cleanup that closes it, `c.cleanups = append(c.cleanups,
+    func() { conn.Close() })`) lives as long as the receiver.
 
     In JavaScript (`@grpc/grpc-js`): `new Client(target, grpc.credentials.create...())`
     (the credentials also held in a variable), and nice-grpc's `createChannel(address)`

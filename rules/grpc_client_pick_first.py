@@ -71,7 +71,11 @@ class GrpcClientPickFirst(Rule):
     the tree (`mmf.Start(queryAddr)` in `main.go`), through dial options a helper function
     returns (`grpc.Dial(addr, util.DialOptions()...)`), and to a command-line flag
     (`flag.String("addr", ...)`, pflag's and cobra's `StringVar`): what the args of the
-    containers that run the code pass (`--addr=backend:50051`), else its default.
+    containers that run the code pass (`--addr=backend:50051`), else its default; and
+    through the configuration structs `grpc-client-clusterip` (KLB102) follows, nested
+    ones included (`c.Config.Upstreams.LedgerAddr`, filled by an env helper from what a
+    ConfigMap the container's `envFrom` loads sets). A channel a method keeps in its
+    receiver's fields, or closes only in a cleanup it keeps there, is long-lived.
 
     In JavaScript, a grpc-js client's `'grpc.service_config'` option (a string, or
     `JSON.stringify` of a literal) or `'grpc.lb_policy_name'`; grpc-js resolves a target

@@ -911,6 +911,63 @@ def go_config_structs_passed_on(n: int) -> Files:
     }
 
 
+def go_nested_config_loaders(n: int) -> Files:
+    """A configuration package of `n` loaders each filling a struct with its own env
+    helper's reads and the next loader's struct (`Next: load{i+1}()`, a chain `n` long,
+    and one that calls itself), `n` types whose `Check` methods each call the next's, and a
+    wiring type whose `n` methods dial fields `MAX_DEPTH` selectors deep and keep each
+    connection in a cleanup appended to a field: each loader, method and field read within
+    the depth budget."""
+    helper = (
+        "func getOr(key, fallback string) string {\n"
+        '\tv := strings.TrimSpace(os.Getenv(key))\n\tif v == "" {\n\t\treturn fallback\n\t}\n'
+        "\treturn v\n}\n\n"
+    )
+    types = "".join(
+        f"type T{i} struct {{\n\tAddr string\n\tNext T{i + 1}\n}}\n\n"
+        f'func load{i}() T{i} {{\n\treturn T{i}{{Addr: getOr("ADDR_{i}", ""), '
+        f"Next: load{i + 1}()}}\n}}\n\n"
+        f'func (c *T{i}) Check() error {{\n\tif c.Addr == "" {{\n\t\treturn nil\n\t}}\n'
+        f"\treturn c.Next.Check()\n}}\n\n"
+        for i in range(n)
+    )
+    last = (
+        f"type T{n} struct {{\n\tAddr string\n}}\n\n"
+        f"func load{n}() T{n} {{\n\treturn T{n}{{Addr: load{n}().Addr}}\n}}\n\n"
+        f"func (c *T{n}) Check() error {{ return c.Check() }}\n\n"
+    )
+    config = (
+        'package config\n\nimport (\n\t"os"\n\t"strings"\n)\n\n'
+        + helper
+        + types
+        + last
+        + 'func Load() (*T0, error) {\n\tcfg := &T0{Addr: getOr("ADDR", ""), Next: load1()}\n'
+        "\tif err := cfg.Check(); err != nil {\n\t\treturn nil, err\n\t}\n\treturn cfg, nil\n}\n"
+    )
+    path = "".join(".Next" for _ in range(40))
+    methods = "".join(
+        f"func (w *Wiring) dial{i}() {{\n"
+        f"\tconn, _ := grpc.NewClient(w.Cfg{path}.Addr)\n"
+        "\tw.closers = append(w.closers, func() { conn.Close() })\n}\n\n"
+        for i in range(n)
+    )
+    wiring = (
+        'package app\n\nimport (\n\t"google.golang.org/grpc"\n\n\t"example.com/deep/config"\n)\n\n'
+        "type Wiring struct {\n\tCfg *config.T0\n\tclosers []func()\n}\n\n"
+        "func NewWiring(cfg *config.T0) *Wiring {\n\treturn &Wiring{Cfg: cfg}\n}\n\n" + methods
+    )
+    main = (
+        'package main\n\nimport (\n\t"example.com/deep/app"\n\t"example.com/deep/config"\n)\n\n'
+        "func main() {\n\tcfg, _ := config.Load()\n\tapp.NewWiring(cfg)\n}\n"
+    )
+    return {
+        "go.mod": "module example.com/deep\n",
+        "config/config.go": config,
+        "app/wiring.go": wiring,
+        "main.go": main,
+    }
+
+
 def go_loops_over_literals(n: int) -> Files:
     """A struct type of `n` fields, a package map of 8 positional literals of it and one
     of `n` entries, `n` loops over each dialling a field of the loop's variable, and `n`
@@ -2538,6 +2595,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: a 3000-field settings struct passed whole through 3000 functions to 3000 literals": (
         lambda: go_config_structs_passed_on(3000)
+    ),
+    "Go: 3000 config loaders filling each other's structs, checked, dialled 40 fields deep": (
+        lambda: go_nested_config_loaders(3000)
     ),
     "Go: 3000 servers on integer flags a megabyte of container args passes": (
         lambda: go_servers_on_flags(3000)

@@ -319,6 +319,9 @@ class StructField:
     package: str  # the folder of the method's file
     type_name: str
     field: str
+    # a field of the struct the field holds (`Upstreams.Addr` of `c.Config.Upstreams.Addr`
+    # for the field `Config`): followed as a parameter's member is (Passed)
+    member: str = ""
 
 
 @record

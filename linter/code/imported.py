@@ -210,7 +210,9 @@ class _Resolver:
             if len(made) > MAX_CHOICES
             else one_of(
                 [
-                    self.value(module, fields.get(value.field, UNKNOWN), steps + 1)
+                    self._passed_value(
+                        module, fields.get(value.field, UNKNOWN), value.member, steps
+                    )
                     for module, fields in made
                 ]
             )
@@ -304,7 +306,7 @@ class _Resolver:
             return UNKNOWN
         return EnvRef(wanted.name, wanted.default)
 
-    def package_field(self, importer: CodeFacts, wanted: PackageField) -> Any:
+    def package_field(self, importer: CodeFacts, wanted: PackageField, steps: int = 0) -> Any:
         """A field of a struct a Go package returns, as the one scanned file of the package
         that declares it exports it: the struct its function fills (`field <function>
         <path>`), else its settings' key (`field <path>`); nothing left to resolve. The
@@ -316,8 +318,14 @@ class _Resolver:
             if key.startswith("field  "):
                 continue  # no function known
             sources = [m for m in self.go_files(folder) if key in m.exports]
-            if sources:
-                return sources[0].exports[key] if len(sources) == 1 else UNKNOWN
+            if sources:  # resolved where it is declared (`Addr: env.Get("ADDR", "")`)
+                return self.export(sources[0], key, steps + 1) if len(sources) == 1 else UNKNOWN
+        first, dot, rest = wanted.path[1:].partition(".")
+        if wanted.function and wanted.path.startswith(".") and dot:
+            # `.Upstreams.Addr`: the field `Addr` of the struct the function fills `Upstreams`
+            # with (`Upstreams: upstreamsFromEnv()`, exported whole)
+            held = self.package_field(importer, replace(wanted, path=f".{first}"), steps + 1)
+            return _member(held, rest)
         return UNKNOWN
 
     def module(self, importer: CodeFacts, origin: Imported) -> CodeFacts | None:
@@ -425,7 +433,7 @@ class _Resolver:
         if isinstance(value, PackageValue):
             return self.package_value(importer, value, steps)
         if isinstance(value, PackageField):
-            return self.package_field(importer, value)
+            return self.package_field(importer, value, steps)
         if isinstance(value, PackageEnv):
             return self.package_env(importer, value)
         if isinstance(value, StructField):
@@ -718,7 +726,10 @@ def _field_of(value: Any, member: str) -> Any:
 
 
 def _member(value: Any, member: str) -> Any:
-    """A field of a struct a call passes (its literal's fields, a dict), or the value."""
+    """A field of a struct a call passes (its literal's fields, a dict; `Upstreams.Addr`
+    one of a struct a field of it holds), or the value."""
     if not member:
         return value
-    return value.get(member, UNKNOWN) if isinstance(value, dict) else UNKNOWN
+    for name in member.split("."):
+        value = value.get(name, UNKNOWN) if isinstance(value, dict) else UNKNOWN
+    return value

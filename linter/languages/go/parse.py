@@ -25,7 +25,7 @@ import math
 import os
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
 from operator import attrgetter, itemgetter
@@ -396,7 +396,11 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
     if is_generated(data):
         return facts
     if not worth_parsing(data):
-        if _ADDRESS_VALUE.search(data) is not None or _ADDRESS_FIELD.search(data) is not None:
+        if (
+            _ADDRESS_VALUE.search(data) is not None
+            or _ADDRESS_FIELD.search(data) is not None
+            or _ENV_HELPER_CALL.search(data) is not None
+        ):
             # for the packages that import it, and the package's own other files
             _read_values(path, data, facts)
         return facts
@@ -565,6 +569,11 @@ _ADDRESS_VALUE = regex.compile(rb"""["`][^"`\n:]*:(?://|\d)|os\.(?:Getenv|Lookup
 _ADDRESS_FIELD = regex.compile(
     rb"\b[A-Z]\w*\{[^{}]*\b\w+:\s*\w+(?:\.\w+)*\.\w*(?:URL|Url|Addr|Address|Endpoint|Host|Target)\b"
 )
+
+
+# A call of an env helper (`env.GetOr("LEDGER_ADDR", "")`, `getEnv("PORT", "8080")`): a
+# configuration loader whose helper another file (or package) declares
+_ENV_HELPER_CALL = regex.compile(rb"""\b\w+\(\s*"[A-Z_][A-Z0-9_]*"\s*,""")
 
 
 def _read_values(path: str, data: bytes, facts: CodeFacts) -> None:
@@ -761,8 +770,7 @@ class _Collector:
         self.tagged: dict[str, dict[str, list[EnvRef | SettingsKey]]] = defaultdict(
             lambda: defaultdict(list)
         )
-        # a string's value holds `://` (a URL, a registry's target) only where its text
-        # does, or an escape makes it
+        # a string holds `://` (a URL, a registry's target) only where its text or an escape does
         self.strings = b"://" in data or b"\\" in data
         self.imports: dict[str, str] = {}  # local package name -> import path
         self.dot_imports: list[str] = []
@@ -812,8 +820,7 @@ class _Collector:
         self.holders: dict[int, str] = {}  # a composite literal's key in the one holding it
         self.pointer_writes: _PointerWrites = defaultdict(list)
         self.field_passes: dict[str, list[tuple[Node, int, _Scope]]] = defaultdict(list)
-        # the one call of a function its parameters are read from, while a caller's facts
-        # are made (_addresses), with its scope
+        # the one call of a function its parameters are read from (_addresses), and its scope
         self.only: dict[tuple[str, bool], tuple[Node, _Scope]] = {}
         # what _long_lived found of a call (by node id and the name that holds it), and the
         # calls of each function (_callers): each asked again and again by the callers'
@@ -821,6 +828,8 @@ class _Collector:
         self.callers: dict[tuple[str, bool], list[tuple[Node, _Scope]]] = {}
         self.functions: dict[str, Node] = {}  # the file's function declarations, by name
         self.env_helpers: dict[str, bool] = {}  # by function name: _env_helper's answer
+        self.making: set[str] = set()  # the functions _made_by is reading (no cycle)
+        self.read_only: dict[str, bool] = {}  # by method name: _reads_only's answer
         self.reads_env = b"os.Getenv" in data or b"os.LookupEnv" in data  # env helpers, maybe
         # the calls that send through a name (`client.Post(...)`, `client.Do(req)`), by
         # the node id of what the name is bound to: built when a Client first asks (_sent_to)
@@ -1128,7 +1137,7 @@ class _Collector:
                     self.facts.exports[f"field {name} .{field_name}"] = value
                     exported += 1
 
-    def _filled(self, declaration: Node) -> dict[str, Any]:
+    def _filled(self, declaration: Node, depth: int = 0) -> dict[str, Any]:
         """The fields of the struct a function fills and returns (`s := Settings{URL:
         "http://localhost:9001"}`, then `if v := os.Getenv("URL"); v != "" { s.URL = v }`,
         then `return s, nil`), as its statements leave them: a literal's value, replaced
@@ -1141,9 +1150,14 @@ class _Collector:
         if body is None or scope is None:
             return {}
         statements = _statements(body)
-        returned = {_text(r) for s in statements for r in _returned_names(s)}
+        # `return nil, err`: an error's way out, which hands the caller no struct
+        returns = [r for s in statements for r in _returned_names(s) if _text(r) != "nil"]
+        returned = {_text(r) for r in returns}
         if len(returned) != 1:
             return {}
+        if returns[0].type == "composite_literal" and _filling_type(returns[0]):
+            value = self._composite(returns[0], scope, depth)  # `return Upstreams{...}`
+            return dict(value) if isinstance(value, dict) else {}
         name = returned.pop()
         fields: dict[str, Any] = {}
         started = False
@@ -1151,7 +1165,7 @@ class _Collector:
             if not started:
                 literal = _filling(statement, name)
                 if literal is not None:
-                    value = self._composite(literal, scope, 0)
+                    value = self._composite(literal, scope, depth)
                     fields = dict(value) if isinstance(value, dict) else {}
                     started = True
                 continue
@@ -1166,7 +1180,7 @@ class _Collector:
     ) -> Iterator[tuple[str, Any]]:
         """What one statement of `_filled` sets of the struct `name` holds; ("", UNKNOWN)
         where it may change any field (the struct passed on, a method called on it)."""
-        writes = _struct_uses(statement, name)
+        writes = _struct_uses(statement, name, self._reads_only)
         if writes is None:
             yield "", UNKNOWN
             return
@@ -1731,7 +1745,10 @@ class _Collector:
                 if found is UNKNOWN and operand is not None:
                     found = self._loaded_field(operand, field, scope)
                 if found is UNKNOWN and operand is not None:
-                    return self._receiver_field(operand, field, scope)
+                    found = self._receiver_field(operand, field, scope)
+                if found is UNKNOWN and operand is not None:
+                    # `c.Config.Upstreams.Addr`: the field of what the shorter read holds
+                    return self._nested_field(operand, field, scope, depth)
                 return found
             package, _, member = name.rpartition(".")
             if name not in DURATIONS and not _standard(package) and member[:1].isupper():
@@ -2050,6 +2067,20 @@ class _Collector:
             return None
         return package, function
 
+    def _nested_field(self, operand: Node, field_name: str, scope: _Scope, depth: int) -> Any:
+        """The field `field_name` of a struct a selector reads (`c.Config.Upstreams` of
+        `c.Config.Upstreams.Addr`), as that read's own value holds it: a struct literal's
+        field, or the same field one step further along a struct a parameter is given
+        (Passed), another package's function fills and returns (PackageField) or a
+        receiver's field holds (StructField), each joined once every file is read;
+        UNKNOWN for any other."""
+        if operand.type != "selector_expression":
+            return UNKNOWN
+        holder = self.value(operand, scope, depth + 1)
+        values = [_field_in(choice, field_name) for choice in choices(holder)]
+        value = one_of(values)
+        return value if self.choosing else settled(value)
+
     def _receiver_field(self, operand: Node, field_name: str, scope: _Scope) -> Any:
         """`a.OrderURL` of a method's receiver `a`, a field the file never writes (nor a
         tag, nor a pointer handed out fills: `_field` found none): what the struct
@@ -2129,6 +2160,9 @@ class _Collector:
                 self.facts.deferred = True
                 default = values[1] if isinstance(values[1], str) else UNKNOWN
                 return PackageEnv(*helper, values[0], default)
+        if name == "strings.TrimSpace" and len(values) == 1:
+            text = values[0]  # a variable's value trimmed: the address is the same
+            return text.strip() if isinstance(text, str) else text
         if name in _SLASH_TRIMS and len(values) == 2 and values[1] == "/":
             # a URL's trailing slash cut (`strings.TrimRight(baseURL, "/")`): its address
             # is the same, whatever the environment gives
@@ -2138,6 +2172,10 @@ class _Collector:
             return str(values[0]) if isinstance(values[0], int) else values[0]
         if name == "time.Duration" and values and _number(values[0]):
             return values[0]  # a count that a unit multiplies: time.Duration(5) * time.Minute
+        if shape.kind == "identifier" and not args:
+            made = self._made_by(shape.name, depth)
+            if made is not None:  # `upstreamsFromEnv()`: the struct it fills and returns
+                return made
         flag = self._flag(call)
         if flag is not None:
             at_name, at_default = flag
@@ -2148,6 +2186,26 @@ class _Collector:
             if isinstance(given, str):
                 return FlagRef(given, default if isinstance(default, str) else UNKNOWN)
         return UNKNOWN
+
+    def _made_by(self, name: str, depth: int) -> dict[str, Any] | None:
+        """The fields of the struct the file's function `name`, of no parameters, fills
+        and returns (`func upstreamsFromEnv() Upstreams { return Upstreams{Addr:
+        getEnv("ADDR", "")} }`, or one `_filled` reads), as a call of it gives them: a
+        configuration loader's piece, put in the struct it loads (`Upstreams:
+        upstreamsFromEnv()`). None for any other function, and for one that leads back to
+        itself."""
+        declaration = self.functions.get(name)
+        parameters = declaration.child_by_field_name("parameters") if declaration else None
+        if declaration is None or parameters is None or parameters.named_child_count:
+            return None
+        if name in self.making or depth >= MAX_DEPTH:
+            return None
+        self.making.add(name)
+        try:
+            fields = self._filled(declaration, depth + 1)
+        finally:
+            self.making.discard(name)
+        return fields or None
 
     def _other_env_helper(self, shape: _Called, name: str) -> tuple[str, str] | None:
         """(package, function) of a call that may be of an env helper another file
@@ -2189,8 +2247,9 @@ class _Collector:
                 continue
             if [_text(a) for a in shape.arguments] != [key]:
                 continue
-            reads.add(call.id)
-            holder = call.parent.parent if call.parent is not None else None
+            read = _space_trimmed(call)  # `strings.TrimSpace(os.Getenv(key))`: the same read
+            reads.add(read.id)
+            holder = read.parent.parent if read.parent is not None else None
             if holder is not None and holder.type in ("short_var_declaration", "var_spec"):
                 left = holder.child_by_field_name("left") or holder.child_by_field_name("name")
                 names = _items(left)
@@ -2547,19 +2606,28 @@ class _Collector:
             return True
         if self._pointer_parameter(scope, name) is not None:
             return None  # `*conn = grpc.NewClient(...)`: the caller's variable holds it
-        if body is None or not self._returned(call, body, name):
+        if body is None or not (
+            self._returned(call, body, name)
+            # `return &Client{conn: conn}`: the struct returned holds it, for the callers
+            or (name is not None and self._returned_field(body, name) is not None)
+        ):
             return False
         return None
 
     def _kept_in_package(self, body: Node, name: str, scope: _Scope) -> bool:
-        """Whether the function stores what `name` holds in a package variable, which
-        outlives the call: `name` is one (`db, err = sql.Open(...)`), or the body assigns
-        one `name` or a call given `name` (`cli = pb.NewDBClient(conn)`)."""
+        """Whether the function stores what `name` holds in a package variable, or in a
+        field of its method's receiver, which outlive the call: `name` is one (`db, err =
+        sql.Open(...)`), or the body assigns one `name`, a call given `name` (`cli =
+        pb.NewDBClient(conn)`, `c.conns = append(c.conns, conn)`), or a function literal
+        that closes it (`c.cleanups = append(c.cleanups, func() { conn.Close() })`: closed
+        when the receiver's owner shuts down, not before the method returns)."""
         if self._package_variable(name, scope):
             return True
         stored = self.stored.get(body.id)
         if stored is None:  # read once a body (not once a connection it makes)
             stored = set()
+            home_scope = _function_scope(scope)
+            receiver = home_scope.receiver[0] if home_scope and home_scope.receiver else None
             for node in walk(body):
                 if node.type != "assignment_statement":
                     continue
@@ -2571,12 +2639,30 @@ class _Collector:
                     continue
                 for target, value in zip(left, right, strict=True):
                     home = scope.lookup(_text(target))
-                    if self._package_variable(_text(target), scope) or (
-                        home is not None and (id(home[0]), _text(target)) in self.undeclared
+                    if (
+                        self._package_variable(_text(target), scope)
+                        or (home is not None and (id(home[0]), _text(target)) in self.undeclared)
+                        or self._receivers_field(target, receiver, scope)
                     ):
                         stored |= _held(value)
             self.stored[body.id] = stored
         return name in stored
+
+    def _receivers_field(self, target: Node, receiver: str | None, scope: _Scope) -> bool:
+        """Whether an assignment's target is a field of the method's receiver (`c.conns`,
+        `c.pools.orders`), or of a package variable (`registry.conns`)."""
+        root = target
+        while root.type == "selector_expression":
+            root = root.child_by_field_name("operand") or root
+            if root.type == "identifier":
+                break
+        if root is target or root.type != "identifier":
+            return False
+        text = _text(root)
+        if receiver is not None and text == receiver:
+            found = scope.lookup(text)
+            return found is None or not found[1]  # the receiver, not a name shadowing it
+        return self._package_variable(text, scope)
 
     def _package_variable(self, name: str, scope: _Scope) -> bool:
         home = scope.lookup(name)
@@ -3184,14 +3270,43 @@ class _Collector:
             return self.functions.get(shape.name)
         if shape.kind != "selector_expression":
             return None
+        found = self._methods_named(shape.member)
+        return found[0] if len(found) == 1 else None
+
+    def _methods_named(self, method: str) -> list[Node]:
+        """The file's method declarations named `method` (of any type)."""
         if self.methods is None:
             self.methods = defaultdict(list)
             for declaration in self.declared:
                 if declaration.type == "method_declaration":
-                    method = _text(declaration.child_by_field_name("name"))
-                    self.methods[method].append(declaration)
-        found = self.methods.get(shape.member, [])
-        return found[0] if len(found) == 1 else None
+                    named = _text(declaration.child_by_field_name("name"))
+                    self.methods[named].append(declaration)
+        return self.methods.get(method, [])
+
+    def _reads_only(self, method: str) -> bool:
+        """Whether every method of the file named `method` (one at least) leaves its
+        receiver as it is: its body writes none of the receiver's fields, takes no
+        address of one, hands the receiver itself to nothing, and calls on it (or on its
+        fields) only such methods (`func (c *Config) Validate() error`, which checks
+        `c.Port` and calls `c.Limits.Validate()`). A method that leads back to itself is
+        judged by its other statements. Read once a name."""
+        known = self.read_only.get(method)
+        if known is not None:
+            return known
+        self.read_only[method] = True  # within its own reading: its other statements say
+        declarations = self._methods_named(method)
+        found = bool(declarations) and len(declarations) <= MAX_CHOICES
+        for declaration in declarations if found else ():
+            receiver = _receiver(declaration)
+            body = declaration.child_by_field_name("body")
+            if receiver is None or body is None:
+                found = False
+                break
+            if _struct_uses(body, receiver[0], self._reads_only) != set():
+                found = False
+                break
+        self.read_only[method] = found
+        return found
 
     def _passed_to_local(self, node: Node) -> tuple[Node, str] | None:
         """The function of this file `node` is an argument of, and the name of the
@@ -3826,6 +3941,39 @@ def _function_scope(scope: _Scope) -> _Scope | None:
 _MAX_EXPORTED_FIELDS = 512
 
 
+def _field_in(value: Any, field_name: str) -> Any:
+    """The field `field_name` of a struct value (`_nested_field`): a literal's (a dict),
+    or the reference to a struct followed one field further; UNKNOWN for any other."""
+    if isinstance(value, dict):
+        return value.get(field_name, UNKNOWN)
+    if isinstance(value, Passed):
+        return replace(value, member=f"{value.member}.{field_name}" if value.member else field_name)
+    if isinstance(value, StructField):
+        return replace(value, member=f"{value.member}.{field_name}" if value.member else field_name)
+    if isinstance(value, PackageField) and (not value.path or value.path.startswith(".")):
+        if not value.function and value.path:
+            return UNKNOWN  # a settings key's field: its own key names it, if any
+        return replace(value, path=f"{value.path}.{field_name}")
+    return UNKNOWN
+
+
+def _space_trimmed(call: Node) -> Node:
+    """The call `strings.TrimSpace(call)` when that is all that is done to what `call` reads
+    (an env helper's `strings.TrimSpace(os.Getenv(key))`), else `call` itself."""
+    arguments = call.parent
+    outer = arguments.parent if arguments is not None else None
+    if (
+        arguments is None
+        or outer is None
+        or arguments.type != "argument_list"
+        or outer.type != "call_expression"
+        or len(arguments.named_children) != 1
+        or _text(outer.child_by_field_name("function")) != "strings.TrimSpace"
+    ):
+        return call
+    return outer
+
+
 def _statements(block: Node) -> list[Node]:
     """A block's statements (in a `statement_list` where the grammar has one)."""
     children = [c for c in block.named_children if c.type != "comment"]
@@ -3864,8 +4012,13 @@ def _filling(statement: Node, name: str) -> Node | None:
     if len(left) != 1 or len(right) != 1 or _text(left[0]) != name:
         return None
     literal = _unwrap_address(right[0])
+    return literal if _filling_type(literal) else None
+
+
+def _filling_type(literal: Node) -> bool:
+    """Whether a node is a struct literal of one of the package's types (`Settings{...}`)."""
     kind = literal.child_by_field_name("type") if literal.type == "composite_literal" else None
-    return literal if kind is not None and kind.type == "type_identifier" else None
+    return kind is not None and kind.type == "type_identifier"
 
 
 def _assigned_field(statement: Node, name: str) -> tuple[str, Node] | None:
@@ -3902,10 +4055,14 @@ def _returned_whole(node: Node) -> bool:
     return parent is not None and parent.type == "return_statement"
 
 
-def _struct_uses(statement: Node, name: str) -> set[str] | None:
+def _struct_uses(
+    statement: Node, name: str, reads_only: Callable[[str], bool] | None = None
+) -> set[str] | None:
     """The fields of the struct `name` holds that a statement may write (assigned, their
     address taken, a method called on them); None where it may change any (the struct
-    itself passed, assigned, its address or a method of its own taken)."""
+    itself passed, assigned, its address or a method of its own taken). A method that
+    `reads_only` says changes nothing (`s.Validate()`, `s.Limits.Validate()`) writes
+    nothing."""
     written: set[str] = set()
     for node in walk(statement):
         if node.type != "identifier" or _text(node) != name:
@@ -3929,6 +4086,11 @@ def _struct_uses(statement: Node, name: str) -> set[str] | None:
         if above is None:
             continue
         if above.type == "call_expression" and above.child_by_field_name("function") == top:
+            called = (
+                _text(top.child_by_field_name("field")) if top.type == "selector_expression" else ""
+            )
+            if reads_only is not None and called and reads_only(called):
+                continue  # a method of the file's that changes nothing
             if top == parent:
                 return None  # `s.Load()`: a method of the struct's own
             written.add(field_name)
@@ -4038,17 +4200,22 @@ def _appends_to(node: Node, name: str) -> bool:
 
 
 def _held(value: Node) -> set[str]:
-    """The variables an assigned value holds: itself, or those a call is given (a client
-    made on a connection)."""
+    """The variables an assigned value holds: itself, those a call is given (a client
+    made on a connection), and those a function literal (itself, or given to the call)
+    closes (`func() { conn.Close() }`: a cleanup run later)."""
     if value.type == "identifier":
         return {_text(value)}
+    if value.type == "func_literal":
+        return set(_CLOSED.findall(_text(value)))
     if value.type != "call_expression":
         return set()
-    return {
-        _text(arg)
-        for arg in _items(value.child_by_field_name("arguments"))
-        if arg.type == "identifier"
-    }
+    found: set[str] = set()
+    for arg in _items(value.child_by_field_name("arguments")):
+        if arg.type == "identifier":
+            found.add(_text(arg))
+        elif arg.type == "func_literal":
+            found |= set(_CLOSED.findall(_text(arg)))
+    return found
 
 
 @cache  # asked of the same few import paths for every call a file makes
