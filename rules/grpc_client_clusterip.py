@@ -4,7 +4,7 @@ import posixpath
 from collections.abc import Iterator
 from itertools import takewhile
 
-from k8slb.code.facts import Channel, CodeFacts, EnvRef
+from k8slb.code.facts import CONNECT_ADDRESS, Channel, CodeFacts, EnvRef
 from k8slb.core.edits import ROUND_ROBIN_CONFIG, Edit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.addresses import Destination, services_for, target_parser
@@ -40,6 +40,12 @@ spec:
             - name: BACKEND_ADDR
               value: backend:50051
 """
+# connect-node's HTTP/2 transports balance nothing (no policy, one connection to the origin)
+CONNECT_ADVICE = (
+    "connect-node has no balancing policy: give the server a maximum connection age (its "
+    "GOAWAY makes the transport open a new connection, which kube-proxy may place on "
+    "another pod), or let a mesh's proxy balance each call"
+)
 _ENV_CHANNEL = """\
 import os
 
@@ -206,7 +212,15 @@ class GrpcClientClusterIp(Rule):
     default it is given: `requiredEnv("ORDERS_ADDR", "orders:50051")`), a module
     `const`, or a `let` or `var` and what is assigned to it; a client closed in the
     function that makes it is per call. Its unsafe fix is not made in JavaScript (the
-    target is rarely a literal there).
+    target is rarely a literal there). connect-node's transports (`@connectrpc/connect-node`,
+    formerly `@bufbuild/connect-node`) count too where they speak HTTP/2:
+    `createGrpcTransport({baseUrl})` always, `createConnectTransport` and
+    `createGrpcWebTransport` with `httpVersion: "2"`. Each keeps one HTTP/2 connection to
+    its `baseUrl`'s origin (a new one only once the server ends it, or after 15 idle
+    minutes) and has no balancing policy, so the advice is the server's maximum connection
+    age, or a mesh, and no fix is offered. Read where made once (the module's top level,
+    `main`, a constructor) or kept (an object's field, a top-level variable); one a
+    function makes and does not so keep is not read.
 
     In Java (grpc-java): a channel builder (`ManagedChannelBuilder.forTarget`/`forAddress`,
     `Grpc.newChannelBuilder`, `Grpc.newChannelBuilderForAddress`, Netty's and OkHttp's)
@@ -330,16 +344,24 @@ class GrpcClientClusterIp(Rule):
                 Related(loc.path, loc.line, "the same channel, injected here too")
                 for loc in channel.also
             ]
-            target, edits = retarget(index, channel, destination, pinned, facts.language)
-            better = (
-                f"dial its headless twin {target}"
-                if pinned.twins
-                else f"add a headless twin Service and dial it as {target}"
-            )
+            connect = channel.default_scheme == CONNECT_ADDRESS
+            edits: list[Edit] = []
+            if connect:  # no policy to give it: the server must move it, or a mesh
+                target = ""
+                better = CONNECT_ADVICE
+                what = f"{channel.factory}() transport"
+            else:
+                target, edits = retarget(index, channel, destination, pinned, facts.language)
+                better = (
+                    f"dial its headless twin {target}"
+                    if pinned.twins
+                    else f"add a headless twin Service and dial it as {target}"
+                ) + " with round_robin"
+                what = "gRPC channel"
             yield self.code_finding(
                 channel.loc,
                 (
-                    f"gRPC channel to ClusterIP {service.ref.display} stays on one pod",
+                    f"{what} to ClusterIP {service.ref.display} stays on one pod",
                     f"it dials {destination.address.text!r}{how}, and kube-proxy pins its one "
                     f"connection to one pod{useless}",
                     *([_copies(pinned, copies, alone, destination, index)] if copies > 1 else []),
@@ -351,12 +373,14 @@ class GrpcClientClusterIp(Rule):
                         if alone
                         else []
                     ),
-                    f"{better} with round_robin",
+                    better,
                 ),
                 severity=Severity.INFO if alone else None,
                 related=related,
                 fix=(
-                    f"dial {target} with round_robin (review: the headless Service "
+                    None
+                    if connect
+                    else f"dial {target} with round_robin (review: the headless Service "
                     "must exist where the client runs)"
                 ),
                 edits=edits,

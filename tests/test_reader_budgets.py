@@ -1287,6 +1287,17 @@ def javascript_credentials_in_variables(n: int, depth: int) -> Files:
     return {"web/flat.js": head + flat, "web/nested.js": head + nested}
 
 
+def javascript_connect_transports(n: int) -> Files:
+    """connect-node (languages/javascript/parse_connect.py): `n` transports in one function
+    of `n` statements, each assigned to a module variable the function may declare, and
+    `n` functions nested, each making one."""
+    head = 'import { createGrpcTransport } from "@connectrpc/connect-node";\nlet t;\n'
+    made = "  t = createGrpcTransport({ baseUrl: process.env.U ?? 'http://a:1' });\n"
+    flat = "function f() {\n" + made * n + "  const t2 = 1;\n}\n"
+    nested = "".join(f"function g{i}() {{\n{made}" for i in range(n)) + "}\n" * n
+    return {"web/flat.ts": head + flat, "web/nested.ts": head + nested}
+
+
 def javascript_env_helpers(n: int) -> Files:
     """Environment helpers (languages/javascript/parse_env_helpers.py): `n` helpers each called
     `n` times' worth by `n` clients, one helper of `n` statements before its return called
@@ -2619,6 +2630,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "JavaScript: credentials in a variable, in 3000 functions and 300 nested": (
         lambda: javascript_credentials_in_variables(3000, 300)
+    ),
+    "JavaScript: 3000 connect-node transports in one function, and 3000 nested": (
+        lambda: javascript_connect_transports(3000)
     ),
     "JavaScript: 3000 env helpers, one of 3000 statements, called 6000 times, 3000 deep": (
         lambda: javascript_env_helpers(3000)

@@ -542,6 +542,10 @@ STARTER = "starter"
 # (model/addresses.py)
 NICE_ADDRESS = "nice-grpc"
 NICE_TLS_ADDRESS = "nice-grpc+tls"
+# The default scheme of a connect-node transport's `baseUrl` (`http://orders:9001/`): a URL,
+# whose origin the transport's one HTTP/2 connection dials (port 80, or 443 for https,
+# when it names none); a text that is no http(s) URL dials nothing k8slb knows
+CONNECT_ADDRESS = "connect-node"
 
 
 @record

@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Literal
 
 from k8slb.code.facts import (
+    CONNECT_ADDRESS,
     NICE_ADDRESS,
     NICE_TLS_ADDRESS,
     STARTER,
@@ -140,6 +141,11 @@ def parse_grpc_target(text: str, default: str = "dns") -> Address:
         text, default = (text[len("static://") :], "passthrough") if static else (text, "dns")
     elif default in (NICE_ADDRESS, NICE_TLS_ADDRESS):
         text, default = _nice_address(text, default == NICE_TLS_ADDRESS), "dns"
+    elif default == CONNECT_ADDRESS:
+        origin = _url_origin(text)
+        if origin is None:
+            return Address(text, "", None, None, "other")
+        text, default = origin, "dns"
     head, colon, _ = text.partition(":")  # `scheme:`, the text before the first colon
     scheme = head.lower() if colon else ""
     known = ("dns", "passthrough", "ipv4", "ipv6", "unix", "unix-abstract", "xds", "vsock")
@@ -173,6 +179,23 @@ def _nice_address(text: str, tls: bool) -> str:
     if not colon or not port.isdigit():
         host, port = rest, "443" if tls or protocol == "https" else "80"
     return f"{host}:{port}"
+
+
+def _url_origin(text: str) -> str | None:
+    """The `host:port` of an http(s) URL's origin (`http://orders:9001/api` is
+    `orders:9001`; the port 80, or 443 for https, when none is given); None for any other
+    text."""
+    protocol, separator, rest = text.partition("://")
+    if not separator or protocol.lower() not in ("http", "https"):
+        return None
+    authority = rest
+    for end in "/?#":
+        authority = authority.partition(end)[0]
+    authority = authority.rpartition("@")[2]
+    host, colon, port = authority.rpartition(":")
+    if not colon or not port.isdigit() or host.endswith(":"):
+        host, port = authority, "443" if protocol.lower() == "https" else "80"
+    return f"{host}:{port}" if host else None
 
 
 @lru_cache(maxsize=64)

@@ -39,7 +39,11 @@ from k8slb.reading.objects import K8sObject, api_group, dig
 from k8slb.reading.yamltree import Pos, YMap, YSeq
 
 _PATCHED_KINDS = frozenset(
-    (group, kind) for group in ("apps",) for kind in ("Deployment", "StatefulSet", "DaemonSet")
+    (
+        *(("apps", kind) for kind in ("Deployment", "StatefulSet", "DaemonSet")),
+        # an overlay's patch that adds keys to a base's ConfigMap: what `envFrom` loads
+        ("", "ConfigMap"),
+    )
 )
 # The lists a strategic merge merges item by item, by the key of each item (the API's
 # patchMergeKey); the others are replaced whole. Those it merges by a key not here, or by

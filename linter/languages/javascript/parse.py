@@ -84,6 +84,7 @@ from k8slb.code.syntax_trees import (
 )
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
+from k8slb.languages.javascript.parse_connect import read_connect
 from k8slb.languages.javascript.parse_env_helpers import (
     ENVIRONMENT_NAME,
     env_helper,
@@ -153,6 +154,7 @@ WATCHED = (
     b'"grpc"',
     *(library.encode() for library in HEALTH),
     NICE_GRPC.encode(),  # and nice-grpc-server-health
+    b"connect-node",  # connect-node's transports (parse_connect.py)
     # a server another module makes, started here (_servers_made_elsewhere)
     b".listen(",
     b".bindAsync(",
@@ -947,6 +949,7 @@ class _Module:
         routed = [call.node for call in self.calls if call.method in ROUTE_METHODS]
         self.facts.routes = collect_routes(routed, handlers, self.loc)
         read_nest(self)
+        read_connect(self)
         self._exports()
         self._server_factories(servers)
 
@@ -1103,7 +1106,7 @@ class _Module:
             return text if text is not None else UNKNOWN
         if node.type == "number":
             return _text(node)
-        if node.type == "identifier":
+        if node.type in ("identifier", "shorthand_property_identifier"):  # `{ baseUrl }`
             bound = _text(node)
             passed = self._passed(node, bound, depth)
             if passed is not None:
