@@ -392,8 +392,9 @@ class GrpcClusterIp(Rule):
     address, through that discovery: with no client in the scanned files that dials the
     ClusterIP, the finding is `info` and says so. So it is when the code of every targeted
     container registers the process in a service registry (a Consul, etcd, ZooKeeper,
-    Eureka or Nacos client's register call, where the program runs it, or Spring Cloud's
-    discovery annotations): its callers
+    Eureka or Nacos client's register call, where the program runs it, Spring Cloud's
+    discovery annotations, or a discovery client starter its build declares and its
+    settings leave on): its callers
     resolve the pods' addresses there and balance over them; unless a caller is seen
     going through the Service (an external type, a container or channel that dials it, a
     configuration applied with it that names it with its port).

@@ -97,8 +97,13 @@ class NoPreStop(Rule):
     endpoints until it is gone, so no pause takes it out of routing first.
     And it is `info` when the callers reach the pods without the Service: the container's
     code registers the process in a service registry (a Consul, etcd, ZooKeeper, Eureka or
-    Nacos client's register call, made where the program runs it, or Spring Cloud's
-    `@EnableDiscoveryClient`/`@EnableEurekaClient`), so its callers find
+    Nacos client's register call, made where the program runs it, Spring Cloud's
+    `@EnableDiscoveryClient`/`@EnableEurekaClient`, or a Spring Cloud discovery client
+    starter — Eureka's, Consul's, ZooKeeper's, Nacos's — that the module's pom.xml, a
+    parent POM of it or its build.gradle(.kts) declares, which registers the application
+    on its own unless a settings file of the project turns it off, such as
+    `eureka.client.register-with-eureka: false` or `spring.cloud.discovery.enabled: false`),
+    so its callers find
     the pods' addresses there; or it is a component of a well-known system that its
     callers reach otherwise (a table of data, each entry with its source): ingesters
     reached through a hash ring, queriers that pull their work, compactors, canaries that

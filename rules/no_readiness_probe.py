@@ -28,8 +28,12 @@ class NoReadinessProbe(Rule):
     take a request, whatever its image holds.
 
     A Service carries no client traffic when it only serves the pods themselves: peer
-    discovery (`publishNotReadyAddresses: true`, or ports named for gossip, memberlist,
-    raft, cluster or peer traffic), metrics scrapes and profiling (ports named only with
+    discovery (`publishNotReadyAddresses: true`, ports named for gossip, memberlist,
+    raft, cluster or peer traffic, or a Service named for gossip or memberlist, or for
+    discovery where it is headless, publishes not-ready pods or is named as the suffix of
+    a workload it selects, `ingester-discovery`: a registry's server clients call,
+    `discovery-server`, is no peers' Service, nor one a caller names with its port),
+    metrics scrapes and profiling (ports named only with
     the words `metrics`, `prometheus`, `prom`, `pprof`, `profiling`, `debug`, a number
     beside them left out as in `prometheus-12020` or `metrics-9090`, and a protocol's
     word beside a name of Prometheus or its monitors as in

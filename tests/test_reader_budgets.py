@@ -1465,6 +1465,38 @@ def maven_parents_everywhere(n: int) -> Files:
     return files
 
 
+def discovery_starters_everywhere(n: int) -> Files:
+    """A parent POM declaring the Eureka starter `n` times, with `n` open `<dependency>`
+    tags, above a chain of `n` modules each the next's parent, each a Spring application
+    with a settings file; a Gradle script of `n` starter lines and `n` unclosed quotes and
+    parentheses; a settings file of `n` registration switches (parse_spring's
+    registered_by_starters, java_builds' discovery starters)."""
+    starter = (
+        "<dependency><groupId>org.springframework.cloud</groupId>"
+        "<artifactId>spring-cloud-starter-netflix-eureka-client</artifactId></dependency>\n"
+    )
+    files = {
+        "pom.xml": "<project><groupId>g</groupId><artifactId>top</artifactId><version>1</version>"
+        f"<dependencies>{starter * n}{'<dependency><artifactId>' * n}</dependencies></project>"
+    }
+    folder = ""
+    for i in range(n):
+        folder += f"m{i}/" if i < 40 else ""
+        above = f"m{i - 1}" if i else "top"
+        files[f"{folder}pom.xml" if i < 40 else f"wide/m{i}/pom.xml"] = (
+            f"<project><parent><groupId>g</groupId><artifactId>{above}</artifactId>"
+            f"<version>1</version><relativePath/></parent><artifactId>m{i}</artifactId></project>"
+        )
+    files["m0/src/main/resources/application.yml"] = "".join(
+        f"eureka.client.x{i}.enabled: true\n" for i in range(n)
+    )
+    files["m0/src/main/java/App.java"] = "@SpringBootApplication\nclass App {}\n"
+    line = "implementation 'org.springframework.cloud:spring-cloud-starter-consul-discovery'\n"
+    files["g/build.gradle"] = line * n + "implementation('" * n + "(" * n
+    files["g/src/main/resources/application.properties"] = "spring.application.name=g\n"
+    return files
+
+
 def dockerfile_copies_from_a_builder(n: int, copied: int) -> Files:
     """A workspace Dockerfile whose builder copies `copied` paths of the context and whose
     last stage copies `n` lines of `n` paths `--from` it (1 MB), each chosen by a build
@@ -2462,6 +2494,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Maven: 1000 modules of a parent of 1000 chained properties, 1000 deep, 1000 alike, Gradle's": (
         lambda: maven_parents_everywhere(1000)
+    ),
+    "Discovery starters: a parent POM's 3000, 3000 modules below, Gradle's 3000, switches": (
+        lambda: discovery_starters_everywhere(3000)
     ),
     "Dockerfile: 200 COPY lines of 200 paths each --from a builder of 2000 COPY lines": (
         lambda: dockerfile_copies_from_a_builder(200, 2000)

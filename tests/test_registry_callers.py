@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from k8slb.core.findings import Severity
 from k8slb.languages.go.parse import analyse_go
 from k8slb.languages.java.parse import parse as parse_java
@@ -276,3 +277,143 @@ def test_a_grpc_service_of_a_server_that_registers_in_a_registry_is_klb101_info(
     env = "          env: [{name: GEO_ADDR, value: 'geo:8083'}]\n"
     (dialed,) = lint_files(tmp_path / "b", grpc_named(hotel(env=env)), ["KLB101"]).findings
     assert dialed.severity is Severity.WARNING
+
+
+# -- Spring Cloud's discovery starters: registered by the build's dependency alone ----------
+
+SHOP_PARENT_POM = """\
+<project>
+  <groupId>com.acme.shop</groupId>
+  <artifactId>shop-parent</artifactId>
+  <version>2.0.0</version>
+  <packaging>pom</packaging>
+  <modules><module>billing</module></modules>
+  <dependencies>
+    <dependency>
+      <groupId>org.springframework.cloud</groupId>
+      <artifactId>spring-cloud-starter-netflix-eureka-client</artifactId>
+    </dependency>
+  </dependencies>
+</project>
+"""
+BILLING_POM = """\
+<project>
+  <parent>
+    <groupId>com.acme.shop</groupId>
+    <artifactId>shop-parent</artifactId>
+    <version>2.0.0</version>
+  </parent>
+  <artifactId>billing</artifactId>
+  <dependencies>
+    <dependency>
+      <groupId>org.springframework.boot</groupId>
+      <artifactId>spring-boot-starter-web</artifactId>
+    </dependency>
+  </dependencies>
+</project>
+"""
+BILLING_SETTINGS = """\
+spring:
+  application:
+    name: billing
+eureka:
+  client:
+    service-url:
+      defaultZone: http://registry:8761/eureka/
+"""
+BILLING_APP = """\
+package com.acme.billing;
+
+@SpringBootApplication
+@EnableFeignClients
+public class BillingApplication {
+    public static void main(String[] args) {
+        SpringApplication.run(BillingApplication.class, args);
+    }
+}
+"""
+
+
+def billing(
+    settings: str = BILLING_SETTINGS, parent: str = SHOP_PARENT_POM, own: str = BILLING_POM
+) -> dict[str, str | bytes]:
+    """A Spring module whose parent POM brings the Eureka client starter, run by a
+    Deployment behind a ClusterIP Service nothing names."""
+    files: dict[str, str | bytes] = {
+        "pom.xml": parent,
+        "billing/pom.xml": own,
+        "billing/src/main/resources/application.yml": settings,
+        "billing/src/main/java/com/acme/billing/BillingApplication.java": BILLING_APP,
+        "billing/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s/billing.yaml": APP.format(name="billing", kind="ClusterIP", port=8080, env="")
+        .replace("acme/hotel:latest", "acme/billing:1.0")
+        .replace("command: [./billing]\n          ", ""),
+        "skaffold.yaml": (
+            "apiVersion: skaffold/v4beta6\nkind: Config\nbuild:\n  artifacts:\n"
+            "    - image: acme/billing\n      context: billing\n"
+        ),
+    }
+    return files
+
+
+def test_a_spring_application_whose_build_has_a_discovery_starter_registers_by_it(
+    tmp_path: Path,
+) -> None:
+    """No annotation: the Eureka client starter its parent POM declares registers it when
+    it starts, so its callers find the pods in Eureka (info, with where the build says it)."""
+    for rule in ("KLB302", "KLB401"):
+        found = by_container(tmp_path / rule, billing(), rule)["billing"]
+        assert found.severity is Severity.INFO, found.text  # type: ignore[attr-defined]
+        assert "registers the pod in Eureka" in found.text  # type: ignore[attr-defined]
+        assert "pom.xml:10" in found.text  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "turned_off",
+    [
+        "  client:\n    register-with-eureka: false\n",
+        "  client:\n    enabled: ${EUREKA_ENABLED:true}\n",
+    ],
+    ids=["not-registering", "a-switch-the-environment-sets"],
+)
+def test_settings_that_turn_registering_off_leave_the_service_a_warning(
+    tmp_path: Path, turned_off: str
+) -> None:
+    settings = BILLING_SETTINGS.replace("eureka:\n  client:\n", "eureka:\n" + turned_off)
+    found = by_container(tmp_path, billing(settings), "KLB401")["billing"]
+    assert found.severity is Severity.WARNING  # type: ignore[attr-defined]
+    files = billing()
+    files["billing/src/main/resources/application-k8s.yml"] = (
+        "spring:\n  cloud:\n    discovery:\n      enabled: false\n"
+    )
+    profile = by_container(tmp_path / "profile", files, "KLB401")["billing"]
+    assert profile.severity is Severity.WARNING  # type: ignore[attr-defined]
+
+
+def test_a_starter_only_tests_use_or_a_folder_above_that_is_no_parent_registers_nothing(
+    tmp_path: Path,
+) -> None:
+    scoped = SHOP_PARENT_POM.replace(
+        "</artifactId>\n    </dependency>",
+        "</artifactId>\n      <scope>test</scope>\n    </dependency>",
+    )
+    found = by_container(tmp_path / "a", billing(parent=scoped), "KLB401")["billing"]
+    assert found.severity is Severity.WARNING  # type: ignore[attr-defined]
+    orphan = BILLING_POM.replace("<parent>", "<!--").replace("</parent>", "-->")
+    found = by_container(tmp_path / "b", billing(own=orphan), "KLB401")["billing"]
+    assert found.severity is Severity.WARNING  # type: ignore[attr-defined]
+
+
+def test_a_gradle_builds_discovery_starter_registers_the_application(tmp_path: Path) -> None:
+    files = billing()
+    del files["pom.xml"], files["billing/pom.xml"]
+    files["billing/build.gradle.kts"] = (
+        'plugins { id("org.springframework.boot") version "3.3.0" }\n\ndependencies {\n'
+        '    implementation("org.springframework.boot:spring-boot-starter-web")\n'
+        '    implementation("org.springframework.cloud:spring-cloud-starter-consul-discovery")\n'
+        "}\n"
+    )
+    found = by_container(tmp_path, files, "KLB401")["billing"]
+    assert found.severity is Severity.INFO, found.text  # type: ignore[attr-defined]
+    assert "registers the pod in Consul" in found.text  # type: ignore[attr-defined]
+    assert "build.gradle.kts:5" in found.text  # type: ignore[attr-defined]

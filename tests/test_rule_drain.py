@@ -633,6 +633,64 @@ def test_a_service_is_known_for_peers_by_the_container_port_it_targets_or_its_na
     ]
 
 
+REGISTRY_CLIENT = """\
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: orders
+spec:
+  selector:
+    matchLabels: {app: orders}
+  template:
+    metadata:
+      labels: {app: orders}
+    spec:
+      containers:
+        - name: orders
+          image: registry.example/orders:1.0
+          env:
+            - name: REGISTRY_URL
+              value: http://SERVICE:80/registry/
+"""
+
+
+def _registry(service: str, client: bool) -> str:
+    """The web Deployment under a Service of another name, and a client naming it."""
+    text = web_deployment("").replace(
+        "kind: Service\nmetadata:\n  name: web", f"kind: Service\nmetadata:\n  name: {service}"
+    )
+    return text + (REGISTRY_CLIENT.replace("SERVICE", service) if client else "")
+
+
+@pytest.mark.parametrize("client", [False, True], ids=["no-caller", "named-by-a-caller"])
+def test_a_registry_server_named_for_discovery_carries_clients(
+    tmp_path: Path, client: bool
+) -> None:
+    """`discovery-server`, `service-discovery`: a registry's server its clients call through
+    the ClusterIP (their registry URL names it), not a Service of the pods' own discovery,
+    which the word only says as the suffix of a workload it selects."""
+    for name in ("discovery-server", "service-discovery"):
+        found = lint_text(tmp_path / f"{name}-{client}", _registry(name, client), ["KLB401"])
+        assert [(f.rule, f.severity) for f in found] == [("KLB401", Severity.WARNING)], name
+
+
+def test_a_caller_naming_a_workloads_discovery_service_makes_it_carry_clients(
+    tmp_path: Path,
+) -> None:
+    """`web-discovery` selects `web`: peers by its name, unless a caller names it with its
+    port; a headless one is peers' whatever its words."""
+    assert lint_text(tmp_path / "a", _registry("web-discovery", False), ["KLB401"]) == []
+    (called,) = lint_text(tmp_path / "b", _registry("web-discovery", True), ["KLB401"])
+    assert called.severity is Severity.WARNING
+    headless = _registry("discovery-web", False).replace(
+        "spec:\n  selector:\n    app: web", "spec:\n  clusterIP: None\n  selector:\n    app: web"
+    )
+    assert "clusterIP: None" in headless
+    found = lint_text(tmp_path / "c", headless, ["KLB401"])
+    assert found == [] or found[0].severity is Severity.INFO
+
+
 def test_no_prestop_is_info_when_only_headless_services_select_the_pod(tmp_path: Path) -> None:
     headless = web_deployment(READY).replace(
         "spec:\n  selector:\n    app: web", "spec:\n  clusterIP: None\n  selector:\n    app: web"

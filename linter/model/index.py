@@ -282,9 +282,11 @@ class Index:
         if found is None:
             if self._scraped is None:
                 self._scraped = scraped_ports(self.objects)
-            found = purpose(service, self._scraped.get(key, set()))
-            if found.role == "metrics" and self.called_ports(service):
-                found = CLIENTS  # a caller names it: its port's name says less than that
+            selected = [workload.name or "" for workload, _ in self.selected(service)]
+            found = purpose(service, self._scraped.get(key, set()), selected)
+            if (found.role == "metrics" or found.by_name) and self.called_ports(service):
+                # a caller names it: its port's name, or its own, says less than that
+                found = CLIENTS
             self._purposes[key] = found
         return found
 

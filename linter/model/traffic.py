@@ -58,6 +58,12 @@ PEER_WORDS = frozenset(
 # Words in a Service's own name that say what it is for (`loki-memberlist`,
 # `tempo-ingester-discovery`).
 PEER_SERVICE_WORDS = frozenset({"gossip", "memberlist", "discovery"})
+# Of them, `discovery` alone says little: a registry's server that clients call through its
+# ClusterIP has it too (`discovery-server`, `service-discovery`). It names a Service for
+# peers only on a headless Service or one that publishes not-ready pods, or as the last word
+# beside the name of a workload the Service selects (`ingester` + `-discovery`); and a caller
+# that names the Service with one of its ports wins over it (Index.purpose).
+DISCOVERY = "discovery"
 
 Role = Literal["clients", "peers", "metrics"]
 
@@ -68,6 +74,9 @@ class Purpose:
 
     role: Role
     reason: str
+    # peers by the word `discovery` in the name alone: a caller seen naming the Service
+    # with one of its ports makes it a Service of clients (Index.purpose)
+    by_name: bool = False
 
     @property
     def carries_clients(self) -> bool:
@@ -186,8 +195,13 @@ def publishes_not_ready(service: K8sObject) -> bool:
     return dig(service.body, "spec", "publishNotReadyAddresses") is True
 
 
-def purpose(service: K8sObject, scraped: frozenset[str] | set[str] = frozenset()) -> Purpose:
-    """What the Service is for; `scraped` names the ports a ServiceMonitor scrapes."""
+def purpose(
+    service: K8sObject,
+    scraped: frozenset[str] | set[str] = frozenset(),
+    selected: Sequence[str] = (),
+) -> Purpose:
+    """What the Service is for; `scraped` names the ports a ServiceMonitor scrapes,
+    `selected` the workloads whose pods it selects."""
     if service.headless and publishes_not_ready(service):
         # (a ClusterIP that publishes not-ready pods still carries clients: Loki's
         # query-frontend takes its queriers' connections early, and the gateway's calls)
@@ -195,9 +209,12 @@ def purpose(service: K8sObject, scraped: frozenset[str] | set[str] = frozenset()
             "peers",
             "it publishes not-ready pods by DNS (publishNotReadyAddresses), as peer discovery does",
         )
-    named = PEER_SERVICE_WORDS & _words(service.name)
+    named = set(PEER_SERVICE_WORDS & _words(service.name))
+    if DISCOVERY in named and not _discovery_of_peers(service, selected):
+        named.discard(DISCOVERY)
     if named:
-        return Purpose("peers", f"its name says it is for {min(named)}")
+        said = f"its name says it is for {min(named)}"
+        return Purpose("peers", said, by_name=named == {DISCOVERY})
     ports = service_ports(service)
     if not ports:
         return CLIENTS
@@ -209,6 +226,23 @@ def purpose(service: K8sObject, scraped: frozenset[str] | set[str] = frozenset()
         )
         return Purpose("peers", f"its ports ({listed}) are for the pods' own cluster traffic")
     return CLIENTS
+
+
+def _discovery_of_peers(service: K8sObject, selected: Sequence[str]) -> bool:
+    """Whether a Service named with `discovery` is for its pods' own discovery: headless,
+    publishing not-ready pods, or named `<workload>-discovery` after a workload it selects
+    (its name's words before `discovery` begin the workload's)."""
+    if service.headless or publishes_not_ready(service):
+        return True
+    name = _words_in_order(service.name) if service.name else []
+    if len(name) < 2 or name[-1] != DISCOVERY:
+        return False
+    before = name[:-1]
+    return any(_words_in_order(workload)[: len(before)] == before for workload in selected)
+
+
+def _words_in_order(name: str) -> list[str]:
+    return name.lower().translate(_SEPARATORS).split("-")
 
 
 # A host and port in a configuration's text: `name:9090`, `name.ns.svc:9090`, in a URL

@@ -31,6 +31,7 @@ from k8slb.reading.maven_poms import (
     POM_ELEMENT,
     Pom,
     inherited_jib_images,
+    parents_of,
     pom_sections,
     read_pom,
 )
@@ -875,6 +876,7 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
             facts.make_rules[os.path.normpath(file.path)] = dict(file.make_rules)
     if poms:
         facts.builds += map(_within_run, _inherited_jib_builds(poms, facts.builds))
+        _inherited_registries(poms, facts.grpc_java)
     if shared:
         facts.builds += map(_within_run, _subproject_jib_builds(shared, gradle, facts.builds))
     return facts
@@ -892,6 +894,31 @@ def _inherited_jib_builds(poms: list[Pom], builds: list[ImageBuild]) -> list[Ima
         for found in inherited_jib_images(poms)
         if os.path.normpath(found.module) not in built
     ]
+
+
+def _inherited_registries(poms: list[Pom], grpc_java: dict[str, list[GrpcJavaBuild]]) -> None:
+    """A Maven module inherits its parent POMs' dependencies: the discovery starters they
+    declare are the module's too (its reading in `grpc_java` given them; the cached
+    reading of its own POM is left as it is)."""
+    read = {
+        os.path.normpath(os.path.abspath(build.path)): build
+        for files in grpc_java.values()
+        for build in files
+        if os.path.basename(build.path) == "pom.xml"
+    }
+    for path, parents in parents_of(poms).items():
+        own = read.get(os.path.normpath(os.path.abspath(path)))
+        inherited = tuple(
+            written
+            for parent in parents
+            if (build := read.get(os.path.normpath(os.path.abspath(parent.path)))) is not None
+            for written in build.registries
+        )
+        if own is None or not inherited:
+            continue
+        files = grpc_java[own.folder]
+        given = replace(own, registries=(own.registries + inherited)[: java_builds.MAX_ENTRIES])
+        files[:] = [given if build is own else build for build in files]
 
 
 def _subproject_jib_builds(

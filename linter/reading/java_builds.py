@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from k8slb.core import regex
 from k8slb.core.record import record
+from k8slb.reading.maven_poms import pom_sections
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -33,6 +34,17 @@ SCRIPTS = frozenset({"pom.xml", "build.gradle", "build.gradle.kts"})  # a module
 SPRING_GRPC, DEVH = "Spring gRPC", "grpc-spring-boot-starter"
 STARTER_GROUPS = {SPRING_GRPC: "org.springframework.grpc", DEVH: "net.devh"}
 NAMES = SCRIPTS | {GRADLE_PROPERTIES, VERSION_CATALOG}
+# Spring Cloud's discovery client starters, by artifact: each registers the application in
+# its registry when it starts, whatever its code says, unless its settings turn it off
+# (parse_spring.registered_by_starters). Spring Cloud Kubernetes registers nothing: its
+# clients read the Services' endpoints.
+DISCOVERY_STARTERS = {
+    "spring-cloud-starter-netflix-eureka-client": "Eureka",
+    "spring-cloud-starter-consul-discovery": "Consul",
+    "spring-cloud-starter-zookeeper-discovery": "ZooKeeper",
+    "spring-cloud-starter-alibaba-nacos-discovery": "Nacos",
+}
+_DISCOVERY_GROUPS = ("org.springframework.cloud", "com.alibaba.cloud")
 
 
 @record
@@ -61,6 +73,10 @@ class GrpcJavaBuild:
     # the Spring Boot gRPC starters its dependencies name (SPRING_GRPC, DEVH): which one
     # reads a settings file that has both's keys
     starters: frozenset[str] = frozenset()
+    # the discovery starters (DISCOVERY_STARTERS) the module's dependencies name, each
+    # where it is declared (`text`: the artifact): its own script's, and for a Maven
+    # module its parent POMs' too (build_files settles those once every POM is read)
+    registries: tuple[Written, ...] = ()
 
     @property
     def folder(self) -> str:
@@ -91,10 +107,12 @@ def read_grpc_java(path: str, data: bytes) -> GrpcJavaBuild | None:
     text = data.decode("utf-8", errors="replace")
     name = os.path.basename(path)
     script, names_grpc, declared = name in SCRIPTS, False, ""
+    registries: list[Written] = []
     if name == "pom.xml":
         versions, properties = _maven(path, text)
         declared = _maven_grpc_dependencies(text)
         names_grpc = bool(declared)
+        registries = _maven_registries(path, text)
     elif name == GRADLE_PROPERTIES:
         versions, properties = [], _gradle_properties(path, text)
     elif name == VERSION_CATALOG:
@@ -105,6 +123,7 @@ def read_grpc_java(path: str, data: bytes) -> GrpcJavaBuild | None:
         # block (more than a dependency: a build that may serve gRPC is kept as one)
         declared = _blanked(_GRADLE_COMMENT, text).lower()
         names_grpc = "grpc" in declared
+        registries = _gradle_registries(path, text) if script else []
     if not versions and not properties and not script:
         return None
     return GrpcJavaBuild(
@@ -114,6 +133,7 @@ def read_grpc_java(path: str, data: bytes) -> GrpcJavaBuild | None:
         script,
         names_grpc,
         frozenset(starter for starter, group in STARTER_GROUPS.items() if group in declared),
+        tuple(registries[:MAX_ENTRIES]),
     )
 
 
@@ -183,6 +203,35 @@ def _maven_grpc_dependencies(text: str) -> str:
     return "\n".join(body for body in named if "grpc" in body)
 
 
+_NOT_RUN = regex.compile(r"<scope>\s*(?:test|provided)\s*</scope>")
+_GROUP = regex.compile(r"<groupId>\s*([^<\s]+)\s*</groupId>")
+
+
+def _maven_registries(path: str, text: str) -> list[Written]:
+    """The discovery starters of the POM's own `<dependencies>` (not dependencyManagement's,
+    which declares nothing; not a profile's, off unless asked for; not a plugin's), but a
+    test's or a `provided` one (not in the jar)."""
+    text = _blanked(_XML_COMMENT, text)
+    sections, _ = pom_sections(text)
+    if "dependencies" not in sections:
+        return []
+    start, body = sections["dependencies"]
+    found = []
+    for dependency in _DEPENDENCY.finditer(body):
+        inner = _blanked(_EXCLUSIONS, dependency.group(1))
+        artifact, group = _ARTIFACT.search(inner), _GROUP.search(inner)
+        if (
+            artifact is not None
+            and artifact.group(1) in DISCOVERY_STARTERS
+            and group is not None
+            and group.group(1) in _DISCOVERY_GROUPS
+            and _NOT_RUN.search(inner) is None
+        ):
+            offset = start + dependency.start(1) + artifact.start(1)
+            found.append(Written(path, _line(text, offset), artifact.group(1)))
+    return found
+
+
 # -- Gradle ----------------------------------------------------------------------------------
 
 # comments opened at a line's start: `//` or `/* ... */` elsewhere may be in a string
@@ -214,6 +263,25 @@ def _gradle(path: str, text: str) -> tuple[list[Written], list[tuple[str, Writte
         for found in pattern.finditer(text)
     ]
     return versions, properties
+
+
+# a dependency of a configuration the application's jar holds, by its coordinates written
+# out: `implementation 'org.springframework.cloud:spring-cloud-starter-...'`, or Kotlin's
+# `implementation("...")` (a catalog's alias, `libs.x.y`, is not read)
+_GRADLE_DEPENDENCY = regex.compile(
+    r"(?m)^[ \t]*(?:implementation|api|compile|runtimeOnly|runtime)[ \t]*\(?[ \t]*"
+    r"['\"]([\w.\-]+):([\w.\-]+)(?::[^'\"\s]*)?['\"]"
+)
+
+
+def _gradle_registries(path: str, text: str) -> list[Written]:
+    """The discovery starters a Gradle build script's dependencies name."""
+    text = _blanked(_GRADLE_COMMENT, text)
+    return [
+        Written(path, _line(text, found.start(2)), found.group(2))
+        for found in _GRADLE_DEPENDENCY.finditer(text)
+        if found.group(1) in _DISCOVERY_GROUPS and found.group(2) in DISCOVERY_STARTERS
+    ]
 
 
 def _variable(name: str) -> str:
@@ -288,6 +356,20 @@ def uses_grpc(path: str, builds: Mapping[str, Sequence[GrpcJavaBuild]]) -> bool 
     if not scripts:
         return None
     return any(build.names_grpc for build in scripts)
+
+
+def discovery_starters(
+    path: str, builds: Mapping[str, Sequence[GrpcJavaBuild]]
+) -> tuple[Written, ...]:
+    """The discovery starters the module of the file at `path` builds with, as its own
+    build script (the nearest above it) says, with its Maven parents' (a folder above that
+    is no parent gives its modules no dependency: a Gradle root's `subprojects` block is
+    not read)."""
+    for _, files in _folders_up(path, builds):
+        scripts = [build for build in files if build.script]
+        if scripts:
+            return tuple(written for build in scripts for written in build.registries)
+    return ()
 
 
 def grpc_starters(path: str, builds: Mapping[str, Sequence[GrpcJavaBuild]]) -> frozenset[str]:

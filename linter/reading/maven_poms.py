@@ -233,6 +233,21 @@ def inherited_jib_images(poms: Iterable[Pom]) -> list[InheritedImage]:
     return [each for each in found if given[each.image] == 1]
 
 
+def parents_of(poms: Iterable[Pom]) -> dict[str, list[Pom]]:
+    """Each POM's parents of the tree, nearest first, by its normalised path (those with
+    a parent of the tree only): whose `<dependencies>` the module inherits."""
+    by_path = {os.path.normpath(pom.path): pom for pom in poms}
+    by_coordinates: dict[tuple[str, str], list[Pom]] = {}
+    for pom in by_path.values():
+        by_coordinates.setdefault((_group(pom), pom.artifact), []).append(pom)
+    found = {}
+    for path, pom in by_path.items():
+        chain = _chain(pom, by_path, by_coordinates)
+        if len(chain) > 1:
+            found[path] = chain[1:]
+    return found
+
+
 def _group(pom: Pom) -> str:
     return pom.group or (pom.parent[0] if pom.parent else "")
 

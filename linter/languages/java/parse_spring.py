@@ -31,6 +31,7 @@ from k8slb.code.facts import (
     Loc,
     Option,
     Options,
+    Registration,
     Server,
     Setting,
     Stop,
@@ -39,7 +40,14 @@ from k8slb.code.facts import (
 from k8slb.core import regex
 from k8slb.core.findings import Problem
 from k8slb.languages import JVM
-from k8slb.reading.java_builds import SPRING_GRPC, GrpcJavaBuild, grpc_starters, uses_grpc
+from k8slb.reading.java_builds import (
+    DISCOVERY_STARTERS,
+    SPRING_GRPC,
+    GrpcJavaBuild,
+    discovery_starters,
+    grpc_starters,
+    uses_grpc,
+)
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 # The settings' prefixes, by starter: where its server's and its channels' keys are.
@@ -148,6 +156,7 @@ def settle(
     no gRPC library."""
     _unbuilt_servers(modules, builds or {})
     _spring_grpcs_by_build(modules, builds or {})
+    registered_by_starters(modules, builds or {})
     _served_by_starters(modules)
     _unset_clients_only(modules)
     made = [m for m in modules if m.language == "spring" and m.servers]
@@ -190,6 +199,64 @@ def _unbuilt_servers(
             and uses_grpc(module.path, builds) is False
         ):
             module.servers, module.listens, module.stops = [], [], []
+
+
+# The settings that keep a discovery starter from registering the application, by its
+# registry (normalised): any of them set to anything but `true` (a placeholder the
+# environment may fill too) and the registration is not known.
+_ANY_REGISTRY = (
+    "spring.cloud.discovery.enabled",
+    "spring.cloud.serviceregistry.autoregistration.enabled",
+)
+REGISTRATION_SWITCHES = {
+    "Eureka": ("eureka.client.enabled", "eureka.client.registerwitheureka"),
+    "Consul": (
+        "spring.cloud.consul.enabled",
+        "spring.cloud.consul.discovery.enabled",
+        "spring.cloud.consul.discovery.register",
+    ),
+    "ZooKeeper": (
+        "spring.cloud.zookeeper.enabled",
+        "spring.cloud.zookeeper.discovery.enabled",
+        "spring.cloud.zookeeper.discovery.register",
+    ),
+    "Nacos": (
+        "spring.cloud.nacos.discovery.enabled",
+        "spring.cloud.nacos.discovery.registerenabled",
+    ),
+}
+
+
+def registered_by_starters(
+    modules: Sequence[CodeFacts], builds: Mapping[str, Sequence[GrpcJavaBuild]]
+) -> None:
+    """A Spring Cloud application whose build has a discovery client starter (Eureka's,
+    Consul's, ZooKeeper's, Nacos's) registers itself in that registry when it starts, with
+    no annotation: a registration made in its base settings file, where the build declares
+    the starter. None where a settings file of the project (its base one or a profile's:
+    which profile runs is the deployment's choice) turns registering off, or sets a switch
+    to a value not known."""
+    settings: dict[str, list[CodeFacts]] = defaultdict(list)
+    for module in modules:
+        if module.language == "spring":
+            settings[module.project].append(module)
+    for files in settings.values():
+        base = min(files, key=_base_first)
+        for declared in discovery_starters(base.path, builds):
+            registry = DISCOVERY_STARTERS[declared.text]
+            switches = [normalised(key) for key in _ANY_REGISTRY + REGISTRATION_SWITCHES[registry]]
+            if any(
+                str(m.exports.get(key, "true")).strip().lower() != "true"
+                for m in files
+                for key in switches
+            ):
+                continue
+            loc = Loc(declared.path, declared.line, 1)
+            base.registrations = [
+                *base.registrations,
+                Registration(loc, registry, declared.text, ""),
+            ]
+            break
 
 
 def _spring_grpcs_by_build(
