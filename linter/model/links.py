@@ -1064,9 +1064,7 @@ class _Finder:
         self._kind_names: frozenset[str] | None = None  # _kinds
         self._above: dict[str, Dockerfile] | None = None
         self._folder_dockerfiles: dict[str, Dockerfile | None] = {}  # _dockerfile, by folder
-        # _build_evidence, by image: each base of a chain of images asks it again, and it
-        # reads every build of the tree
-        self._evidence_of: dict[str, list[Evidence]] = {}
+        self._evidence_of: dict[str, list[Evidence]] = {}  # _build_evidence, by image
         # the folders of code with a Dockerfile, by their parent (made when first asked)
         self._children_built: dict[str, list[str]] | None = None
         self._namespaces: set[str] | None = None  # where the builds push (_pushed_elsewhere)
@@ -2000,7 +1998,7 @@ class _Finder:
     def _build_evidence(self, image: str) -> list[Evidence]:
         """The builds that make `image` (a loop's, with the value its name gives), each
         with the folder it runs from."""
-        found = self._evidence_of.get(image)
+        found = self._evidence_of.get(image)  # (each base of a chain of images asks again)
         if found is None:
             found = self._evidence_of[image] = self._builds_making(image)
         return list(found)
