@@ -1054,8 +1054,7 @@ class _Finder:
         self._role_less: dict[str, set[str]] | None = None
         self._built_paths: set[str] | None = None  # what Dockerfiles copy and build (_is_built)
         self._built_patterns: list[regex.Pattern[str]] = []  # what their build arguments choose
-        # the Dockerfiles of folders with no code, by the name they are kept under (made
-        # when first asked): `docker/cart/Dockerfile` and `cart.Dockerfile` under `cart`
+        # folders' Dockerfiles with no code, by their name (`docker/cart/Dockerfile`: cart)
         self._apart: dict[str, list[Dockerfile]] | None = None
         self._beside: dict[str, list[Dockerfile]] | None = None  # `cart.Dockerfile` by code
         self._programs: dict[str, list[str]] | None = None
