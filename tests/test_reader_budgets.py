@@ -1795,6 +1795,20 @@ def workflow_matrix_of_mappings(n: int) -> Files:
     return {".github/workflows/build.yml": workflow}
 
 
+def workflow_matrix_folders(n: int) -> Files:
+    """A job whose matrix has 256 runs and `n` run steps, each in the folder a matrix value
+    names, of `n` literal `docker build` lines (read once a run: the run's folder)."""
+    keys = "".join(f"        k{i}: [a{i}, b{i}]\n" for i in range(8))
+    builds = "".join(f"          docker build -t acme/s{j}:1 d{j}\n" for j in range(n))
+    step = "      - working-directory: w/${{ matrix.k0 }}/${{ matrix.k7 }}\n"
+    step += f"        run: |\n{builds}"
+    workflow = (
+        "on: push\njobs:\n  b:\n    runs-on: x\n    strategy:\n      matrix:\n"
+        f"{keys}    steps:\n{step * n}"
+    )
+    return {".github/workflows/build.yml": workflow}
+
+
 def spring_settings_in_a_config_map(n: int) -> Files:
     """A Spring service whose Deployment mounts at /config a ConfigMap whose
     application.yaml holds a 1 MB value and `n` channels, and its application.yml keys
@@ -2438,6 +2452,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "a workflow matrix of 256 runs, 300 keys of a 300-value mapping, 300 includes": (
         lambda: workflow_matrix_of_mappings(300)
+    ),
+    "a workflow matrix of 256 runs, 40 steps in a matrix-named folder, 40 builds each": (
+        lambda: workflow_matrix_folders(40)
     ),
     "a chart's installers: 2000 scripts, guides, helm lines, values files, cd lines": (
         lambda: chart_installer_commands(2000)

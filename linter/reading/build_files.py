@@ -1260,14 +1260,16 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
     sessions = [] if github else [s for d in documents for s in _gitlab_sessions(d)]
     moving.update(n for first, lines in sessions for n in range(first, first + len(lines)))
     found: list[ImageBuild] = []
+    room = [MAX_RUN_LINES]  # the lines of run steps read run by run, in the whole file
     for first, lines in sessions:
         builds = step_builds(path, "\n".join(lines), first, top, {})
         found += [replace(b, kind="workflow") for b in builds]
     for number, line in _logical_lines(text, comments=False):
         build = _docker_build_words(line) if number not in moving else None
-        if build is not None:
+        folder = folders.get(number, ".")
+        if build is not None and folder is not None:  # (None: read run by run)
             image, context, dockerfile, args = build
-            here = _moved(_joined(top, folders.get(number, ".")), line)
+            here = _moved(_joined(top, folder), line)
             if here is None:
                 continue
             root = _joined(here, context)
@@ -1288,14 +1290,36 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
             for step in steps if isinstance(steps, list) else []:
                 if not isinstance(step, dict):
                     continue
-                here = _joined(top, _working_directory(job, step))
                 envs = (document.get("env"), job.get("env"), step.get("env"))
+                literal = _run_folder(document, job, step, {})
                 for known in _expressions(runs, envs) if "${{" in str(step) else [{}]:
                     known.update(_metadata_tags(step, metadata, known))
                     found += _build_push_step(path, text, top, step, known)
-                    found += _run_step_builds(path, here, step, known)
+                    folder = literal or _run_folder(document, job, step, known)
+                    if folder is not None:
+                        here = _joined(top, folder)
+                        found += _run_step_builds(path, here, step, known, room, not literal)
+                here = _joined(top, literal) if literal is not None else None
                 found += _run_step_variables(path, here, step, job_env, exported)
     return list(dict.fromkeys(found))  # a step that uses no matrix value: once, not a run
+
+
+def _run_folder(
+    document: object, job: dict[str, Any], step: dict[str, Any], known: dict[str, str]
+) -> str | None:
+    """The folder a run step runs in, from the repository's top: its `working-directory`,
+    else its job's `defaults.run`'s, else the workflow's (`.`: none given), with the
+    values `known` (a matrix run's, the env's) put in; None when what is given is not
+    literal once they are (`services/${{ matrix.service }}` outside a matrix run)."""
+    given: object = None
+    outer = document.get("defaults") if isinstance(document, dict) else None
+    for defaults in (job.get("defaults"), outer):
+        run = defaults.get("run") if isinstance(defaults, dict) else None
+        given = given or (run.get("working-directory") if isinstance(run, dict) else None)
+    given = step.get("working-directory") or given
+    if given is None:
+        return "."
+    return _literal(_filled(given, known)) if isinstance(given, str) and given else None
 
 
 def _working_directory(job: dict[str, Any], step: dict[str, Any]) -> str:
@@ -1380,10 +1404,11 @@ def _changes_folder(script: str) -> bool:
     )
 
 
-def _step_folders(document: object) -> Iterator[tuple[int, str]]:
-    """The lines of each run step run in a folder other than the top, with that folder."""
+def _step_folders(document: object) -> Iterator[tuple[int, str | None]]:
+    """The lines of each run step run in a folder other than the top, with that folder
+    (None: one a matrix's or env's value names)."""
     for job, step, script in _run_steps(document):
-        folder = _working_directory(job, step)
+        folder = _run_folder(document, job, step, {})
         if folder != ".":
             first = _line(step, "run")
             for number in range(first, first + script.count("\n") + 2):
@@ -1398,7 +1423,7 @@ _GITHUB_ENV_WRITE = regex.compile(
 
 def _run_step_variables(
     path: str,
-    top: str,
+    top: str | None,
     step: dict[str, Any],
     job_env: dict[str, str | None],
     exported: dict[str, str | None],
@@ -1407,7 +1432,8 @@ def _run_step_variables(
     the literal `env` of the workflow and the job (`job_env`, made once a job) and of the
     step, and what earlier steps of the job wrote to `$GITHUB_ENV` (this step's writes are
     read for the steps after, as Actions applies them). Run from the top; the script read
-    once, with the variables it uses set before it (its own length bounds them)."""
+    once, with the variables it uses set before it (its own length bounds them). `top`
+    None: the step's folder is not literal (its builds are read run by run, if at all)."""
     script = step.get("run")
     if not isinstance(script, str):
         return []
@@ -1421,7 +1447,7 @@ def _run_step_variables(
         if written is not None:
             value = _expanded(written[2], variables=variables, make=False)
             writes[written[1]] = value if "$" not in value and "`" not in value else None
-    if _DOCKER_BUILD_COMMAND.search(script) is None:
+    if top is None or _DOCKER_BUILD_COMMAND.search(script) is None:
         exported.update(writes)
         return []
     first = _line(step, "run") + (1 if "\n" in script.rstrip("\n") else 0)
@@ -1465,6 +1491,9 @@ def _literal_env(*envs: object) -> dict[str, str | None]:
     return found
 
 
+# How many lines of run steps a workflow's matrix runs read, in all: past it, none (each
+# run reads its steps' scripts again, its values put in)
+MAX_RUN_LINES = 20_000
 # How many runs of a job's matrix are read: past it, none (a matrix so large builds no
 # one service's image).
 MAX_MATRIX = 256
@@ -1633,12 +1662,17 @@ def _metadata_tags(
 
 
 def _run_step_builds(
-    path: str, top: str, step: dict[str, Any], known: dict[str, str]
+    path: str, top: str, step: dict[str, Any], known: dict[str, str], room: list[int], whole: bool
 ) -> list[ImageBuild]:
     """The `docker build` lines of a step's `run` script that are builds only once the
-    matrix's and env's values are put in (the others were read from the file's text)."""
+    matrix's and env's values are put in (the others were read from the file's text),
+    and, when the folder it runs in is known only so (`whole`), all of them; none once
+    the file's runs have read `room` lines."""
     script = step.get("run")
-    if not known or not isinstance(script, str) or "${{" not in script:
+    if not known or not isinstance(script, str) or ("${{" not in script and not whole):
+        return []
+    room[0] -= script.count("\n") + 1
+    if room[0] < 0:
         return []
     first = _line(step, "run") + (1 if "\n" in script.rstrip("\n") else 0)
     found = []
@@ -1648,7 +1682,7 @@ def _run_step_builds(
     for built in step_builds(path, str(_filled(script, known)), first, top, {}) if moves else ():
         moved[built.said.line].append(built)
     for number, line in _logical_lines(script, comments=False):
-        if "${{" not in line or _docker_build_words(line) is not None:
+        if not whole and ("${{" not in line or _docker_build_words(line) is not None):
             continue
         if moves:
             said = Said(path, first + number - 1, line.strip())
