@@ -184,3 +184,31 @@ def test_a_path_target_of_no_program_links_nothing_new(tmp_path: Path) -> None:
     }
     rows = by_container(links(tmp_path, files))
     assert rows["ledger"]["code"] not in (os.path.join("cmd", p) for p in PROGRAMS)
+
+
+BUILD_ONE = (
+    "FROM golang:1.22 AS build\nWORKDIR /src\nCOPY go.mod ./\nRUN go mod download\nCOPY . .\n"
+    "RUN go build -o /out/{name} ./cmd/{name}/main.go\n"
+    "FROM gcr.io/distroless/base-debian12\nCOPY --from=build /out/{name} /{name}\n"
+    'ENTRYPOINT ["/{name}"]\n'
+)
+
+
+def test_a_dockerfile_named_in_another_case_says_which_program_it_builds(
+    tmp_path: Path,
+) -> None:
+    """`-f cmd/ledger/DockerFile .`, as a build may name it: the file is read as a
+    Dockerfile, and its `go build ./cmd/ledger/main.go` links that program and the library
+    it imports, not the module's top with both programs."""
+    files = {
+        **module("depot/"),
+        **{f"depot/cmd/{name}/DockerFile": BUILD_ONE.format(name=name) for name in PROGRAMS},
+        "depot/README.md": "```sh\n"
+        + "".join(f"docker build -t acme/{n} -f cmd/{n}/DockerFile .\n" for n in PROGRAMS)
+        + "```\n",
+    }
+    rows = by_container(links(tmp_path, files))
+    for name in PROGRAMS:
+        assert rows[name]["code"] == os.path.join("depot", "cmd", name), rows[name]
+        assert rows[name]["modules"] == 2, "its own main and the library, not the other program"
+        assert any("RUN go build" in e for e in rows[name]["evidence"]), rows[name]

@@ -46,7 +46,7 @@ PROJECT_FILES = frozenset(
 # `api.Dockerfile`; not a document or a configuration about one (`Dockerfile.md`,
 # `dockerfile-lint.json`)
 DOCKERFILE_NAMES = regex.compile(
-    r"^(?:[Dd]ockerfile|[Cc]ontainerfile)(?:[._-].+)?$|.[._-](?:[Dd]ockerfile|Containerfile)$"
+    r"(?i)^(?:dockerfile|containerfile)(?:[._-].+)?$|.[._-](?:dockerfile|containerfile)$"
 )
 _NOT_DOCKERFILES: tuple[str, ...] = (".md", ".markdown", ".adoc", ".txt", ".json", ".yaml")
 _NOT_DOCKERFILES += (".yml", ".toml", ".lock", ".sh", ".bat", ".ps1", ".bak", ".orig")
@@ -138,10 +138,12 @@ def _is_script(name: str) -> bool:
 
 def is_dockerfile_name(name: str) -> bool:
     """`Dockerfile`, `Dockerfile.dev`, `Dockerfile-prod`, `Dockerfile_client`,
-    `dockerfile.auth`, `api.Dockerfile`, and Podman's `Containerfile`s."""
+    `dockerfile.auth`, `api.Dockerfile`, and Podman's `Containerfile`s, in any case
+    (`DockerFile`, which a build names with `-f`)."""
     # most names have neither word: a substring test spares them the pattern's call
+    lower = name.lower()
     return (
-        ("ockerfile" in name or "ontainerfile" in name)
+        ("ockerfile" in lower or "ontainerfile" in lower)
         and bool(DOCKERFILE_NAMES.search(name))
         and not name.lower().endswith(_NOT_DOCKERFILES)
     )
