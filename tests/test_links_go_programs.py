@@ -212,3 +212,27 @@ def test_a_dockerfile_named_in_another_case_says_which_program_it_builds(
         assert rows[name]["code"] == os.path.join("depot", "cmd", name), rows[name]
         assert rows[name]["modules"] == 2, "its own main and the library, not the other program"
         assert any("RUN go build" in e for e in rows[name]["evidence"]), rows[name]
+
+
+def test_a_build_of_the_module_that_names_no_program_links_nothing(tmp_path: Path) -> None:
+    """The module's folder built by compose with a Dockerfile the tree lacks (one made by
+    a script): which of its two programs the image runs, nothing says, so no code is
+    linked rather than both programs' as one container's."""
+    files = {
+        **module("depot/"),
+        "compose.yaml": "services:\n  ledger:\n    image: acme/ledger:1\n    build: ./depot\n",
+    }
+    row = by_container(links(tmp_path, files))["ledger"]
+    assert row["code"] is None, row
+    assert "a Go module of several programs" in row["why_not"], row
+    assert os.path.join("depot", "cmd", "courier") in row["why_not"], row
+
+
+def test_a_module_of_one_program_built_so_still_links_it(tmp_path: Path) -> None:
+    files = {
+        **module("depot/"),
+        "compose.yaml": "services:\n  ledger:\n    image: acme/ledger:1\n    build: ./depot\n",
+    }
+    del files["depot/cmd/courier/main.go"]
+    row = by_container(links(tmp_path, files))["ledger"]
+    assert (row["code"], row["modules"]) == ("depot", 2), row  # its one program's closure

@@ -85,7 +85,8 @@ a build of the tree, a documented one too, tags that very name: no folder named 
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder (a Go module's folder with one `main` package
-below it and no Go build in its image: that program's import closure).
+below it and no Go build in its image: that program's import closure; with several, and no
+Dockerfile known to say which, no link).
 """
 
 from __future__ import annotations
@@ -3070,7 +3071,34 @@ class _Finder:
             self._refused(chosen, folder, dockerfile)
             or self._named_at_top(chosen, folder, modules)
             or self._host_binary_untraced(argv, chosen.folder, folder, dockerfile)
+            or self._go_programs_unnamed(chosen, folder, dockerfile)
             or self._base_too_wide(chosen, folder, dockerfile, own)
+        )
+
+    def _go_programs_unnamed(
+        self, chosen: Evidence, folder: str, dockerfile: Dockerfile | None
+    ) -> str | None:
+        """Why a build of a Go module's folder (its go.mod's, Go code only) that holds
+        several programs below it (`cmd/api`, `cmd/worker`) and is none itself links no
+        code when nothing says which it runs: no Dockerfile of the build is known (a file
+        of the build's is read: _host_binary_untraced and the Go builds decide). The
+        module's whole code is every program's, not the container's. None where the
+        folder holds one program at most."""
+        if dockerfile is not None:
+            return None
+        if folder not in self.builds.names or self.go.is_main(folder):
+            return None
+        own = self.by_folder.get(folder, ())
+        if not own or any(self.modules[p].language != "go" for p in own if p in self.modules):
+            return None
+        mains = self.go.mains_below(folder)
+        if len(mains) < 2:
+            return None
+        more = ", ..." if len(mains) > 3 else ""
+        return (
+            f"{chosen.said.path}:{chosen.said.line}: builds {folder}, a Go module of several "
+            f"programs ({', '.join(mains[:3])}{more}), with no Dockerfile known: which one "
+            "the container runs the build does not say"
         )
 
     def _through_base(self, dockerfile: Dockerfile | None) -> tuple[Evidence, Dockerfile] | None:
