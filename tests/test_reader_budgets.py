@@ -1474,6 +1474,30 @@ def dockerfile_repackaged_and_many_owners(n: int) -> Files:
     return files
 
 
+def cargo_builds_of_a_workspace(n: int) -> Files:
+    """A Dockerfile of `n / 6` RUN lines of `n / 6` `cargo build -p` commands each (every
+    one naming a crate, through `n / 6` flags and a `cd`), and a workspace of `n` crates,
+    one of them named as the binary the image runs."""
+    k = n // 6
+    flags = " ".join(f"--features f{i} -j{i}" for i in range(k))
+    run = "RUN " + " && ".join(f"cd /src/c{i} && cargo build {flags} -p c{i}" for i in range(k))
+    crates = {f"crates/c{i}/Cargo.toml": f'[package]\nname = "c{i}"\n' for i in range(n)}
+    return {
+        "Dockerfile": "FROM rust:1 AS b\nWORKDIR /src\nCOPY crates .\n"
+        + f"{run}\n" * k
+        + 'FROM debian:12\nCOPY --from=b /src/target/release/c1 /c1\nENTRYPOINT ["/c1"]\n',
+        "Cargo.toml": "[workspace]\nmembers = ["
+        + ", ".join(f'"crates/c{i}"' for i in range(n))
+        + "]\n",
+        **crates,
+        "build.sh": "docker build -t acme/x:1 .\n",
+        "k8s/x.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\nspec:\n"
+        "  selector:\n    matchLabels: {app: x}\n  template:\n    metadata:\n"
+        "      labels: {app: x}\n    spec:\n      containers:\n"
+        "        - name: x\n          image: acme/x:1\n",
+    }
+
+
 def make_calls_and_rules(n: int) -> Files:
     """A Dockerfile whose ENV values double `n` times (each the one before twice), then
     `n / 6` RUN lines of `n / 6` `make -C` commands of `n / 6` targets each, and their bind
@@ -2401,6 +2425,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfile: 300 RUN lines of 300 cache mounts, 300 COPY --from; 300 modules' owners": (
         lambda: dockerfile_repackaged_and_many_owners(300)
+    ),
+    "Dockerfile: 50 RUN lines of 50 cargo builds of 50 flags each; a workspace of 300 crates": (
+        lambda: cargo_builds_of_a_workspace(300)
     ),
     "Dockerfile: ENV values doubled 300 times, 50 RUN lines of 50 makes; 1200 Makefile rules": (
         lambda: make_calls_and_rules(300)

@@ -3473,8 +3473,8 @@ class _Finder:
             folder = package if _below(package, folder) or host else folder
             used.append(Evidence("dockerfile", build.said, folder))
             return tuple(self.go.closure(package)), folder
-        crate = self._crate_run(argv, dockerfile) if source is None and dockerfile else None
-        if crate is not None and _within(crate[0], folder):  # the Rust binary it copies: its crate
+        crate = self._crate_of(argv, dockerfile, folder) if source is None and dockerfile else None
+        if crate is not None:  # the Rust crate whose binary it copies, or its build names
             used.append(Evidence("dockerfile", crate[1], crate[0]))
             return self._own_modules(crate[0]), crate[0]
         if dockerfile is None and self.go.is_main(folder):
@@ -3777,6 +3777,53 @@ class _Finder:
         folder, said = named[0]
         return folder, replace(said, text=f"{said.text} (the crate of the binary {ran} it runs)")
 
+    def _crate_of(
+        self, argv: Sequence[object], dockerfile: Dockerfile, folder: str
+    ) -> tuple[str, Said] | None:
+        """The Rust crate the image runs, within the build's folder: the one of the binary
+        it copies from the context (_crate_run), else the one its `cargo` build names."""
+        crate = self._crate_run(argv, dockerfile)
+        if crate is not None and _within(crate[0], folder):
+            return crate
+        return self._cargo_built(argv, dockerfile, folder)
+
+    def _cargo_built(
+        self, argv: Sequence[object], dockerfile: Dockerfile, folder: str
+    ) -> tuple[str, Said] | None:
+        """The crate of a Cargo workspace in the build context `folder` that the image's
+        `cargo build -p NAME` / `--bin NAME` / `cargo install --path DIR` builds: the folder
+        DIR, else the crate whose Cargo.toml's `[package]` is NAME (the name cargo gives
+        its binary, too), with the build's line. Of several crates built, or beside a
+        build of crates not known (`cargo build --workspace`), the one whose binary the
+        container runs. None when none names one crate of the tree."""
+        found: dict[str, tuple[Said, str]] = {}  # each crate: the build, the binary made
+        unknown = False
+        for build in dockerfile.cargo_builds:
+            name = build.package or build.binary
+            if build.folder:
+                crate = os.path.normpath(os.path.join(folder, build.folder))
+                named = [crate] if crate in self.builds.crates else []
+            else:
+                named = [
+                    crate
+                    for crate, said in self.builds.crates.items()
+                    if name and _crate_name(said) == name and _within(crate, folder)
+                ]
+            if len(named) != 1:
+                unknown = True
+                continue
+            binary = build.binary or _crate_name(self.builds.crates[named[0]])
+            found.setdefault(named[0], (build.said, binary))
+        if len(found) > 1 or unknown:  # an image of several programs: the one it runs
+            script = shell_script_of(argv)
+            words = past_prefixes([str(w) for w in (script.split() if script else argv)])
+            ran = posixpath.basename(words[0]) if words else ""
+            found = {crate: made for crate, made in found.items() if made[1] == ran}
+        if len(found) != 1:
+            return None
+        crate, (said, _) = found.popitem()
+        return crate, said
+
     def _go_run(
         self, argv: Sequence[object], dockerfile: Dockerfile, folder: str
     ) -> tuple[GoBuild, str] | None:
@@ -3806,6 +3853,12 @@ class _Finder:
 
 
 _NAME = regex.compile(r"[\w.-]+")  # a binary's name a script's variable may hold
+
+
+def _crate_name(said: Said) -> str:
+    """The name a Cargo.toml's `name = "x"` line gives its crate."""
+    value = said.text.partition("=")[2].strip()
+    return value[1:-1] if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'" else ""
 
 
 def _program_word(dockerfile: Dockerfile) -> str | None:

@@ -262,6 +262,19 @@ class GoBuild:
 
 
 @record
+class CargoBuild:
+    """A `cargo build`/`cargo install` in any stage of a Dockerfile, by what it names of a
+    workspace: the package (`-p`/`--package NAME`), the binary (`--bin NAME`), or the
+    crate's folder of the build context (`cargo install --path crates/x`, through the
+    stage's COPY lines); each empty when not given."""
+
+    package: str
+    binary: str
+    folder: str
+    said: Said
+
+
+@record
 class MakeCall:
     """A `make [-C DIR] [-f FILE] [NAME=VALUE...] [TARGET...]` of a Dockerfile's RUN line,
     read with the ENV values its stage set before it: the folder it runs in, in the image,
@@ -330,6 +343,9 @@ class Dockerfile:
     # the `make` commands of any stage's RUN lines, whose Makefile's recipe may build one
     # program (model/links.py follows them)
     make_calls: tuple[MakeCall, ...] = ()
+    # the `cargo build -p NAME` / `--bin NAME` / `cargo install --path DIR` of any stage,
+    # which say the one crate of a workspace the image builds (MAX_MAKE_CALLS at most)
+    cargo_builds: tuple[CargoBuild, ...] = ()
     # where a stage takes its program from outside the context: the first RUN that clones
     # a git repository, or COPY/ADD of a built Python package (`COPY app*.whl /tmp/`)
     fetched: Said | None = None
@@ -2689,6 +2705,7 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
         arg_go_builds=tuple(runs.arg_go_builds),
         make_calls=tuple(runs.make_calls),
         image_copies=tuple(from_images),
+        cargo_builds=tuple(runs.cargo_builds),
     )
 
 
@@ -2766,6 +2783,7 @@ class _Runs:
     go_builds: list[GoBuild] = field(default_factory=list)
     arg_go_builds: list[GoBuild] = field(default_factory=list)
     make_calls: list[MakeCall] = field(default_factory=list)
+    cargo_builds: list[CargoBuild] = field(default_factory=list)
 
     def read(
         self,
@@ -2818,7 +2836,8 @@ class _Runs:
         copies: list[Copy],
         declared: Mapping[str, str | None],
     ) -> None:
-        """Read a RUN line's `go build`s and `make`s, its ENV values put in."""
+        """Read a RUN line's `go build`s, `make`s and `cargo build`s, its ENV values put
+        in."""
         said = Said(self.path, line, f"RUN {arguments}")
         script = _expanded(arguments, variables=self.env, make=False)
         mounted = copies + _context_mounts(script, workdir)
@@ -2827,6 +2846,10 @@ class _Runs:
         for call in _make_calls(script, workdir, mounted, said):
             if len(self.make_calls) < MAX_MAKE_CALLS:
                 self.make_calls.append(call)
+        if "cargo" in script:
+            for cargo in _cargo_builds(script, workdir, mounted, said):
+                if len(self.cargo_builds) < MAX_MAKE_CALLS:
+                    self.cargo_builds.append(cargo)
 
 
 def _env_pairs(arguments: str) -> list[tuple[str, str]]:
@@ -3573,6 +3596,65 @@ def _go_builds(
                     GoBuild(context + dots, None if dots else output, said, variable=template)
                 )
     return found
+
+
+# `cargo build` options that take a value (`--target x86_64-unknown-linux-musl`); what a
+# build names of a workspace is read apart (`-p`, `--bin`, `--path`)
+_CARGO_VALUE_FLAGS = frozenset(
+    {
+        "--target",
+        "--features",
+        "-F",
+        "--profile",
+        "--manifest-path",
+        "--target-dir",
+        "-j",
+        "--jobs",
+        "--root",
+        "--config",
+        "--color",
+        "--message-format",
+        "-Z",
+        "--version",
+    }
+)
+_CARGO_NAMED = {"-p": "package", "--package": "package", "--bin": "binary", "--path": "folder"}
+
+
+def _cargo_builds(
+    script: str, workdir: str, copies: list[Copy], said: Said
+) -> Iterator[CargoBuild]:
+    """The `cargo build`/`cargo install --path` commands of a RUN line, by the one crate
+    of a workspace each names: `-p NAME` (`--package`), `--bin NAME`, or `--path DIR` (run
+    where the line's `cd`s lead, mapped back to the context through the stage's COPY
+    lines). A build naming none, several, or one by a variable builds crates not known
+    (a CargoBuild naming nothing); `cargo install NAME`, a registry's tool, is none."""
+    for here, command in _commands_where(script, workdir):
+        if len(command) < 2 or posixpath.basename(command[0]) != "cargo":
+            continue
+        words = [w for w in command[1:] if not w.startswith("+")]  # `cargo +nightly build`
+        if not words or words[0] not in ("build", "install", "b"):
+            continue
+        named: dict[str, list[str]] = {"package": [], "binary": [], "folder": []}
+        rest = iter(words[1:])
+        for word in rest:
+            flag, equals, value = word.partition("=")
+            if flag in _CARGO_NAMED:
+                named[_CARGO_NAMED[flag]].append(value if equals else next(rest, ""))
+            elif flag in _CARGO_VALUE_FLAGS and not equals:
+                next(rest, "")
+        given = [values for values in named.values() if values]
+        if words[0] == "install" and not named["folder"]:
+            continue  # a tool from the registry (`cargo install cargo-chef`)
+        if not given or any(len(v) != 1 or not _literal(v[0]) for v in given):
+            yield CargoBuild("", "", "", said)  # which crates, not known
+            continue
+        package, binary, path = (named[k][0] if named[k] else "" for k in named)
+        folder = ""
+        if path:
+            in_image = posixpath.normpath(posixpath.join(here, path))
+            folder = _package_in_context(in_image, copies) or ""
+        yield CargoBuild(package if folder or not path else "", binary, folder, said)
 
 
 def _package_in_context(in_image: str, copies: list[Copy]) -> str | None:
