@@ -136,6 +136,18 @@ def _is_script(name: str) -> bool:
     return name in MAKEFILES or name.endswith((".mk", SHELL_SCRIPT_SUFFIX))
 
 
+def is_bin_script(path: str) -> bool:
+    """A file of a `bin/` folder whose name has no suffix (`bin/start`, `bin/setup`):
+    read as a shell script when its `#!` line names a shell (read_build_file), as an
+    image's command runs it whatever its name."""
+    folder, name = posixpath.split(path.replace(os.sep, "/"))
+    return bool(name) and "." not in name and posixpath.basename(folder) == "bin"
+
+
+# the shells whose scripts a `#!` line of a suffixless file names (is_bin_script)
+_SCRIPT_SHELLS = frozenset({"sh", "bash", "ash", "dash", "zsh", "ksh"})
+
+
 def is_dockerfile_name(name: str) -> bool:
     """`Dockerfile`, `Dockerfile.dev`, `Dockerfile-prod`, `Dockerfile_client`,
     `dockerfile.auth`, `api.Dockerfile`, and Podman's `Containerfile`s, in any case
@@ -535,6 +547,8 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
 
         images, programs = goreleaser_facts(path, _text(data))
         return BuildFile(path, builds=tuple(images), go_builds=programs)
+    if is_bin_script(path) and "." not in name:
+        return _bin_script(path, data)
     reader = _builds_reader(path, name)
     if reader is None:
         return _goreleaser_by_content(path, data)
@@ -543,6 +557,21 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
     go = tilt_go_builds(path, text) if name == TILTFILE else ()
     go = host_go_builds(path, text) if reader is drone_builds else go
     return BuildFile(path, builds=tuple(reader(path, text)), go_builds=go)
+
+
+def _bin_script(path: str, data: bytes) -> BuildFile | None:
+    """A suffixless file of a `bin/` folder whose `#!` line names a shell: a script, its
+    builds and tags read as a `.sh` file's are; None for another (a Ruby or Python
+    program, a binary)."""
+    if not data.startswith(b"#!"):
+        return None
+    script = shell_script(path, data)
+    if script.shell not in _SCRIPT_SHELLS:
+        return None
+    text = _text(data)
+    builds, tags = script_facts(path, text)
+    go = host_go_builds(path, text, shell=True, make=False)
+    return BuildFile(path, builds=tuple(builds), tags=tuple(tags), script=script, go_builds=go)
 
 
 # Top-level keys a GoReleaser configuration of another name holds: each at a line's start
