@@ -1030,12 +1030,15 @@ def _literal(value: object) -> str | None:
 
 def image_repository(image: object) -> str:
     """`registry.example/shop/backend:1.4@sha256:...` -> `registry.example/shop/backend`
-    (lower case, Docker Hub's implied `docker.io/library/` dropped)."""
+    (lower case, Docker Hub's implied `docker.io/library/` dropped); the tag begins at the
+    last segment's first `:`, so one a variable gives with a default holds its own
+    (`shop/web:${TAG:-2.6.0}` -> `shop/web`)."""
     if not isinstance(image, str):
         return ""
     name = image.split("@", 1)[0]
-    if ":" in name.rsplit("/", 1)[-1]:
-        name = name.rsplit(":", 1)[0]
+    head, slash, last = name.rpartition("/")
+    if ":" in last:
+        name = head + slash + last.partition(":")[0]
     return name.lower().removeprefix("docker.io/").removeprefix("library/")
 
 
