@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 from k8slb.code.entry_points import container_argv, entry_of
 from k8slb.interface.cli import cli
-from k8slb.reading.build_files import parse_dockerfile
+from k8slb.reading.build_files import image_repository, parse_dockerfile
 
 from tests.helpers import FIXTURES, count_parses, lint_files
 
@@ -133,6 +133,42 @@ def test_compose_build_context_and_dockerfile(tmp_path: Path) -> None:
     assert row["modules"] == 2
     assert row["evidence"][0] == "compose: compose.yaml:3: image: shop/inventory"
     assert "ENTRYPOINT" in row["evidence"][1]
+
+
+@pytest.mark.parametrize(
+    ("image", "repository"),
+    [
+        ("shop/inventory:${TAG:-2.0.1}", "shop/inventory"),
+        ("localhost:5000/shop/inventory:${TAG:-latest}@sha256:0a", "localhost:5000/shop/inventory"),
+        ("shop/inventory:2.0", "shop/inventory"),
+        (
+            "${REGISTRY:-docker.io}/shop/inventory:${TAG:-1}",
+            "${registry:-docker.io}/shop/inventory",
+        ),
+    ],
+)
+def test_an_image_s_tag_begins_at_its_last_segment_s_first_colon(
+    image: str, repository: str
+) -> None:
+    """A tag a variable gives with a default (`${TAG:-2.0.1}`) holds a colon of its own."""
+    assert image_repository(image) == repository
+
+
+def test_a_compose_image_tagged_by_a_variable_with_a_default_links_its_build(
+    tmp_path: Path,
+) -> None:
+    """`image: shop/inventory:${TAG:-2.0}` and `build: ./svc`: the build of that image,
+    stronger than a guess from the folder's name."""
+    files = {
+        "inventory.yaml": workload(image="registry.example/shop/inventory:2.0"),
+        "deploy/compose.yaml": "services:\n  inv:\n    image: shop/inventory:${TAG:-2.0}\n"
+        "    build:\n      context: ../svc\n",
+        "svc/Dockerfile": DOCKERFILE,
+        **service_app("svc"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("svc", "server.py")
+    assert row["evidence"][0] == "compose: deploy/compose.yaml:3: image: shop/inventory:${TAG:-2.0}"
 
 
 def test_tiltfile_docker_build_with_literal_arguments(tmp_path: Path) -> None:

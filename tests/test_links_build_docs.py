@@ -1105,6 +1105,68 @@ def test_a_literal_build_runs_in_its_job_s_default_working_directory() -> None:
     ]
 
 
+MATRIX_FOLDER_WORKFLOW = """\
+on: push
+jobs:
+  publish:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        app: [ledger, billing]
+    steps:
+      - uses: actions/checkout@v4
+      - name: image
+        run: |
+          docker build \\
+            -t registry.example/${{ github.repository_owner }}/${{ matrix.app }}:main \\
+            .
+        working-directory: apps/${{ matrix.app }}
+      - name: smoke image
+        run: docker build -t registry.example/smoke:main .
+        working-directory: apps/${{ matrix.app }}
+"""
+
+
+def test_a_run_step_builds_in_the_folder_its_matrix_names() -> None:
+    """`working-directory: apps/${{ matrix.app }}`: each run's `docker build ... .` builds
+    that run's folder (a literal line too, once a run), not the repository's top."""
+    builds = workflow_builds(".github/workflows/ci.yml", MATRIX_FOLDER_WORKFLOW)
+    assert sorted((b.image, b.context) for b in builds) == [
+        ("billing", os.path.join("apps", "billing")),  # (past the owner a variable names)
+        ("ledger", os.path.join("apps", "ledger")),
+        ("registry.example/smoke", os.path.join("apps", "billing")),
+        ("registry.example/smoke", os.path.join("apps", "ledger")),
+    ]
+
+
+def test_a_workflow_s_default_working_directory_and_an_unknown_one() -> None:
+    """The workflow's `defaults.run.working-directory` holds where neither the step nor its
+    job gives one; a folder a value not known names (an input) builds nothing rather than
+    the top."""
+    workflow = (
+        "defaults:\n  run:\n    working-directory: site\n"
+        "jobs:\n  a:\n    steps:\n      - run: docker build -t acme/site:1 .\n"
+        "  b:\n    steps:\n      - run: docker build -t acme/guess:1 .\n"
+        "        working-directory: ${{ inputs.folder }}\n"
+    )
+    builds = workflow_builds(".github/workflows/ci.yml", workflow)
+    assert [(b.image, b.context) for b in builds] == [("acme/site", "site")]
+
+
+def test_a_matrix_built_service_links_to_its_own_folder(tmp_path: Path) -> None:
+    files = {
+        "deploy/ledger.yaml": workload(name="ledger", image="registry.example/acme/ledger:main"),
+        ".github/workflows/ci.yml": MATRIX_FOLDER_WORKFLOW,
+        "apps/ledger/Dockerfile": DOCKERFILE,
+        **service_app("apps/ledger"),
+        "apps/billing/Dockerfile": DOCKERFILE,
+        **service_app("apps/billing"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("apps", "ledger", "server.py")
+    assert row["evidence"][0].startswith("workflow: .github/workflows/ci.yml:12: docker build")
+
+
 def test_a_manifest_naming_its_image_by_the_workflow_s_env_variable_links_that_build(
     tmp_path: Path,
 ) -> None:

@@ -332,6 +332,84 @@ def test_two_crates_named_as_the_binary_link_neither(tmp_path: Path) -> None:
     assert only(links(tmp_path, files))["code"] != os.path.join("services", "orders")
 
 
+WORKSPACE_DOCKERFILE = """\
+FROM rust:1.80 AS build
+WORKDIR /work
+COPY Cargo.toml Cargo.lock ./
+COPY services services
+RUN {build}
+
+FROM debian:bookworm-slim
+COPY --from=build /work/target/release/{binary} /usr/local/bin/
+ENTRYPOINT ["/usr/local/bin/{binary}"]
+"""
+
+
+def workspace_built(build: str, binary: str = "orders") -> dict[str, str]:
+    """The workspace's crates built in the image, its build naming one of them: no binary
+    copied from the context names the crate, the build does."""
+    files = {
+        **rust_services("orders", "billing"),
+        "Dockerfile.orders": WORKSPACE_DOCKERFILE.format(build=build, binary=binary),
+    }
+    del files["build.sh"]
+    return files
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        "cargo build --release --bin orders",
+        "cargo build --locked --release -p orders",
+        "cargo build --release --package=orders --target-dir target",
+        "cargo install --path services/orders --root /work/target/release/..",
+        "cd services && cargo install --locked --path ./orders",
+    ],
+)
+def test_a_workspace_build_naming_one_crate_links_that_crate(build: str, tmp_path: Path) -> None:
+    """The image's `cargo build --bin orders` (or `-p`, or `install --path`) of a
+    workspace copied whole: the crate services/orders, not the folder of every crate."""
+    row = only(links(tmp_path, workspace_built(build)))
+    assert row["code"] == os.path.join("services", "orders"), row
+    assert any(
+        e.startswith(f"dockerfile: Dockerfile.orders:5: RUN {build}") for e in row["evidence"]
+    )
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        "cargo build --release",
+        "cargo build --release -p ${CRATE}",
+        "cargo build -p orders -p billing",
+    ],
+)
+def test_a_workspace_build_naming_no_one_crate_narrows_to_none(build: str, tmp_path: Path) -> None:
+    row = only(links(tmp_path, workspace_built(build)))
+    assert row["code"] not in (
+        os.path.join("services", "orders"),
+        os.path.join("services", "billing"),
+    )
+
+
+def test_beside_a_build_of_the_whole_workspace_a_named_crate_must_be_the_one_run(
+    tmp_path: Path,
+) -> None:
+    """`cargo build --workspace && cargo build -p orders`: the image holds every crate's
+    binary; it runs billing's, so orders is not its code (nor, unnamed, is billing)."""
+    build = "cargo build --release --workspace && cargo build --release -p orders"
+    row = only(links(tmp_path, workspace_built(build, binary="billing")))
+    assert row["code"] != os.path.join("services", "orders"), row
+    row = only(links(tmp_path / "runs-orders", workspace_built(build)))
+    assert row["code"] == os.path.join("services", "orders"), row
+
+
+def test_of_two_crates_an_image_builds_it_links_the_one_it_runs(tmp_path: Path) -> None:
+    build = "cargo build --release -p billing && cargo build --release -p orders"
+    row = only(links(tmp_path, workspace_built(build, binary="billing")))
+    assert row["code"] == os.path.join("services", "billing"), row
+
+
 def test_a_cargo_manifest_s_name_is_its_package_s_not_a_dependency_s() -> None:
     text = '[dependencies]\nname = "not-this"\n\n[package]\nname = "orders"\n'
     said = read_build_file("svc/Cargo.toml", text.encode())

@@ -184,3 +184,55 @@ def test_a_path_target_of_no_program_links_nothing_new(tmp_path: Path) -> None:
     }
     rows = by_container(links(tmp_path, files))
     assert rows["ledger"]["code"] not in (os.path.join("cmd", p) for p in PROGRAMS)
+
+
+BUILD_ONE = (
+    "FROM golang:1.22 AS build\nWORKDIR /src\nCOPY go.mod ./\nRUN go mod download\nCOPY . .\n"
+    "RUN go build -o /out/{name} ./cmd/{name}/main.go\n"
+    "FROM gcr.io/distroless/base-debian12\nCOPY --from=build /out/{name} /{name}\n"
+    'ENTRYPOINT ["/{name}"]\n'
+)
+
+
+def test_a_dockerfile_named_in_another_case_says_which_program_it_builds(
+    tmp_path: Path,
+) -> None:
+    """`-f cmd/ledger/DockerFile .`, as a build may name it: the file is read as a
+    Dockerfile, and its `go build ./cmd/ledger/main.go` links that program and the library
+    it imports, not the module's top with both programs."""
+    files = {
+        **module("depot/"),
+        **{f"depot/cmd/{name}/DockerFile": BUILD_ONE.format(name=name) for name in PROGRAMS},
+        "depot/README.md": "```sh\n"
+        + "".join(f"docker build -t acme/{n} -f cmd/{n}/DockerFile .\n" for n in PROGRAMS)
+        + "```\n",
+    }
+    rows = by_container(links(tmp_path, files))
+    for name in PROGRAMS:
+        assert rows[name]["code"] == os.path.join("depot", "cmd", name), rows[name]
+        assert rows[name]["modules"] == 2, "its own main and the library, not the other program"
+        assert any("RUN go build" in e for e in rows[name]["evidence"]), rows[name]
+
+
+def test_a_build_of_the_module_that_names_no_program_links_nothing(tmp_path: Path) -> None:
+    """The module's folder built by compose with a Dockerfile the tree lacks (one made by
+    a script): which of its two programs the image runs, nothing says, so no code is
+    linked rather than both programs' as one container's."""
+    files = {
+        **module("depot/"),
+        "compose.yaml": "services:\n  ledger:\n    image: acme/ledger:1\n    build: ./depot\n",
+    }
+    row = by_container(links(tmp_path, files))["ledger"]
+    assert row["code"] is None, row
+    assert "a Go module of several programs" in row["why_not"], row
+    assert os.path.join("depot", "cmd", "courier") in row["why_not"], row
+
+
+def test_a_module_of_one_program_built_so_still_links_it(tmp_path: Path) -> None:
+    files = {
+        **module("depot/"),
+        "compose.yaml": "services:\n  ledger:\n    image: acme/ledger:1\n    build: ./depot\n",
+    }
+    del files["depot/cmd/courier/main.go"]
+    row = by_container(links(tmp_path, files))["ledger"]
+    assert (row["code"], row["modules"]) == ("depot", 2), row  # its one program's closure

@@ -1593,6 +1593,30 @@ def dockerfile_repackaged_and_many_owners(n: int) -> Files:
     return files
 
 
+def cargo_builds_of_a_workspace(n: int) -> Files:
+    """A Dockerfile of `n / 6` RUN lines of `n / 6` `cargo build -p` commands each (every
+    one naming a crate, through `n / 6` flags and a `cd`), and a workspace of `n` crates,
+    one of them named as the binary the image runs."""
+    k = n // 6
+    flags = " ".join(f"--features f{i} -j{i}" for i in range(k))
+    run = "RUN " + " && ".join(f"cd /src/c{i} && cargo build {flags} -p c{i}" for i in range(k))
+    crates = {f"crates/c{i}/Cargo.toml": f'[package]\nname = "c{i}"\n' for i in range(n)}
+    return {
+        "Dockerfile": "FROM rust:1 AS b\nWORKDIR /src\nCOPY crates .\n"
+        + f"{run}\n" * k
+        + 'FROM debian:12\nCOPY --from=b /src/target/release/c1 /c1\nENTRYPOINT ["/c1"]\n',
+        "Cargo.toml": "[workspace]\nmembers = ["
+        + ", ".join(f'"crates/c{i}"' for i in range(n))
+        + "]\n",
+        **crates,
+        "build.sh": "docker build -t acme/x:1 .\n",
+        "k8s/x.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\nspec:\n"
+        "  selector:\n    matchLabels: {app: x}\n  template:\n    metadata:\n"
+        "      labels: {app: x}\n    spec:\n      containers:\n"
+        "        - name: x\n          image: acme/x:1\n",
+    }
+
+
 def make_calls_and_rules(n: int) -> Files:
     """A Dockerfile whose ENV values double `n` times (each the one before twice), then
     `n / 6` RUN lines of `n / 6` `make -C` commands of `n / 6` targets each, and their bind
@@ -1910,6 +1934,20 @@ def workflow_matrix_of_mappings(n: int) -> Files:
     workflow = (
         "on: push\njobs:\n  b:\n    runs-on: x\n    strategy:\n      matrix:\n"
         f"{keys}        include:\n{include}    steps:\n{step}"
+    )
+    return {".github/workflows/build.yml": workflow}
+
+
+def workflow_matrix_folders(n: int) -> Files:
+    """A job whose matrix has 256 runs and `n` run steps, each in the folder a matrix value
+    names, of `n` literal `docker build` lines (read once a run: the run's folder)."""
+    keys = "".join(f"        k{i}: [a{i}, b{i}]\n" for i in range(8))
+    builds = "".join(f"          docker build -t acme/s{j}:1 d{j}\n" for j in range(n))
+    step = "      - working-directory: w/${{ matrix.k0 }}/${{ matrix.k7 }}\n"
+    step += f"        run: |\n{builds}"
+    workflow = (
+        "on: push\njobs:\n  b:\n    runs-on: x\n    strategy:\n      matrix:\n"
+        f"{keys}    steps:\n{step * n}"
     )
     return {".github/workflows/build.yml": workflow}
 
@@ -2510,6 +2548,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Dockerfile: 300 RUN lines of 300 cache mounts, 300 COPY --from; 300 modules' owners": (
         lambda: dockerfile_repackaged_and_many_owners(300)
     ),
+    "Dockerfile: 50 RUN lines of 50 cargo builds of 50 flags each; a workspace of 300 crates": (
+        lambda: cargo_builds_of_a_workspace(300)
+    ),
     "Dockerfile: ENV values doubled 300 times, 50 RUN lines of 50 makes; 1200 Makefile rules": (
         lambda: make_calls_and_rules(300)
     ),
@@ -2560,6 +2601,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "a workflow matrix of 256 runs, 300 keys of a 300-value mapping, 300 includes": (
         lambda: workflow_matrix_of_mappings(300)
+    ),
+    "a workflow matrix of 256 runs, 40 steps in a matrix-named folder, 40 builds each": (
+        lambda: workflow_matrix_folders(40)
     ),
     "a chart's installers: 2000 scripts, guides, helm lines, values files, cd lines": (
         lambda: chart_installer_commands(2000)

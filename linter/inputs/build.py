@@ -7,7 +7,13 @@ from __future__ import annotations
 import os
 
 from k8slb.inputs.reader import Reader
-from k8slb.reading.build_files import BuildFile, is_build_file, is_documentation, read_build_file
+from k8slb.reading.build_files import (
+    BuildFile,
+    is_bin_script,
+    is_build_file,
+    is_documentation,
+    read_build_file,
+)
 
 
 class BuildFiles(Reader):
@@ -16,10 +22,10 @@ class BuildFiles(Reader):
     links = True
 
     def claims_file(self, path: str) -> bool:
-        return is_build_file(os.path.basename(path))
+        return is_build_file(os.path.basename(path)) or is_bin_script(path)
 
     def skippable(self, path: str) -> bool:
-        return True  # always a build file by its name: parsed alone
+        return True  # a build file by its name (or its folder's, `bin/`): parsed alone
 
     def parse(self, path: str, data: bytes) -> BuildFile:
         return read_build_file(path, data) or BuildFile(path)

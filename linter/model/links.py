@@ -85,7 +85,8 @@ a build of the tree, a documented one too, tags that very name: no folder named 
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder (a Go module's folder with one `main` package
-below it and no Go build in its image: that program's import closure).
+below it and no Go build in its image: that program's import closure; with several, and no
+Dockerfile known to say which, no link).
 """
 
 from __future__ import annotations
@@ -3077,7 +3078,34 @@ class _Finder:
             self._refused(chosen, folder, dockerfile)
             or self._named_at_top(chosen, folder, modules)
             or self._host_binary_untraced(argv, chosen.folder, folder, dockerfile)
+            or self._go_programs_unnamed(chosen, folder, dockerfile)
             or self._base_too_wide(chosen, folder, dockerfile, own)
+        )
+
+    def _go_programs_unnamed(
+        self, chosen: Evidence, folder: str, dockerfile: Dockerfile | None
+    ) -> str | None:
+        """Why a build of a Go module's folder (its go.mod's, Go code only) that holds
+        several programs below it (`cmd/api`, `cmd/worker`) and is none itself links no
+        code when nothing says which it runs: no Dockerfile of the build is known (a file
+        of the build's is read: _host_binary_untraced and the Go builds decide). The
+        module's whole code is every program's, not the container's. None where the
+        folder holds one program at most."""
+        if dockerfile is not None:
+            return None
+        if folder not in self.builds.names or self.go.is_main(folder):
+            return None
+        own = self.by_folder.get(folder, ())
+        if not own or any(self.modules[p].language != "go" for p in own if p in self.modules):
+            return None
+        mains = self.go.mains_below(folder)
+        if len(mains) < 2:
+            return None
+        more = ", ..." if len(mains) > 3 else ""
+        return (
+            f"{chosen.said.path}:{chosen.said.line}: builds {folder}, a Go module of several "
+            f"programs ({', '.join(mains[:3])}{more}), with no Dockerfile known: which one "
+            "the container runs the build does not say"
         )
 
     def _through_base(self, dockerfile: Dockerfile | None) -> tuple[Evidence, Dockerfile] | None:
@@ -3452,8 +3480,8 @@ class _Finder:
             folder = package if _below(package, folder) or host else folder
             used.append(Evidence("dockerfile", build.said, folder))
             return tuple(self.go.closure(package)), folder
-        crate = self._crate_run(argv, dockerfile) if source is None and dockerfile else None
-        if crate is not None and _within(crate[0], folder):  # the Rust binary it copies: its crate
+        crate = self._crate_of(argv, dockerfile, folder) if source is None and dockerfile else None
+        if crate is not None:  # the Rust crate whose binary it copies, or its build names
             used.append(Evidence("dockerfile", crate[1], crate[0]))
             return self._own_modules(crate[0]), crate[0]
         if dockerfile is None and self.go.is_main(folder):
@@ -3756,6 +3784,53 @@ class _Finder:
         folder, said = named[0]
         return folder, replace(said, text=f"{said.text} (the crate of the binary {ran} it runs)")
 
+    def _crate_of(
+        self, argv: Sequence[object], dockerfile: Dockerfile, folder: str
+    ) -> tuple[str, Said] | None:
+        """The Rust crate the image runs, within the build's folder: the one of the binary
+        it copies from the context (_crate_run), else the one its `cargo` build names."""
+        crate = self._crate_run(argv, dockerfile)
+        if crate is not None and _within(crate[0], folder):
+            return crate
+        return self._cargo_built(argv, dockerfile, folder)
+
+    def _cargo_built(
+        self, argv: Sequence[object], dockerfile: Dockerfile, folder: str
+    ) -> tuple[str, Said] | None:
+        """The crate of a Cargo workspace in the build context `folder` that the image's
+        `cargo build -p NAME` / `--bin NAME` / `cargo install --path DIR` builds: the folder
+        DIR, else the crate whose Cargo.toml's `[package]` is NAME (the name cargo gives
+        its binary, too), with the build's line. Of several crates built, or beside a
+        build of crates not known (`cargo build --workspace`), the one whose binary the
+        container runs. None when none names one crate of the tree."""
+        found: dict[str, tuple[Said, str]] = {}  # each crate: the build, the binary made
+        unknown = False
+        for build in dockerfile.cargo_builds:
+            name = build.package or build.binary
+            if build.folder:
+                crate = os.path.normpath(os.path.join(folder, build.folder))
+                named = [crate] if crate in self.builds.crates else []
+            else:
+                named = [
+                    crate
+                    for crate, said in self.builds.crates.items()
+                    if name and _crate_name(said) == name and _within(crate, folder)
+                ]
+            if len(named) != 1:
+                unknown = True
+                continue
+            binary = build.binary or _crate_name(self.builds.crates[named[0]])
+            found.setdefault(named[0], (build.said, binary))
+        if len(found) > 1 or unknown:  # an image of several programs: the one it runs
+            script = shell_script_of(argv)
+            words = past_prefixes([str(w) for w in (script.split() if script else argv)])
+            ran = posixpath.basename(words[0]) if words else ""
+            found = {crate: made for crate, made in found.items() if made[1] == ran}
+        if len(found) != 1:
+            return None
+        crate, (said, _) = found.popitem()
+        return crate, said
+
     def _go_run(
         self, argv: Sequence[object], dockerfile: Dockerfile, folder: str
     ) -> tuple[GoBuild, str] | None:
@@ -3785,6 +3860,12 @@ class _Finder:
 
 
 _NAME = regex.compile(r"[\w.-]+")  # a binary's name a script's variable may hold
+
+
+def _crate_name(said: Said) -> str:
+    """The name a Cargo.toml's `name = "x"` line gives its crate."""
+    value = said.text.partition("=")[2].strip()
+    return value[1:-1] if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'" else ""
 
 
 def _program_word(dockerfile: Dockerfile) -> str | None:

@@ -47,7 +47,7 @@ PROJECT_FILES = frozenset(
 # `api.Dockerfile`; not a document or a configuration about one (`Dockerfile.md`,
 # `dockerfile-lint.json`)
 DOCKERFILE_NAMES = regex.compile(
-    r"^(?:[Dd]ockerfile|[Cc]ontainerfile)(?:[._-].+)?$|.[._-](?:[Dd]ockerfile|Containerfile)$"
+    r"(?i)^(?:dockerfile|containerfile)(?:[._-].+)?$|.[._-](?:dockerfile|containerfile)$"
 )
 _NOT_DOCKERFILES: tuple[str, ...] = (".md", ".markdown", ".adoc", ".txt", ".json", ".yaml")
 _NOT_DOCKERFILES += (".yml", ".toml", ".lock", ".sh", ".bat", ".ps1", ".bak", ".orig")
@@ -137,12 +137,26 @@ def _is_script(name: str) -> bool:
     return name in MAKEFILES or name.endswith((".mk", SHELL_SCRIPT_SUFFIX))
 
 
+def is_bin_script(path: str) -> bool:
+    """A file of a `bin/` folder whose name has no suffix (`bin/start`, `bin/setup`):
+    read as a shell script when its `#!` line names a shell (read_build_file), as an
+    image's command runs it whatever its name."""
+    folder, name = posixpath.split(path.replace(os.sep, "/"))
+    return bool(name) and "." not in name and posixpath.basename(folder) == "bin"
+
+
+# the shells whose scripts a `#!` line of a suffixless file names (is_bin_script)
+_SCRIPT_SHELLS = frozenset({"sh", "bash", "ash", "dash", "zsh", "ksh"})
+
+
 def is_dockerfile_name(name: str) -> bool:
     """`Dockerfile`, `Dockerfile.dev`, `Dockerfile-prod`, `Dockerfile_client`,
-    `dockerfile.auth`, `api.Dockerfile`, and Podman's `Containerfile`s."""
+    `dockerfile.auth`, `api.Dockerfile`, and Podman's `Containerfile`s, in any case
+    (`DockerFile`, which a build names with `-f`)."""
     # most names have neither word: a substring test spares them the pattern's call
+    lower = name.lower()
     return (
-        ("ockerfile" in name or "ontainerfile" in name)
+        ("ockerfile" in lower or "ontainerfile" in lower)
         and bool(DOCKERFILE_NAMES.search(name))
         and not name.lower().endswith(_NOT_DOCKERFILES)
     )
@@ -261,6 +275,19 @@ class GoBuild:
 
 
 @record
+class CargoBuild:
+    """A `cargo build`/`cargo install` in any stage of a Dockerfile, by what it names of a
+    workspace: the package (`-p`/`--package NAME`), the binary (`--bin NAME`), or the
+    crate's folder of the build context (`cargo install --path crates/x`, through the
+    stage's COPY lines); each empty when not given."""
+
+    package: str
+    binary: str
+    folder: str
+    said: Said
+
+
+@record
 class MakeCall:
     """A `make [-C DIR] [-f FILE] [NAME=VALUE...] [TARGET...]` of a Dockerfile's RUN line,
     read with the ENV values its stage set before it: the folder it runs in, in the image,
@@ -329,6 +356,9 @@ class Dockerfile:
     # the `make` commands of any stage's RUN lines, whose Makefile's recipe may build one
     # program (model/links.py follows them)
     make_calls: tuple[MakeCall, ...] = ()
+    # the `cargo build -p NAME` / `--bin NAME` / `cargo install --path DIR` of any stage,
+    # which say the one crate of a workspace the image builds (MAX_MAKE_CALLS at most)
+    cargo_builds: tuple[CargoBuild, ...] = ()
     # where a stage takes its program from outside the context: the first RUN that clones
     # a git repository, or COPY/ADD of a built Python package (`COPY app*.whl /tmp/`)
     fetched: Said | None = None
@@ -518,6 +548,8 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
 
         images, programs = goreleaser_facts(path, _text(data))
         return BuildFile(path, builds=tuple(images), go_builds=programs)
+    if is_bin_script(path) and "." not in name:
+        return _bin_script(path, data)
     reader = _builds_reader(path, name)
     if reader is None:
         return _goreleaser_by_content(path, data)
@@ -526,6 +558,21 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
     go = tilt_go_builds(path, text) if name == TILTFILE else ()
     go = host_go_builds(path, text) if reader is drone_builds else go
     return BuildFile(path, builds=tuple(reader(path, text)), go_builds=go)
+
+
+def _bin_script(path: str, data: bytes) -> BuildFile | None:
+    """A suffixless file of a `bin/` folder whose `#!` line names a shell: a script, its
+    builds and tags read as a `.sh` file's are; None for another (a Ruby or Python
+    program, a binary)."""
+    if not data.startswith(b"#!"):
+        return None
+    script = shell_script(path, data)
+    if script.shell not in _SCRIPT_SHELLS:
+        return None
+    text = _text(data)
+    builds, tags = script_facts(path, text)
+    go = host_go_builds(path, text, shell=True, make=False)
+    return BuildFile(path, builds=tuple(builds), tags=tuple(tags), script=script, go_builds=go)
 
 
 # Top-level keys a GoReleaser configuration of another name holds: each at a line's start
@@ -1010,12 +1057,15 @@ def _literal(value: object) -> str | None:
 
 def image_repository(image: object) -> str:
     """`registry.example/shop/backend:1.4@sha256:...` -> `registry.example/shop/backend`
-    (lower case, Docker Hub's implied `docker.io/library/` dropped)."""
+    (lower case, Docker Hub's implied `docker.io/library/` dropped); the tag begins at the
+    last segment's first `:`, so one a variable gives with a default holds its own
+    (`shop/web:${TAG:-2.6.0}` -> `shop/web`)."""
     if not isinstance(image, str):
         return ""
     name = image.split("@", 1)[0]
-    if ":" in name.rsplit("/", 1)[-1]:
-        name = name.rsplit(":", 1)[0]
+    head, slash, last = name.rpartition("/")
+    if ":" in last:
+        name = head + slash + last.partition(":")[0]
     return name.lower().removeprefix("docker.io/").removeprefix("library/")
 
 
@@ -1287,14 +1337,16 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
     sessions = [] if github else [s for d in documents for s in _gitlab_sessions(d)]
     moving.update(n for first, lines in sessions for n in range(first, first + len(lines)))
     found: list[ImageBuild] = []
+    room = [MAX_RUN_LINES]  # the lines of run steps read run by run, in the whole file
     for first, lines in sessions:
         builds = step_builds(path, "\n".join(lines), first, top, {})
         found += [replace(b, kind="workflow") for b in builds]
     for number, line in _logical_lines(text, comments=False):
         build = _docker_build_words(line) if number not in moving else None
-        if build is not None:
+        folder = folders.get(number, ".")
+        if build is not None and folder is not None:  # (None: read run by run)
             image, context, dockerfile, args = build
-            here = _moved(_joined(top, folders.get(number, ".")), line)
+            here = _moved(_joined(top, folder), line)
             if here is None:
                 continue
             root = _joined(here, context)
@@ -1315,14 +1367,36 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
             for step in steps if isinstance(steps, list) else []:
                 if not isinstance(step, dict):
                     continue
-                here = _joined(top, _working_directory(job, step))
                 envs = (document.get("env"), job.get("env"), step.get("env"))
+                literal = _run_folder(document, job, step, {})
                 for known in _expressions(runs, envs) if "${{" in str(step) else [{}]:
                     known.update(_metadata_tags(step, metadata, known))
                     found += _build_push_step(path, text, top, step, known)
-                    found += _run_step_builds(path, here, step, known)
+                    folder = literal or _run_folder(document, job, step, known)
+                    if folder is not None:
+                        here = _joined(top, folder)
+                        found += _run_step_builds(path, here, step, known, room, not literal)
+                here = _joined(top, literal) if literal is not None else None
                 found += _run_step_variables(path, here, step, job_env, exported)
     return list(dict.fromkeys(found))  # a step that uses no matrix value: once, not a run
+
+
+def _run_folder(
+    document: object, job: dict[str, Any], step: dict[str, Any], known: dict[str, str]
+) -> str | None:
+    """The folder a run step runs in, from the repository's top: its `working-directory`,
+    else its job's `defaults.run`'s, else the workflow's (`.`: none given), with the
+    values `known` (a matrix run's, the env's) put in; None when what is given is not
+    literal once they are (`services/${{ matrix.service }}` outside a matrix run)."""
+    given: object = None
+    outer = document.get("defaults") if isinstance(document, dict) else None
+    for defaults in (job.get("defaults"), outer):
+        run = defaults.get("run") if isinstance(defaults, dict) else None
+        given = given or (run.get("working-directory") if isinstance(run, dict) else None)
+    given = step.get("working-directory") or given
+    if given is None:
+        return "."
+    return _literal(_filled(given, known)) if isinstance(given, str) and given else None
 
 
 def _working_directory(job: dict[str, Any], step: dict[str, Any]) -> str:
@@ -1407,10 +1481,11 @@ def _changes_folder(script: str) -> bool:
     )
 
 
-def _step_folders(document: object) -> Iterator[tuple[int, str]]:
-    """The lines of each run step run in a folder other than the top, with that folder."""
+def _step_folders(document: object) -> Iterator[tuple[int, str | None]]:
+    """The lines of each run step run in a folder other than the top, with that folder
+    (None: one a matrix's or env's value names)."""
     for job, step, script in _run_steps(document):
-        folder = _working_directory(job, step)
+        folder = _run_folder(document, job, step, {})
         if folder != ".":
             first = _line(step, "run")
             for number in range(first, first + script.count("\n") + 2):
@@ -1425,7 +1500,7 @@ _GITHUB_ENV_WRITE = regex.compile(
 
 def _run_step_variables(
     path: str,
-    top: str,
+    top: str | None,
     step: dict[str, Any],
     job_env: dict[str, str | None],
     exported: dict[str, str | None],
@@ -1434,7 +1509,8 @@ def _run_step_variables(
     the literal `env` of the workflow and the job (`job_env`, made once a job) and of the
     step, and what earlier steps of the job wrote to `$GITHUB_ENV` (this step's writes are
     read for the steps after, as Actions applies them). Run from the top; the script read
-    once, with the variables it uses set before it (its own length bounds them)."""
+    once, with the variables it uses set before it (its own length bounds them). `top`
+    None: the step's folder is not literal (its builds are read run by run, if at all)."""
     script = step.get("run")
     if not isinstance(script, str):
         return []
@@ -1448,7 +1524,7 @@ def _run_step_variables(
         if written is not None:
             value = _expanded(written[2], variables=variables, make=False)
             writes[written[1]] = value if "$" not in value and "`" not in value else None
-    if _DOCKER_BUILD_COMMAND.search(script) is None:
+    if top is None or _DOCKER_BUILD_COMMAND.search(script) is None:
         exported.update(writes)
         return []
     first = _line(step, "run") + (1 if "\n" in script.rstrip("\n") else 0)
@@ -1492,6 +1568,9 @@ def _literal_env(*envs: object) -> dict[str, str | None]:
     return found
 
 
+# How many lines of run steps a workflow's matrix runs read, in all: past it, none (each
+# run reads its steps' scripts again, its values put in)
+MAX_RUN_LINES = 20_000
 # How many runs of a job's matrix are read: past it, none (a matrix so large builds no
 # one service's image).
 MAX_MATRIX = 256
@@ -1660,12 +1739,17 @@ def _metadata_tags(
 
 
 def _run_step_builds(
-    path: str, top: str, step: dict[str, Any], known: dict[str, str]
+    path: str, top: str, step: dict[str, Any], known: dict[str, str], room: list[int], whole: bool
 ) -> list[ImageBuild]:
     """The `docker build` lines of a step's `run` script that are builds only once the
-    matrix's and env's values are put in (the others were read from the file's text)."""
+    matrix's and env's values are put in (the others were read from the file's text),
+    and, when the folder it runs in is known only so (`whole`), all of them; none once
+    the file's runs have read `room` lines."""
     script = step.get("run")
-    if not known or not isinstance(script, str) or "${{" not in script:
+    if not known or not isinstance(script, str) or ("${{" not in script and not whole):
+        return []
+    room[0] -= script.count("\n") + 1
+    if room[0] < 0:
         return []
     first = _line(step, "run") + (1 if "\n" in script.rstrip("\n") else 0)
     found = []
@@ -1675,7 +1759,7 @@ def _run_step_builds(
     for built in step_builds(path, str(_filled(script, known)), first, top, {}) if moves else ():
         moved[built.said.line].append(built)
     for number, line in _logical_lines(script, comments=False):
-        if "${{" not in line or _docker_build_words(line) is not None:
+        if not whole and ("${{" not in line or _docker_build_words(line) is not None):
             continue
         if moves:
             said = Said(path, first + number - 1, line.strip())
@@ -2680,6 +2764,7 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
         arg_go_builds=tuple(runs.arg_go_builds),
         make_calls=tuple(runs.make_calls),
         image_copies=tuple(from_images),
+        cargo_builds=tuple(runs.cargo_builds),
     )
 
 
@@ -2757,6 +2842,7 @@ class _Runs:
     go_builds: list[GoBuild] = field(default_factory=list)
     arg_go_builds: list[GoBuild] = field(default_factory=list)
     make_calls: list[MakeCall] = field(default_factory=list)
+    cargo_builds: list[CargoBuild] = field(default_factory=list)
 
     def read(
         self,
@@ -2809,7 +2895,8 @@ class _Runs:
         copies: list[Copy],
         declared: Mapping[str, str | None],
     ) -> None:
-        """Read a RUN line's `go build`s and `make`s, its ENV values put in."""
+        """Read a RUN line's `go build`s, `make`s and `cargo build`s, its ENV values put
+        in."""
         said = Said(self.path, line, f"RUN {arguments}")
         script = _expanded(arguments, variables=self.env, make=False)
         mounted = copies + _context_mounts(script, workdir)
@@ -2818,6 +2905,10 @@ class _Runs:
         for call in _make_calls(script, workdir, mounted, said):
             if len(self.make_calls) < MAX_MAKE_CALLS:
                 self.make_calls.append(call)
+        if "cargo" in script:
+            for cargo in _cargo_builds(script, workdir, mounted, said):
+                if len(self.cargo_builds) < MAX_MAKE_CALLS:
+                    self.cargo_builds.append(cargo)
 
 
 def _env_pairs(arguments: str) -> list[tuple[str, str]]:
@@ -3564,6 +3655,65 @@ def _go_builds(
                     GoBuild(context + dots, None if dots else output, said, variable=template)
                 )
     return found
+
+
+# `cargo build` options that take a value (`--target x86_64-unknown-linux-musl`); what a
+# build names of a workspace is read apart (`-p`, `--bin`, `--path`)
+_CARGO_VALUE_FLAGS = frozenset(
+    {
+        "--target",
+        "--features",
+        "-F",
+        "--profile",
+        "--manifest-path",
+        "--target-dir",
+        "-j",
+        "--jobs",
+        "--root",
+        "--config",
+        "--color",
+        "--message-format",
+        "-Z",
+        "--version",
+    }
+)
+_CARGO_NAMED = {"-p": "package", "--package": "package", "--bin": "binary", "--path": "folder"}
+
+
+def _cargo_builds(
+    script: str, workdir: str, copies: list[Copy], said: Said
+) -> Iterator[CargoBuild]:
+    """The `cargo build`/`cargo install --path` commands of a RUN line, by the one crate
+    of a workspace each names: `-p NAME` (`--package`), `--bin NAME`, or `--path DIR` (run
+    where the line's `cd`s lead, mapped back to the context through the stage's COPY
+    lines). A build naming none, several, or one by a variable builds crates not known
+    (a CargoBuild naming nothing); `cargo install NAME`, a registry's tool, is none."""
+    for here, command in _commands_where(script, workdir):
+        if len(command) < 2 or posixpath.basename(command[0]) != "cargo":
+            continue
+        words = [w for w in command[1:] if not w.startswith("+")]  # `cargo +nightly build`
+        if not words or words[0] not in ("build", "install", "b"):
+            continue
+        named: dict[str, list[str]] = {"package": [], "binary": [], "folder": []}
+        rest = iter(words[1:])
+        for word in rest:
+            flag, equals, value = word.partition("=")
+            if flag in _CARGO_NAMED:
+                named[_CARGO_NAMED[flag]].append(value if equals else next(rest, ""))
+            elif flag in _CARGO_VALUE_FLAGS and not equals:
+                next(rest, "")
+        given = [values for values in named.values() if values]
+        if words[0] == "install" and not named["folder"]:
+            continue  # a tool from the registry (`cargo install cargo-chef`)
+        if not given or any(len(v) != 1 or not _literal(v[0]) for v in given):
+            yield CargoBuild("", "", "", said)  # which crates, not known
+            continue
+        package, binary, path = (named[k][0] if named[k] else "" for k in named)
+        folder = ""
+        if path:
+            in_image = posixpath.normpath(posixpath.join(here, path))
+            folder = _package_in_context(in_image, copies) or ""
+        yield CargoBuild(package if folder or not path else "", binary, folder, said)
 
 
 def _package_in_context(in_image: str, copies: list[Copy]) -> str | None:
