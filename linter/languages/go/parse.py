@@ -650,6 +650,13 @@ def _within(inner: _Scope | None, outer: _Scope) -> bool:
 # The scopes a call's is looked up through for a test's function (closures in closures)
 _SCOPE_DEPTH = 64
 
+# Connection multiplexers that serve several protocols on one listener (`cmux.New(lis)`),
+# the calls that give each protocol its own listener, and how many wrapped in one another
+# are followed
+_MUXES = frozenset(("github.com/soheilhy/cmux", "github.com/cockroachdb/cmux"))
+_MUX_MATCHES = frozenset(("Match", "MatchWithWriters"))
+_MUX_DEPTH = 8
+
 
 @dataclass
 class _Scope:
@@ -3470,19 +3477,36 @@ class _Collector:
         return self.held
 
     def _listener(self, node: Node, scope: _Scope) -> tuple[Node, Node] | None:
-        """The `net.Listen("tcp", addr)` call a `Serve(lis)` argument comes from, and addr."""
-        if node.type == "identifier":
-            found = scope.lookup(_text(node))
-            if found is None or len(found[1]) != 1:
+        """The `net.Listen("tcp", addr)` call a `Serve(lis)` argument comes from, and addr:
+        through a connection multiplexer's listener too (`m.Match(cmux.HTTP2())`, or
+        `MatchWithWriters`, of `m := cmux.New(lis)`), which listens where `lis` does
+        whatever its matchers pick; followed no deeper than _MUX_DEPTH multiplexers."""
+        for _ in range(_MUX_DEPTH):
+            bound = self._bound_once(node, scope)
+            if bound is None or bound.type != "call_expression":
                 return None
-            node = found[1][0]
-        if (
-            node.type != "call_expression"
-            or self._qualified_call(self._called(node)) != "net.Listen"
-        ):
-            return None
-        args = self._called(node).arguments
-        return (node, args[1]) if len(args) == 2 else None
+            shape = self._called(bound)
+            if self._qualified_call(shape) == "net.Listen":
+                args = shape.arguments
+                return (bound, args[1]) if len(args) == 2 else None
+            if shape.member not in _MUX_MATCHES or shape.operand_kind != "identifier":
+                return None
+            made = self._bound_once(shape.operand, scope)
+            if made is None or made.type != "call_expression":
+                return None
+            shape = self._called(made)
+            package = (self._qualified_call(shape) or "").rpartition(".")[0]
+            if shape.member != "New" or package not in _MUXES or len(shape.arguments) != 1:
+                return None
+            node = shape.arguments[0]
+        return None
+
+    def _bound_once(self, node: Node | None, scope: _Scope) -> Node | None:
+        """The value a name is bound to, where it is bound once; any other node itself."""
+        if node is None or node.type != "identifier":
+            return node
+        found = scope.lookup(_text(node))
+        return found[1][0] if found is not None and len(found[1]) == 1 else None
 
     def _signal(self, call: Node, name: str, servers: dict[str, Server], scope: _Scope) -> None:
         args_all = self._called(call).arguments
