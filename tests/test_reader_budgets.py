@@ -845,6 +845,17 @@ def go_servers_through_multiplexers(n: int) -> Files:
     return {"main.go": code}
 
 
+def go_viper_bound_variables(n: int) -> Files:
+    """The viper settings program above binding each of `n` keys to `n` variables, and
+    one key `n` times alone: each key's variables are kept no more than the budget allows."""
+    files = go_viper_settings_structs(n)
+    names = ", ".join(f'"V{j}"' for j in range(n))
+    binds = "".join(f'\tviper.BindEnv("k{i}.addr", {names})\n' for i in range(n))
+    binds += '\tviper.BindEnv("s0.addr")\n' * n
+    code = files["main.go"].replace("\tc := T0{}\n", binds + "\tc := T0{}\n")
+    return {"main.go": code}
+
+
 def go_viper_settings_from_the_environment(n: int) -> Files:
     """The viper program above reading the environment too: a prefix past the text
     budget, a replacer of `n` pairs, `n` defaults of `n` keys a megabyte long in all, each
@@ -2642,6 +2653,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: 3000 gRPC servers serving the listeners of 3000 multiplexers made on each other": (
         lambda: go_servers_through_multiplexers(3000)
+    ),
+    "Go: viper binding 300 keys to 300 variables each, and one key 300 times": (
+        lambda: go_viper_bound_variables(300)
     ),
     "Go: a health service set NOT_SERVING 3000 times, 3000 ifs deep": (
         lambda: go_health_drains_nested(3000)

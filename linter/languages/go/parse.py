@@ -499,7 +499,9 @@ _VIPER_FILES = frozenset(("AddConfigPath", "SetConfigName", "SetConfigFile"))
 
 
 # viper's calls that say where the environment and defaults give keys their values
-_VIPER_ENVIRONMENT = frozenset(("AutomaticEnv", "SetEnvPrefix", "SetEnvKeyReplacer", "SetDefault"))
+_VIPER_ENVIRONMENT = frozenset(
+    ("AutomaticEnv", "SetEnvPrefix", "SetEnvKeyReplacer", "SetDefault", "BindEnv", "MustBindEnv")
+)
 
 
 class _ViperEnvironment:
@@ -512,16 +514,47 @@ class _ViperEnvironment:
         self.prefix: str | None = ""
         self.replaced: dict[str, str] | None = {}
         self.defaults: dict[str, str] = {}
+        # `BindEnv(key, names...)`: the variables bound to each key (None: not known);
+        # `BindEnv(key)` alone binds the key's own, after the prefix (a None name)
+        self.bound: dict[str, list[str | None]] = {}
+
+    def bind(self, key: str, names: list[object]) -> None:
+        """A key's variables, as `BindEnv` adds them (each not a literal: unknown)."""
+        if len(self.bound) >= MAX_CHOICES * 64:
+            return
+        given: list[str | None] = [n if isinstance(n, str) else "" for n in names] or [None]
+        kept = self.bound.setdefault(key.lower(), [])
+        kept += [n for n in given if n not in kept][: max(MAX_CHOICES - len(kept), 0)]
+
+    def knows(self, key: str) -> bool:
+        """Whether viper knows the key without a settings file: a default, or a binding."""
+        return key.lower() in self.defaults or key.lower() in self.bound
 
     def key(self, ref: SettingsKey) -> SettingsKey:
-        """The settings key with the variable and the default viper gives it."""
-        env = None
-        if self.automatic and self.prefix is not None and self.replaced is not None:
-            # viper: the prefix and "_" before the key, upper-cased, then replaced
-            text = (f"{self.prefix}_{ref.key}" if self.prefix else ref.key).upper()
-            env = text.translate({ord(old): new for old, new in self.replaced.items()})
+        """The settings key with the variable and the default viper gives it: the one
+        variable it may be read from (the automatic one, then those bound to it, each
+        through the replacer, as viper looks them up), None where several may be or one
+        is not known."""
+        names: set[str | None] = set()
+        if self.automatic:
+            names.add(self._own(ref.key))
+        for name in self.bound.get(ref.key.lower(), []):
+            names.add(self._own(ref.key) if name is None else self._replace(name or None))
+        env = names.pop() if len(names) == 1 else None
         default = self.defaults.get(ref.key.lower())
-        return SettingsKey(ref.key, ref.folders, ref.name, env, default)
+        bound = ref.key.lower() in self.bound
+        return SettingsKey(ref.key, ref.folders, ref.name, env, default, bound)
+
+    def _own(self, key: str) -> str | None:
+        """The key's own variable: the prefix and "_" before it, upper-cased, replaced."""
+        if self.prefix is None:
+            return None
+        return self._replace((f"{self.prefix}_{key}" if self.prefix else key).upper())
+
+    def _replace(self, name: str | None) -> str | None:
+        if name is None or self.replaced is None:
+            return None
+        return name.translate({ord(old): new for old, new in self.replaced.items()})
 
 
 def _settings_prefix(type_name: str, held: dict[str, list[tuple[str, str]]]) -> str | None:
@@ -2450,8 +2483,8 @@ class _Collector:
                 ref = SettingsKey(prefix + key, tuple(folders), name)
                 if environment is not None:
                     ref = environment.key(ref)
-                    if not folders and ref.default is None:
-                        continue  # no file, no default: viper knows no such key
+                    if not folders and not environment.knows(ref.key):
+                        continue  # no file, default or binding: viper knows no such key
                 for place in [*within, ""] if len(within) == 1 else [""]:
                     # for the packages that read it from a struct this one returns
                     self.facts.exports[f"field {place}.{field_name}"] = ref
@@ -2461,8 +2494,9 @@ class _Collector:
 
     def _viper_environment(self) -> _ViperEnvironment | None:
         """What viper's calls say of the environment and defaults: `AutomaticEnv()`, its
-        `SetEnvPrefix` and `SetEnvKeyReplacer(strings.NewReplacer(".", "_"))`, and each
-        `SetDefault(key, value)` of a literal key; None when the code makes none of them.
+        `SetEnvPrefix` and `SetEnvKeyReplacer(strings.NewReplacer(".", "_"))`, each
+        `SetDefault(key, value)` of a literal key and each `BindEnv(key, names...)` (the
+        key's own variable with no names); None when the code makes none of them.
         A replacer of other than literal pairs of one character each leaves the variables
         unknown."""
         found = _ViperEnvironment()
@@ -2480,6 +2514,9 @@ class _Collector:
                 found.prefix = values[0] if isinstance(values[0], str) else None
             elif member == "SetEnvKeyReplacer" and len(arguments) == 1:
                 found.replaced = self._replacer(arguments[0], scope)
+            elif member in ("BindEnv", "MustBindEnv") and values and isinstance(values[0], str):
+                more = arguments[1 : MAX_CHOICES + 1]  # its variables, past the key
+                found.bind(values[0], [self.value(a, scope) for a in more])
             elif member == "SetDefault" and len(values) == 2 and isinstance(values[0], str):
                 given = values[1]
                 if isinstance(given, int) and not isinstance(given, bool):
