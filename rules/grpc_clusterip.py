@@ -301,7 +301,9 @@ class GrpcClusterIp(Rule):
     a port named `grpc`, `grpc-*`, `*-grpc`, `h2c`, `http2` or `http2-*`, where the finding
     says HTTP/2 for an `http2` or `h2c` one, which any HTTP/2 protocol may use; a targeted
     container port with such a name; a gRPC server in the targeted container's code
-    listening on that port, or, where that server's port is read from a configuration file,
+    listening on that port (also through a connection multiplexer: `m.Match(cmux.HTTP2())`
+    of `m := cmux.New(lis)` listens on `lis`'s port, which carries gRPC then whatever else
+    it matches), or, where that server's port is read from a configuration file,
     a YAML file the container mounts from a ConfigMap that sets the port's number at a key
     of an RPC server's place (`rpc.ports: [10200]`, `grpc.port: 9000`; not beside a host
     the process dials, nor a port named for scrapes, nor where the code serves plain HTTP

@@ -305,3 +305,54 @@ def test_the_default_viper_is_given_is_the_address_with_no_variable(tmp_path: Pa
     assert "the default viper gives backend.grpc_address" in finding.text
     other = environment_tree(from_environment(), plain)
     assert lint_files(tmp_path / "other", other, ["KLB102"]).findings == []
+
+
+# viper told which variable a key reads (`BindEnv`): the key is known with no file or
+# default, and its variable is the one named (else the key's own, after the prefix)
+BOUND = (
+    '\tviper.SetEnvPrefix("orders")\n'
+    '\tviper.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))\n'
+    "\t_ = viper.BindEnv(BINDING)\n"
+)
+
+
+def bound(binding: str, *, files: bool = True, automatic: bool = False) -> str:
+    main = MAIN.replace(
+        '\t"github.com/spf13/viper"\n', '\t"strings"\n\n\t"github.com/spf13/viper"\n'
+    )
+    environment = BOUND.replace("BINDING", binding) + ("\tviper.AutomaticEnv()\n" * automatic)
+    main = main.replace("\t_ = viper.ReadInConfig()\n", environment)
+    if not files:  # the environment only: no settings file is looked for
+        main = main.replace('\tviper.SetConfigName("settings")\n', "")
+        main = main.replace('\tviper.AddConfigPath("/etc/orders")\n', "")
+        main = main.replace('\tviper.AddConfigPath("./configs")\n', "")
+    return main
+
+
+def with_variable(name: str) -> str:
+    return ORDERS.split("          volumeMounts:")[0] + (
+        f"          env:\n            - {{name: {name}, value: 'backend:50051'}}\n"
+    )
+
+
+def test_a_key_bound_to_a_variable_reads_it_with_no_file(tmp_path: Path) -> None:
+    main = bound('"backend.grpc_address", "UPSTREAM_ADDR"', files=False)
+    files = environment_tree(main, with_variable("UPSTREAM_ADDR"))
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert "UPSTREAM_ADDR as Deployment/orders sets it" in finding.text
+    other = environment_tree(main, with_variable("BACKEND_GRPC_ADDRESS"))
+    assert lint_files(tmp_path / "other", other, ["KLB102"]).findings == []
+
+
+def test_a_key_bound_alone_reads_its_own_variable_after_the_prefix(tmp_path: Path) -> None:
+    main = bound('"backend.grpc_address"', files=False)
+    files = environment_tree(main, with_variable("ORDERS_BACKEND_GRPC_ADDRESS"))
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert "ORDERS_BACKEND_GRPC_ADDRESS as Deployment/orders sets it" in finding.text
+
+
+def test_a_key_two_variables_may_give_reads_neither(tmp_path: Path) -> None:
+    """AutomaticEnv's own variable is looked up before the bound one: either may give it."""
+    main = bound('"backend.grpc_address", "UPSTREAM_ADDR"', automatic=True)
+    files = environment_tree(main, with_variable("UPSTREAM_ADDR"))
+    assert lint_files(tmp_path, files, ["KLB102"]).findings == []

@@ -824,6 +824,38 @@ def go_env_tagged_fields(n: int) -> Files:
     return {"main.go": code}
 
 
+def go_servers_through_multiplexers(n: int) -> Files:
+    """`n` connection multiplexers each made on a listener of the one before (the first on
+    a `net.Listen`), `n` matches of each, and `n` gRPC servers each serving the last
+    match: each server's listener is followed no deeper than the multiplexers' budget."""
+    chain = '\tl0, _ := net.Listen("tcp", ":9000")\n'
+    for i in range(n):
+        chain += f"\tm{i} := cmux.New(l{i})\n"
+        chain += "".join(f"\tx{i}_{j} := m{i}.Match(cmux.HTTP2())\n" for j in range(3))
+        chain += f"\tl{i + 1} := m{i}.Match(cmux.Any())\n"
+    serves = "".join(
+        f"\tgo grpc.NewServer().Serve(l{i})\n\ts{i} := grpc.NewServer()\n\tgo s{i}.Serve(l{n})\n"
+        for i in range(n)
+    )
+    code = (
+        'package main\n\nimport (\n\t"net"\n\n\t"github.com/soheilhy/cmux"\n'
+        '\t"google.golang.org/grpc"\n)\n\n'
+        f"func main() {{\n{chain}{serves}}}\n"
+    )
+    return {"main.go": code}
+
+
+def go_viper_bound_variables(n: int) -> Files:
+    """The viper settings program above binding each of `n` keys to `n` variables, and
+    one key `n` times alone: each key's variables are kept no more than the budget allows."""
+    files = go_viper_settings_structs(n)
+    names = ", ".join(f'"V{j}"' for j in range(n))
+    binds = "".join(f'\tviper.BindEnv("k{i}.addr", {names})\n' for i in range(n))
+    binds += '\tviper.BindEnv("s0.addr")\n' * n
+    code = files["main.go"].replace("\tc := T0{}\n", binds + "\tc := T0{}\n")
+    return {"main.go": code}
+
+
 def go_viper_settings_from_the_environment(n: int) -> Files:
     """The viper program above reading the environment too: a prefix past the text
     budget, a replacer of `n` pairs, `n` defaults of `n` keys a megabyte long in all, each
@@ -2697,6 +2729,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: viper reading 3000 defaults, a replacer of 3000 pairs and an overlong prefix": (
         lambda: go_viper_settings_from_the_environment(3000)
+    ),
+    "Go: 3000 gRPC servers serving the listeners of 3000 multiplexers made on each other": (
+        lambda: go_servers_through_multiplexers(3000)
+    ),
+    "Go: viper binding 300 keys to 300 variables each, and one key 300 times": (
+        lambda: go_viper_bound_variables(300)
     ),
     "Go: a health service set NOT_SERVING 3000 times, 3000 ifs deep": (
         lambda: go_health_drains_nested(3000)

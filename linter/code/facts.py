@@ -254,14 +254,16 @@ class SettingsKey:
     `SetConfigFile`'s folder); a ConfigMap mounted there gives it (addresses.py). With
     `viper.AutomaticEnv()`, the environment variable `env` (the key upper-cased, after
     `SetEnvPrefix`'s prefix and through `SetEnvKeyReplacer`'s replacements) overrides the
-    file, for a key viper knows of (a file sets it, or `SetDefault`); `default` is what
-    `SetDefault` gives it."""
+    file, for a key viper knows of (a file sets it, or `SetDefault`, or `BindEnv`: then
+    `bound`, and `env` is the variable it names, else the key's own after the prefix);
+    `default` is what `SetDefault` gives it."""
 
     key: str
     folders: tuple[str, ...]
     name: str | None
     env: str | None = None
     default: str | None = None
+    bound: bool = False
 
 
 @record

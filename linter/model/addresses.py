@@ -390,16 +390,16 @@ def _settings_destinations(
     index: Index, key: SettingsKey, parse: Callable[[str], Address | None], runners: Sequence[Link]
 ) -> list[Destination]:
     """The addresses a viper settings key is given in each container that runs the code:
-    the variable `AutomaticEnv` reads for it, when the container sets it and viper knows
-    the key (a mounted file or a default sets it); else the file the container mounts
-    (addresses_files.py); else, in none of them, the key's default. No file the containers
-    mount and no default: not known."""
+    the variable `AutomaticEnv` (or `BindEnv`) reads for it, when the container sets it
+    and viper knows the key (a mounted file, a default or a binding); else the file the
+    container mounts (addresses_files.py); else, in none of them, the key's default. No
+    file the containers mount and no default: not known."""
     found: list[Destination] = []
     for link in runners:
         mounted = mounted_values(index, key, [link])
         setting = (
             index.env_setting(link.workload, link.container, key.env)
-            if key.env is not None and (mounted or key.default is not None)
+            if key.env is not None and (mounted or key.default is not None or key.bound)
             else None
         )
         if setting is not None:  # the variable wins over the file

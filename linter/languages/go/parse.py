@@ -499,7 +499,9 @@ _VIPER_FILES = frozenset(("AddConfigPath", "SetConfigName", "SetConfigFile"))
 
 
 # viper's calls that say where the environment and defaults give keys their values
-_VIPER_ENVIRONMENT = frozenset(("AutomaticEnv", "SetEnvPrefix", "SetEnvKeyReplacer", "SetDefault"))
+_VIPER_ENVIRONMENT = frozenset(
+    ("AutomaticEnv", "SetEnvPrefix", "SetEnvKeyReplacer", "SetDefault", "BindEnv", "MustBindEnv")
+)
 
 
 class _ViperEnvironment:
@@ -512,16 +514,47 @@ class _ViperEnvironment:
         self.prefix: str | None = ""
         self.replaced: dict[str, str] | None = {}
         self.defaults: dict[str, str] = {}
+        # `BindEnv(key, names...)`: the variables bound to each key (None: not known);
+        # `BindEnv(key)` alone binds the key's own, after the prefix (a None name)
+        self.bound: dict[str, list[str | None]] = {}
+
+    def bind(self, key: str, names: list[object]) -> None:
+        """A key's variables, as `BindEnv` adds them (each not a literal: unknown)."""
+        if len(self.bound) >= MAX_CHOICES * 64:
+            return
+        given: list[str | None] = [n if isinstance(n, str) else "" for n in names] or [None]
+        kept = self.bound.setdefault(key.lower(), [])
+        kept += [n for n in given if n not in kept][: max(MAX_CHOICES - len(kept), 0)]
+
+    def knows(self, key: str) -> bool:
+        """Whether viper knows the key without a settings file: a default, or a binding."""
+        return key.lower() in self.defaults or key.lower() in self.bound
 
     def key(self, ref: SettingsKey) -> SettingsKey:
-        """The settings key with the variable and the default viper gives it."""
-        env = None
-        if self.automatic and self.prefix is not None and self.replaced is not None:
-            # viper: the prefix and "_" before the key, upper-cased, then replaced
-            text = (f"{self.prefix}_{ref.key}" if self.prefix else ref.key).upper()
-            env = text.translate({ord(old): new for old, new in self.replaced.items()})
+        """The settings key with the variable and the default viper gives it: the one
+        variable it may be read from (the automatic one, then those bound to it, each
+        through the replacer, as viper looks them up), None where several may be or one
+        is not known."""
+        names: set[str | None] = set()
+        if self.automatic:
+            names.add(self._own(ref.key))
+        for name in self.bound.get(ref.key.lower(), []):
+            names.add(self._own(ref.key) if name is None else self._replace(name or None))
+        env = names.pop() if len(names) == 1 else None
         default = self.defaults.get(ref.key.lower())
-        return SettingsKey(ref.key, ref.folders, ref.name, env, default)
+        bound = ref.key.lower() in self.bound
+        return SettingsKey(ref.key, ref.folders, ref.name, env, default, bound)
+
+    def _own(self, key: str) -> str | None:
+        """The key's own variable: the prefix and "_" before it, upper-cased, replaced."""
+        if self.prefix is None:
+            return None
+        return self._replace((f"{self.prefix}_{key}" if self.prefix else key).upper())
+
+    def _replace(self, name: str | None) -> str | None:
+        if name is None or self.replaced is None:
+            return None
+        return name.translate({ord(old): new for old, new in self.replaced.items()})
 
 
 def _settings_prefix(type_name: str, held: dict[str, list[tuple[str, str]]]) -> str | None:
@@ -649,6 +682,13 @@ def _within(inner: _Scope | None, outer: _Scope) -> bool:
 
 # The scopes a call's is looked up through for a test's function (closures in closures)
 _SCOPE_DEPTH = 64
+
+# Connection multiplexers that serve several protocols on one listener (`cmux.New(lis)`),
+# the calls that give each protocol its own listener, and how many wrapped in one another
+# are followed
+_MUXES = frozenset(("github.com/soheilhy/cmux", "github.com/cockroachdb/cmux"))
+_MUX_MATCHES = frozenset(("Match", "MatchWithWriters"))
+_MUX_DEPTH = 8
 
 
 @dataclass
@@ -2443,8 +2483,8 @@ class _Collector:
                 ref = SettingsKey(prefix + key, tuple(folders), name)
                 if environment is not None:
                     ref = environment.key(ref)
-                    if not folders and ref.default is None:
-                        continue  # no file, no default: viper knows no such key
+                    if not folders and not environment.knows(ref.key):
+                        continue  # no file, default or binding: viper knows no such key
                 for place in [*within, ""] if len(within) == 1 else [""]:
                     # for the packages that read it from a struct this one returns
                     self.facts.exports[f"field {place}.{field_name}"] = ref
@@ -2454,8 +2494,9 @@ class _Collector:
 
     def _viper_environment(self) -> _ViperEnvironment | None:
         """What viper's calls say of the environment and defaults: `AutomaticEnv()`, its
-        `SetEnvPrefix` and `SetEnvKeyReplacer(strings.NewReplacer(".", "_"))`, and each
-        `SetDefault(key, value)` of a literal key; None when the code makes none of them.
+        `SetEnvPrefix` and `SetEnvKeyReplacer(strings.NewReplacer(".", "_"))`, each
+        `SetDefault(key, value)` of a literal key and each `BindEnv(key, names...)` (the
+        key's own variable with no names); None when the code makes none of them.
         A replacer of other than literal pairs of one character each leaves the variables
         unknown."""
         found = _ViperEnvironment()
@@ -2473,6 +2514,9 @@ class _Collector:
                 found.prefix = values[0] if isinstance(values[0], str) else None
             elif member == "SetEnvKeyReplacer" and len(arguments) == 1:
                 found.replaced = self._replacer(arguments[0], scope)
+            elif member in ("BindEnv", "MustBindEnv") and values and isinstance(values[0], str):
+                more = arguments[1 : MAX_CHOICES + 1]  # its variables, past the key
+                found.bind(values[0], [self.value(a, scope) for a in more])
             elif member == "SetDefault" and len(values) == 2 and isinstance(values[0], str):
                 given = values[1]
                 if isinstance(given, int) and not isinstance(given, bool):
@@ -3470,19 +3514,36 @@ class _Collector:
         return self.held
 
     def _listener(self, node: Node, scope: _Scope) -> tuple[Node, Node] | None:
-        """The `net.Listen("tcp", addr)` call a `Serve(lis)` argument comes from, and addr."""
-        if node.type == "identifier":
-            found = scope.lookup(_text(node))
-            if found is None or len(found[1]) != 1:
+        """The `net.Listen("tcp", addr)` call a `Serve(lis)` argument comes from, and addr:
+        through a connection multiplexer's listener too (`m.Match(cmux.HTTP2())`, or
+        `MatchWithWriters`, of `m := cmux.New(lis)`), which listens where `lis` does
+        whatever its matchers pick; followed no deeper than _MUX_DEPTH multiplexers."""
+        for _ in range(_MUX_DEPTH):
+            bound = self._bound_once(node, scope)
+            if bound is None or bound.type != "call_expression":
                 return None
-            node = found[1][0]
-        if (
-            node.type != "call_expression"
-            or self._qualified_call(self._called(node)) != "net.Listen"
-        ):
-            return None
-        args = self._called(node).arguments
-        return (node, args[1]) if len(args) == 2 else None
+            shape = self._called(bound)
+            if self._qualified_call(shape) == "net.Listen":
+                args = shape.arguments
+                return (bound, args[1]) if len(args) == 2 else None
+            if shape.member not in _MUX_MATCHES or shape.operand_kind != "identifier":
+                return None
+            made = self._bound_once(shape.operand, scope)
+            if made is None or made.type != "call_expression":
+                return None
+            shape = self._called(made)
+            package = (self._qualified_call(shape) or "").rpartition(".")[0]
+            if shape.member != "New" or package not in _MUXES or len(shape.arguments) != 1:
+                return None
+            node = shape.arguments[0]
+        return None
+
+    def _bound_once(self, node: Node | None, scope: _Scope) -> Node | None:
+        """The value a name is bound to, where it is bound once; any other node itself."""
+        if node is None or node.type != "identifier":
+            return node
+        found = scope.lookup(_text(node))
+        return found[1][0] if found is not None and len(found[1]) == 1 else None
 
     def _signal(self, call: Node, name: str, servers: dict[str, Server], scope: _Scope) -> None:
         args_all = self._called(call).arguments
