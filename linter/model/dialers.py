@@ -251,6 +251,12 @@ def _channels(
                 yield facts, channel
 
 
+def searched_by_name(services: Collection[K8sObject]) -> bool:
+    """Whether who dials `services` is looked for by their names (few Services, each name
+    one an address can reach), not in the whole tree."""
+    return _wanted_names(services) is not None
+
+
 def _wanted_names(services: Collection[K8sObject] | None) -> set[str] | None:
     """The names to look for, or None: look at everything (many Services, or a name no
     search can be sure of)."""
