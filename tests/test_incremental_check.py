@@ -493,3 +493,44 @@ def test_a_check_after_edits_beside_workloads_of_one_name_says_what_a_fresh_chec
     for step in chosen:
         checked.edit(*edits[step])
         assert outcome(checked.check(monkeypatch)) == outcome(checked.fresh()), (seed, chosen, step)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_check_after_edits_of_a_file_of_several_services_says_what_a_fresh_check_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """A file of nine Services, each dialled its own way (container strings, channels
+    through the env, a literal target, a Service whose ports show no gRPC but a channel
+    dials): who dials the judged Services is searched once for all of them
+    (Context._judged_services), and a check after seeded sequences of edits of the
+    Services and their clients says what a fresh check says."""
+    from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, HEADLESS_TWIN
+
+    from .test_dialers import OTHERS, SERVICES, channel, workload
+
+    plain = "---\n" + GRPC_SERVICE.replace("backend", "plain").replace("name: grpc", "name: tcp")
+    texts = {
+        "backend.yaml": GRPC_SERVICE + BACKEND + HEADLESS_TWIN + SERVICES + plain,
+        "client/app.py": channel('os.environ["ADDR"]'),
+        "client/client.yaml": workload("client", "ADDR", "backend"),
+        "caller/app.py": channel('"plain:50051"'),
+        **OTHERS,
+    }
+    checked = small_tree(tmp_path, {name: text.encode() for name, text in texts.items()})
+    checked.check(monkeypatch)
+    said = {(f.rule, f.path.rpartition("/")[2]) for f in checked.fresh().findings}
+    assert {("KLB101", "backend.yaml"), ("KLB102", "app.py")} <= said
+    edits: dict[str, Step] = {
+        "a Service renamed": ("backend.yaml", swap(b"svc-2, namespace", b"svc-9, namespace")),
+        "plain shows gRPC": ("backend.yaml", swap(b"name: tcp", b"name: grpc")),
+        "the twin removed": ("backend.yaml", swap(b"name: backend-headless", b"name: elsewhere")),
+        "a client retargeted": ("client/client.yaml", swap(b'"backend"', b'"svc-3.shop:50051"')),
+        "a channel retargeted": ("caller/app.py", swap(b'"plain:50051"', b'"backend:50051"')),
+        "a peer's address": ("other-4.yaml", swap(b"svc-4:50051", b"plain:50051")),
+        "a peer's channel": ("other-1/app.py", swap(b'"PEER"', b'"ADDR"')),
+    }
+    chosen = random.Random(seed).sample(sorted(edits), 4)
+    for step in chosen:
+        checked.edit(*edits[step])
+        assert outcome(checked.check(monkeypatch)) == outcome(checked.fresh()), (seed, chosen, step)
+    assert checked.by_parts > 0, "some checks judged the edited files' part alone"
