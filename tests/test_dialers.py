@@ -29,6 +29,10 @@ def channel(target: str) -> str:
     return f"import os\n\nimport grpc\n\nCHANNEL = grpc.insecure_channel({target})\n"
 
 
+CONFIG_MAP = (
+    "apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: client-config, namespace: shop}}\n"
+    'data:\n  {key}: "backend.default:50051"\n---\n'
+)
 ARGS_CLIENT = workload("frontend").replace("env:", 'args: ["--b=backend:50051"]\n          env:')
 # Each a client of `backend`, named another way: (its files, how the finding names it).
 CLIENTS: dict[str, tuple[dict[str, str], str]] = {
@@ -78,6 +82,38 @@ CLIENTS: dict[str, tuple[dict[str, str], str]] = {
         {
             "client/app.py": channel('os.environ["BACKEND_SERVICE_HOST"] + ":50051"'),
             "client/client.yaml": workload("client"),
+        },
+        "client/app.py:5",
+    ),
+    "a ConfigMap the container loads its env from, with a prefix": (
+        {
+            "client/app.py": channel('os.environ["SVC_ADDR"]'),
+            "client/client.yaml": CONFIG_MAP.format(key="ADDR")
+            + deployment(
+                "client",
+                "registry.example/client:1.0",
+                "          envFrom: [{prefix: SVC_, configMapRef: {name: client-config}}]\n",
+            ),
+        },
+        "client/app.py:5",
+    ),
+    "a ConfigMap's key an env entry takes": (
+        {
+            "client/app.py": channel('os.environ["ADDR"]'),
+            "client/client.yaml": CONFIG_MAP.format(key="target")
+            + deployment(
+                "client",
+                "registry.example/client:1.0",
+                "          env:\n            - name: ADDR\n              valueFrom:\n"
+                "                configMapKeyRef: {name: client-config, key: target}\n",
+            ),
+        },
+        "client/app.py:5",
+    ),
+    "a dotted name set, read as its relaxed variable": (
+        {
+            "client/app.py": channel('os.environ["BACKEND_ADDR"]'),
+            "client/client.yaml": workload("client", "backend.addr", "backend"),
         },
         "client/app.py:5",
     ),

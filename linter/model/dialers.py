@@ -15,6 +15,7 @@ from k8slb.code.facts import Channel, CodeFacts, EnvRef, EnvText, FlagRef, Loc, 
 from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.core.record import record
+from k8slb.languages.java.parse_spring import environment_name
 from k8slb.model.addresses import (
     destinations_of,
     linked_service_name,
@@ -25,7 +26,7 @@ from k8slb.model.addresses import (
 from k8slb.model.index import Index, literal_env
 from k8slb.model.links import CodeLinks
 from k8slb.model.objects import pos_of
-from k8slb.reading.objects import K8sObject
+from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap, YSeq
 
 # Words that can be addresses: `backend:50051`, `backend.shop.svc.cluster.local`,
@@ -355,7 +356,8 @@ def api_resolved(
 
 
 def _naming(index: Index, names: set[str]) -> set[str]:
-    """The env variables a container sets to a text that may hold one of the names."""
+    """The env variables a container sets to a text that may hold one of the names, in
+    its `env` or from a ConfigMap (addresses.loaded_env)."""
     found: set[str] = set()
     for workload in index.workload_objects:
         if not workload.may_mention(names):
@@ -366,6 +368,55 @@ def _naming(index: Index, names: set[str]) -> set[str]:
                 for setting in literal_env(workload, container)
                 if _may_hold(setting.value, names)
             )
+    held = _held_by_config_maps(index, names)
+    if held:  # only the workloads that name one of those ConfigMaps are read
+        for workload in index.workload_objects:
+            if workload.may_mention(held):
+                for container in index.template(workload).containers:
+                    found |= _loaded_names(container.body, held)
+    # a dotted name is read too as the variable Spring's relaxed binding reads it under
+    # (Index.env_setting, addresses.loaded_env): `backend.host` is `BACKEND_HOST`
+    return found | {environment_name(name) for name in found if "." in name}
+
+
+def _held_by_config_maps(index: Index, names: set[str]) -> dict[str, set[str]]:
+    """The keys of each ConfigMap (by its name) whose value may hold one of the names."""
+    held: dict[str, set[str]] = defaultdict(set)
+    for config in index.configs:
+        if config.kind != "ConfigMap" or not config.name or not config.may_mention(names):
+            continue
+        data = config.body.get("data")
+        if isinstance(data, YMap):
+            held[config.name] |= {
+                str(key)
+                for key, value in data.items()
+                if isinstance(value, str) and _may_hold(value, names)
+            }
+    return {name: keys for name, keys in held.items() if keys}
+
+
+def _loaded_names(container: YMap, held: Mapping[str, set[str]]) -> set[str]:
+    """The env variables a container loads from the keys `held` of ConfigMaps: through
+    `envFrom` (with its prefix) or an `env` entry's `valueFrom.configMapKeyRef`, as
+    addresses.loaded_env reads them (whichever namespace the ConfigMap is in)."""
+    found: set[str] = set()
+    for entry in container.get("envFrom") or []:
+        if not isinstance(entry, YMap) or not isinstance(entry.get("configMapRef"), YMap):
+            continue
+        prefix = entry.get("prefix") or ""
+        if isinstance(prefix, str):
+            keys = held.get(str(entry["configMapRef"].get("name")), ())
+            found |= {f"{prefix}{key}" for key in keys}
+    entries = container.get("env")
+    for entry in entries if isinstance(entries, YSeq) else ():
+        named = entry.get("name") if isinstance(entry, YMap) else None
+        reference = dig(entry, "valueFrom", "configMapKeyRef") if named is not None else None
+        if (
+            isinstance(named, str)
+            and isinstance(reference, YMap)
+            and str(reference.get("key")) in held.get(str(reference.get("name")), ())
+        ):
+            found.add(named)
     return found
 
 
