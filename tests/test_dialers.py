@@ -347,3 +347,41 @@ def test_a_hook_asks_who_dials_its_services_once(
     assert sorted(asked) == ["api_resolved", "dialers_by_service"], asked
     mine = [f for f in json.loads(whole.output)["findings"] if f["path"] == str(service)]
     assert json.loads(hook.output)["findings"] == mine and mine
+
+
+def test_the_variables_configmaps_give_are_bounded(tmp_path: Path) -> None:
+    """Hundreds of ConfigMaps whose every key names the Service, each loaded by hundreds of
+    workloads under a prefix of their own, give more variables than the search narrows by
+    (dialers.NAMING_BUDGET): it then resolves every channel, as the whole tree's does,
+    each ConfigMap and prefix read once."""
+    from k8slb.model import dialers
+
+    keys = "".join(f"  K{key}: backend.default:50051\n" for key in range(20))
+    maps = "".join(
+        f"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c{n}, namespace: shop}}\n"
+        f"data:\n{keys}"
+        for n in range(20)
+    )
+    loads = ", ".join(f"{{prefix: P{{n}}_{m}_, configMapRef: {{name: c{m}}}}}" for m in range(20))
+    workloads = "".join(
+        "---\n"
+        + deployment(
+            f"w{n}", f"registry.example/w{n}:1.0", f"          envFrom: [{loads}]\n"
+        ).replace("{n}", str(n))
+        for n in range(30)
+    )
+    files = {
+        "backend.yaml": GRPC_SERVICE + BACKEND + HEADLESS_TWIN,
+        "maps.yaml": maps + workloads,
+        "client/app.py": channel('os.environ["P3_7_K5"]'),
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    context = _model(tmp_path)
+    assert dialers._naming(context.index, {"backend"}) is None  # 12,000 variables
+    backend = next(s for s in context.index.services if s.name == "backend")
+    code = list(context.code())
+    narrowed = dialers.dialers_by_service(context.index, code, context.links, [backend])
+    whole = dialers.dialers_by_service(context.index, code, context.links)
+    assert narrowed[id(backend)] == whole[id(backend)]

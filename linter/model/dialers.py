@@ -96,6 +96,8 @@ def dialers_by_service(
     names = _wanted_names(services)
     found: dict[int, list[Dialer]] = defaultdict(list)
     naming = _naming(index, names) if names is not None else set()
+    if naming is None:
+        names, naming = None, set()  # too many variables to narrow by: every one
     for workload in index.workload_objects:
         if names is not None and not workload.may_mention(names):
             continue
@@ -322,6 +324,8 @@ def api_resolved(
     a module whose targets cannot is not loaded)."""
     names = _wanted_names(services)
     naming = _naming(index, names) if names is not None else set()
+    if naming is None:
+        names, naming = None, set()  # too many variables to narrow by: every one
 
     def wanted(target: object) -> bool:
         return _may_be_api(target) and (names is None or _may_reach(target, names, naming))
@@ -355,9 +359,15 @@ def api_resolved(
     return found
 
 
-def _naming(index: Index, names: set[str]) -> set[str]:
+# Past this many variables that may give a wanted name, the search is not narrowed by
+# them (every channel is resolved, as the whole tree's search does): a bound on a tree of
+# thousands of ConfigMaps whose values name the Services, each loaded with its own prefix.
+NAMING_BUDGET = 4096
+
+
+def _naming(index: Index, names: set[str]) -> set[str] | None:
     """The env variables a container sets to a text that may hold one of the names, in
-    its `env` or from a ConfigMap (addresses.loaded_env)."""
+    its `env` or from a ConfigMap (addresses.loaded_env); None past NAMING_BUDGET."""
     found: set[str] = set()
     for workload in index.workload_objects:
         if not workload.may_mention(names):
@@ -369,14 +379,19 @@ def _naming(index: Index, names: set[str]) -> set[str]:
                 if _may_hold(setting.value, names)
             )
     held = _held_by_config_maps(index, names)
-    if held:  # only the workloads that name one of those ConfigMaps are read
+    if held:  # only the workloads that name one of those ConfigMaps are read (a few)
+        every = len(held) > FEW_NAMES
+        loaded: set[tuple[str, str]] = set()  # each ConfigMap and prefix once
         for workload in index.workload_objects:
-            if workload.may_mention(held):
+            if every or workload.may_mention(held):
                 for container in index.template(workload).containers:
-                    found |= _loaded_names(container.body, held)
+                    found |= _loaded_names(container.body, held, loaded)
+                    if len(found) > NAMING_BUDGET:
+                        return None
     # a dotted name is read too as the variable Spring's relaxed binding reads it under
     # (Index.env_setting, addresses.loaded_env): `backend.host` is `BACKEND_HOST`
-    return found | {environment_name(name) for name in found if "." in name}
+    found |= {environment_name(name) for name in found if "." in name}
+    return found if len(found) <= NAMING_BUDGET else None
 
 
 def _held_by_config_maps(index: Index, names: set[str]) -> dict[str, set[str]]:
@@ -395,18 +410,21 @@ def _held_by_config_maps(index: Index, names: set[str]) -> dict[str, set[str]]:
     return {name: keys for name, keys in held.items() if keys}
 
 
-def _loaded_names(container: YMap, held: Mapping[str, set[str]]) -> set[str]:
+def _loaded_names(
+    container: YMap, held: Mapping[str, set[str]], loaded: set[tuple[str, str]]
+) -> set[str]:
     """The env variables a container loads from the keys `held` of ConfigMaps: through
-    `envFrom` (with its prefix) or an `env` entry's `valueFrom.configMapKeyRef`, as
-    addresses.loaded_env reads them (whichever namespace the ConfigMap is in)."""
+    `envFrom` (with its prefix; each ConfigMap and prefix not in `loaded` yet, which
+    notes it) or an `env` entry's `valueFrom.configMapKeyRef`, as addresses.loaded_env
+    reads them (whichever namespace the ConfigMap is in)."""
     found: set[str] = set()
     for entry in container.get("envFrom") or []:
         if not isinstance(entry, YMap) or not isinstance(entry.get("configMapRef"), YMap):
             continue
-        prefix = entry.get("prefix") or ""
-        if isinstance(prefix, str):
-            keys = held.get(str(entry["configMapRef"].get("name")), ())
-            found |= {f"{prefix}{key}" for key in keys}
+        prefix, name = entry.get("prefix") or "", str(entry["configMapRef"].get("name"))
+        if isinstance(prefix, str) and (name, prefix) not in loaded:
+            loaded.add((name, prefix))
+            found |= {f"{prefix}{key}" for key in held.get(name, ())}
     entries = container.get("env")
     for entry in entries if isinstance(entries, YSeq) else ():
         named = entry.get("name") if isinstance(entry, YMap) else None
