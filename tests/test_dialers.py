@@ -29,6 +29,10 @@ def channel(target: str) -> str:
     return f"import os\n\nimport grpc\n\nCHANNEL = grpc.insecure_channel({target})\n"
 
 
+CONFIG_MAP = (
+    "apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: client-config, namespace: shop}}\n"
+    'data:\n  {key}: "backend.default:50051"\n---\n'
+)
 ARGS_CLIENT = workload("frontend").replace("env:", 'args: ["--b=backend:50051"]\n          env:')
 # Each a client of `backend`, named another way: (its files, how the finding names it).
 CLIENTS: dict[str, tuple[dict[str, str], str]] = {
@@ -78,6 +82,38 @@ CLIENTS: dict[str, tuple[dict[str, str], str]] = {
         {
             "client/app.py": channel('os.environ["BACKEND_SERVICE_HOST"] + ":50051"'),
             "client/client.yaml": workload("client"),
+        },
+        "client/app.py:5",
+    ),
+    "a ConfigMap the container loads its env from, with a prefix": (
+        {
+            "client/app.py": channel('os.environ["SVC_ADDR"]'),
+            "client/client.yaml": CONFIG_MAP.format(key="ADDR")
+            + deployment(
+                "client",
+                "registry.example/client:1.0",
+                "          envFrom: [{prefix: SVC_, configMapRef: {name: client-config}}]\n",
+            ),
+        },
+        "client/app.py:5",
+    ),
+    "a ConfigMap's key an env entry takes": (
+        {
+            "client/app.py": channel('os.environ["ADDR"]'),
+            "client/client.yaml": CONFIG_MAP.format(key="target")
+            + deployment(
+                "client",
+                "registry.example/client:1.0",
+                "          env:\n            - name: ADDR\n              valueFrom:\n"
+                "                configMapKeyRef: {name: client-config, key: target}\n",
+            ),
+        },
+        "client/app.py:5",
+    ),
+    "a dotted name set, read as its relaxed variable": (
+        {
+            "client/app.py": channel('os.environ["BACKEND_ADDR"]'),
+            "client/client.yaml": workload("client", "backend.addr", "backend"),
         },
         "client/app.py:5",
     ),
@@ -222,3 +258,130 @@ def test_a_hook_looks_for_per_call_clients_without_loading_code_that_makes_none(
     assert [f["message"] for f in whole] == [f["message"] for f in hook]
     assert hook, "the Service is judged"
     assert not any("other-" in path and path.endswith(".py") for path in loaded)
+
+
+def _model(tree: Path) -> Any:
+    """The model of the tree, as a check makes it (every parse fresh)."""
+    from k8slb.reading.sources import discover
+    from k8slb.run.engine import analyse, read_bytes, read_sources
+    from k8slb.run.selection import select_rules
+    from k8slb.run.settings import Settings
+
+    sources = discover([str(tree)]).sources
+    settings = Settings(rules=select_rules([], []))
+    return analyse(sources, settings, read_sources(sources, read_bytes(sources), settings=settings))
+
+
+SERVICES = "".join(
+    f"---\napiVersion: v1\nkind: Service\nmetadata: {{name: svc-{n}, namespace: shop}}\n"
+    f"spec:\n  selector: {{app: other-{n}}}\n  ports: [{{name: grpc, port: 50051}}]\n"
+    for n in range(6)
+)
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_a_services_dialers_are_the_same_whatever_set_it_is_asked_with(
+    tmp_path: Path, client: str
+) -> None:
+    """Who dials a Service, asked with a few Services by their names, is who dials it
+    asked with more of them, and asked of the whole tree: so a judgement of a few files
+    asks once for all their Services (Context._judged_services), whatever set a rule asks.
+    Every subset of seven Services with backend and its twin, against the set of them all
+    and the whole tree's search."""
+    import itertools
+
+    from k8slb.model.dialers import api_resolved, dialers_by_service, searched_by_name
+
+    files, _ = CLIENTS[client]
+    every = {"backend.yaml": GRPC_SERVICE + BACKEND + HEADLESS_TWIN + SERVICES}
+    for name, text in {**every, **files, **OTHERS}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    context = _model(tmp_path)
+    services = list(context.index.services)
+    assert len(services) == 8 and searched_by_name(services)
+    code = list(context.code())
+    for ask in (dialers_by_service, api_resolved):
+        whole = ask(context.index, code, context.links)
+        union = ask(context.index, code, context.links, services)
+        for size in (1, 2, 3):
+            for chosen in itertools.combinations(services, size):
+                found = ask(context.index, code, context.links, list(chosen))
+                for service in chosen:
+                    said = found.get(id(service), [])
+                    assert said == union.get(id(service), []) == whole.get(id(service), [])
+    direct = dialers_by_service(context.index, code, context.links, services)
+    assert direct.get(id(services[0])), "backend is dialled"
+
+
+def test_a_hook_asks_who_dials_its_services_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """KLB101 asks who dials the judged Services of two sets (those whose ports show no
+    gRPC, for a channel's evidence, and those judged), KLB102 and KLB401 again, and the
+    API's resolvers of one Service at a time: a hook on a file of several Services asks
+    each search once, of them all, and finds what the whole tree's run finds."""
+    from k8slb.model import dialers
+    from k8slb.rulekit import base
+
+    asked: list[str] = []
+    for name in ("dialers_by_service", "api_resolved"):
+        original = getattr(dialers, name)
+
+        def counting(*arguments: Any, _name: str = name, _original: Any = original) -> Any:
+            asked.append(_name)
+            return _original(*arguments)
+
+        monkeypatch.setattr(base, name, counting)
+    files, _ = CLIENTS["a variable a workload sets for the code"]
+    plain = "---\n" + GRPC_SERVICE.replace("backend", "plain").replace("name: grpc", "name: tcp")
+    texts = {"backend.yaml": GRPC_SERVICE + BACKEND + HEADLESS_TWIN + SERVICES + plain}
+    for name, text in {**texts, **files, **OTHERS}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    service = tmp_path / "backend.yaml"
+    run = ["check", "--format", "json", "--no-cache"]
+    whole = CliRunner().invoke(cli, [*run, str(tmp_path)])
+    asked.clear()
+    hook = CliRunner().invoke(cli, [*run, "--context", str(tmp_path), str(service)])
+    assert sorted(asked) == ["api_resolved", "dialers_by_service"], asked
+    mine = [f for f in json.loads(whole.output)["findings"] if f["path"] == str(service)]
+    assert json.loads(hook.output)["findings"] == mine and mine
+
+
+def test_the_variables_configmaps_give_are_bounded(tmp_path: Path) -> None:
+    """Hundreds of ConfigMaps whose every key names the Service, each loaded by hundreds of
+    workloads under a prefix of their own, give more variables than the search narrows by
+    (dialers.NAMING_BUDGET): it then resolves every channel, as the whole tree's does,
+    each ConfigMap and prefix read once."""
+    from k8slb.model import dialers
+
+    keys = "".join(f"  K{key}: backend.default:50051\n" for key in range(20))
+    maps = "".join(
+        f"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c{n}, namespace: shop}}\n"
+        f"data:\n{keys}"
+        for n in range(20)
+    )
+    loads = ", ".join(f"{{prefix: P{{n}}_{m}_, configMapRef: {{name: c{m}}}}}" for m in range(20))
+    workloads = "".join(
+        "---\n"
+        + deployment(
+            f"w{n}", f"registry.example/w{n}:1.0", f"          envFrom: [{loads}]\n"
+        ).replace("{n}", str(n))
+        for n in range(30)
+    )
+    files = {
+        "backend.yaml": GRPC_SERVICE + BACKEND + HEADLESS_TWIN,
+        "maps.yaml": maps + workloads,
+        "client/app.py": channel('os.environ["P3_7_K5"]'),
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    context = _model(tmp_path)
+    assert dialers._naming(context.index, {"backend"}) is None  # 12,000 variables
+    backend = next(s for s in context.index.services if s.name == "backend")
+    code = list(context.code())
+    narrowed = dialers.dialers_by_service(context.index, code, context.links, [backend])
+    whole = dialers.dialers_by_service(context.index, code, context.links)
+    assert narrowed[id(backend)] == whole[id(backend)]

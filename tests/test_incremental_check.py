@@ -493,3 +493,63 @@ def test_a_check_after_edits_beside_workloads_of_one_name_says_what_a_fresh_chec
     for step in chosen:
         checked.edit(*edits[step])
         assert outcome(checked.check(monkeypatch)) == outcome(checked.fresh()), (seed, chosen, step)
+
+
+LOADED = "a ConfigMap the container loads its env from, with a prefix"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_check_after_edits_of_a_file_of_several_services_says_what_a_fresh_check_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """A file of nine Services, each dialled its own way (container strings, channels
+    through the env, a literal target, a Service whose ports show no gRPC but a channel
+    dials): who dials the judged Services is searched once for all of them
+    (Context._judged_services), and a check after seeded sequences of edits of the
+    Services and their clients says what a fresh check says."""
+    from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, HEADLESS_TWIN
+
+    from .test_dialers import CLIENTS, OTHERS, SERVICES, channel, workload
+
+    # a second Service of backend's pods whose port only a channel shows is gRPC's
+    plain = "---\n" + GRPC_SERVICE.replace("name: backend", "name: plain")
+    plain = plain.replace("name: grpc", "name: tcp").replace("port: 50051", "port: 9000")
+    texts = {
+        "backend.yaml": GRPC_SERVICE + BACKEND + HEADLESS_TWIN + SERVICES + plain,
+        "client/app.py": channel('os.environ["ADDR"]'),
+        "client/client.yaml": workload("client", "ADDR", "backend"),
+        "caller/app.py": channel('"svc-1.shop:50051"'),
+        **OTHERS,
+        # the one client of plain: a channel whose address a ConfigMap gives (envFrom)
+        **{
+            name.replace("client", "loader"): text.replace("client", "loader").replace(
+                "backend.default:50051", "plain.default:9000"
+            )
+            for name, text in CLIENTS[LOADED][0].items()
+        },
+    }
+    checked = small_tree(tmp_path, {name: text.encode() for name, text in texts.items()})
+    checked.check(monkeypatch)
+    said = {(f.rule, f.path.rpartition("/")[2]) for f in checked.fresh().findings}
+    assert {("KLB101", "backend.yaml"), ("KLB102", "app.py")} <= said
+    plain = [f for f in checked.fresh().findings if f.rule == "KLB101" and "plain" in f.message]
+    assert plain, "plain's one client shows it carries gRPC"
+    edits: dict[str, Step] = {
+        "a Service renamed": ("backend.yaml", swap(b"svc-2, namespace", b"svc-9, namespace")),
+        "plain shows gRPC": ("backend.yaml", swap(b"name: tcp", b"name: grpc")),
+        "the twin removed": ("backend.yaml", swap(b"name: backend-headless", b"name: elsewhere")),
+        "a client retargeted": ("client/client.yaml", swap(b'"backend"', b'"svc-3.shop:50051"')),
+        "a channel retargeted": ("caller/app.py", swap(b'"svc-1.shop:50051"', b'"plain:9000"')),
+        "a peer's address": ("other-4.yaml", swap(b"svc-4:50051", b"plain:50051")),
+        "a peer's channel": ("other-1/app.py", swap(b'"PEER"', b'"ADDR"')),
+        "the ConfigMap retargeted": (
+            "loader/client.yaml",
+            swap(b"plain.default:9000", b"svc-5.shop:50051"),
+        ),
+        "the ConfigMap's client retargeted": ("loader/app.py", swap(b"SVC_ADDR", b"SVC_ADDRESS")),
+    }
+    chosen = random.Random(seed).sample(sorted(edits), 5)
+    for step in chosen:
+        checked.edit(*edits[step])
+        assert outcome(checked.check(monkeypatch)) == outcome(checked.fresh()), (seed, chosen, step)
+    assert checked.by_parts > 0, "some checks judged the edited files' part alone"

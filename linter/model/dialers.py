@@ -15,6 +15,7 @@ from k8slb.code.facts import Channel, CodeFacts, EnvRef, EnvText, FlagRef, Loc, 
 from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.core.record import record
+from k8slb.languages.java.parse_spring import environment_name
 from k8slb.model.addresses import (
     destinations_of,
     linked_service_name,
@@ -25,7 +26,7 @@ from k8slb.model.addresses import (
 from k8slb.model.index import Index, literal_env
 from k8slb.model.links import CodeLinks
 from k8slb.model.objects import pos_of
-from k8slb.reading.objects import K8sObject
+from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap, YSeq
 
 # Words that can be addresses: `backend:50051`, `backend.shop.svc.cluster.local`,
@@ -95,6 +96,8 @@ def dialers_by_service(
     names = _wanted_names(services)
     found: dict[int, list[Dialer]] = defaultdict(list)
     naming = _naming(index, names) if names is not None else set()
+    if naming is None:
+        names, naming = None, set()  # too many variables to narrow by: every one
     for workload in index.workload_objects:
         if names is not None and not workload.may_mention(names):
             continue
@@ -251,6 +254,12 @@ def _channels(
                 yield facts, channel
 
 
+def searched_by_name(services: Collection[K8sObject]) -> bool:
+    """Whether who dials `services` is looked for by their names (few Services, each name
+    one an address can reach), not in the whole tree."""
+    return _wanted_names(services) is not None
+
+
 def _wanted_names(services: Collection[K8sObject] | None) -> set[str] | None:
     """The names to look for, or None: look at everything (many Services, or a name no
     search can be sure of)."""
@@ -315,6 +324,8 @@ def api_resolved(
     a module whose targets cannot is not loaded)."""
     names = _wanted_names(services)
     naming = _naming(index, names) if names is not None else set()
+    if naming is None:
+        names, naming = None, set()  # too many variables to narrow by: every one
 
     def wanted(target: object) -> bool:
         return _may_be_api(target) and (names is None or _may_reach(target, names, naming))
@@ -348,8 +359,15 @@ def api_resolved(
     return found
 
 
-def _naming(index: Index, names: set[str]) -> set[str]:
-    """The env variables a container sets to a text that may hold one of the names."""
+# Past this many variables that may give a wanted name, the search is not narrowed by
+# them (every channel is resolved, as the whole tree's search does): a bound on a tree of
+# thousands of ConfigMaps whose values name the Services, each loaded with its own prefix.
+NAMING_BUDGET = 4096
+
+
+def _naming(index: Index, names: set[str]) -> set[str] | None:
+    """The env variables a container sets to a text that may hold one of the names, in
+    its `env` or from a ConfigMap (addresses.loaded_env); None past NAMING_BUDGET."""
     found: set[str] = set()
     for workload in index.workload_objects:
         if not workload.may_mention(names):
@@ -360,6 +378,63 @@ def _naming(index: Index, names: set[str]) -> set[str]:
                 for setting in literal_env(workload, container)
                 if _may_hold(setting.value, names)
             )
+    held = _held_by_config_maps(index, names)
+    if held:  # only the workloads that name one of those ConfigMaps are read (a few)
+        every = len(held) > FEW_NAMES
+        loaded: set[tuple[str, str]] = set()  # each ConfigMap and prefix once
+        for workload in index.workload_objects:
+            if every or workload.may_mention(held):
+                for container in index.template(workload).containers:
+                    found |= _loaded_names(container.body, held, loaded)
+                    if len(found) > NAMING_BUDGET:
+                        return None
+    # a dotted name is read too as the variable Spring's relaxed binding reads it under
+    # (Index.env_setting, addresses.loaded_env): `backend.host` is `BACKEND_HOST`
+    found |= {environment_name(name) for name in found if "." in name}
+    return found if len(found) <= NAMING_BUDGET else None
+
+
+def _held_by_config_maps(index: Index, names: set[str]) -> dict[str, set[str]]:
+    """The keys of each ConfigMap (by its name) whose value may hold one of the names."""
+    held: dict[str, set[str]] = defaultdict(set)
+    for config in index.configs:
+        if config.kind != "ConfigMap" or not config.name or not config.may_mention(names):
+            continue
+        data = config.body.get("data")
+        if isinstance(data, YMap):
+            held[config.name] |= {
+                str(key)
+                for key, value in data.items()
+                if isinstance(value, str) and _may_hold(value, names)
+            }
+    return {name: keys for name, keys in held.items() if keys}
+
+
+def _loaded_names(
+    container: YMap, held: Mapping[str, set[str]], loaded: set[tuple[str, str]]
+) -> set[str]:
+    """The env variables a container loads from the keys `held` of ConfigMaps: through
+    `envFrom` (with its prefix; each ConfigMap and prefix not in `loaded` yet, which
+    notes it) or an `env` entry's `valueFrom.configMapKeyRef`, as addresses.loaded_env
+    reads them (whichever namespace the ConfigMap is in)."""
+    found: set[str] = set()
+    for entry in container.get("envFrom") or []:
+        if not isinstance(entry, YMap) or not isinstance(entry.get("configMapRef"), YMap):
+            continue
+        prefix, name = entry.get("prefix") or "", str(entry["configMapRef"].get("name"))
+        if isinstance(prefix, str) and (name, prefix) not in loaded:
+            loaded.add((name, prefix))
+            found |= {f"{prefix}{key}" for key in held.get(name, ())}
+    entries = container.get("env")
+    for entry in entries if isinstance(entries, YSeq) else ():
+        named = entry.get("name") if isinstance(entry, YMap) else None
+        reference = dig(entry, "valueFrom", "configMapKeyRef") if named is not None else None
+        if (
+            isinstance(named, str)
+            and isinstance(reference, YMap)
+            and str(reference.get("key")) in held.get(str(reference.get("name")), ())
+        ):
+            found.add(named)
     return found
 
 

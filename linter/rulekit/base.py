@@ -29,7 +29,7 @@ from k8slb.core.record import record
 from k8slb.inputs import MANIFESTS
 from k8slb.languages import LANGUAGES
 from k8slb.model.addresses import Address, Destination, destinations_of
-from k8slb.model.dialers import Dialer, api_resolved, dialers_by_service
+from k8slb.model.dialers import Dialer, api_resolved, dialers_by_service, searched_by_name
 from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc
 from k8slb.model.index import Index
 from k8slb.model.links import CodeLinks, container_key
@@ -122,6 +122,11 @@ class Context:
         default_factory=dict, init=False, repr=False
     )
     _api_resolved_of: dict[int, list[Dialer]] = field(default_factory=dict, init=False, repr=False)
+    # where few files are judged: their Services, when few enough to be looked for by name
+    # (and the ids of those Services), or () when not; None: not chosen yet
+    _few_judged: tuple[frozenset[int], list[K8sObject]] | tuple[()] | None = field(
+        default=None, init=False, repr=False
+    )
     _api_resolved: dict[int, list[Dialer]] | None = field(default=None, init=False, repr=False)
     _unrun: dict[str, str | None] = field(default_factory=dict, init=False, repr=False)
     _all_linked: bool | None = field(default=None, init=False, repr=False)
@@ -152,6 +157,9 @@ class Context:
         Services asked: KLB101, KLB302 and KLB401 ask it of the same Services)."""
         if self.judged is not None:
             asked = frozenset(map(id, services))
+            few = self._judged_services()
+            if few and asked <= few[0]:  # asked once of the union (see _judged_services)
+                asked, services = few
             found = self._dialers_of.get(asked)
             if found is None:
                 found = dialers_by_service(self.index, self.code(), self.links, services)
@@ -167,12 +175,30 @@ class Context:
         or, where few files are judged, for the Service asked (as `dialers`), once."""
         if self.judged is not None:
             if id(service) not in self._api_resolved_of:
-                found = api_resolved(self.index, self.code(), self.links, [service])
-                self._api_resolved_of[id(service)] = found.get(id(service), [])
+                few = self._judged_services()
+                asked = few[1] if few and id(service) in few[0] else [service]
+                found = api_resolved(self.index, self.code(), self.links, asked)
+                for one in asked:
+                    self._api_resolved_of.setdefault(id(one), found.get(id(one), []))
             return self._api_resolved_of[id(service)]
         if self._api_resolved is None:
             self._api_resolved = api_resolved(self.index, self.code(), self.links)
         return self._api_resolved.get(id(service), [])
+
+    def _judged_services(self) -> tuple[frozenset[int], list[K8sObject]] | tuple[()]:
+        """Where few files are judged, their Services (and those Services' ids) when who
+        dials them is looked for by their names (dialers.searched_by_name); else ().
+        Who dials any set of them, or resolves one through the API, is then asked once of
+        them all: the search by names reads every dialer that can reach a Service named
+        (what a name cannot be found in names none of them), so a Service's dialers are
+        the same whatever set of names the search was made with, in the same order; rules
+        asked it of two sets (KLB101's Services and those of its channel evidence) and
+        of one Service at a time (the API's resolvers)."""
+        if self._few_judged is None:
+            services = list(self.services())
+            ids = frozenset(map(id, services))
+            self._few_judged = (ids, services) if services and searched_by_name(services) else ()
+        return self._few_judged
 
     def library_version(self, library: str, facts: CodeFacts) -> LibraryVersion:
         """The version of `library` the module is built with, as the build files above it
