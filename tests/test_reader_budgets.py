@@ -2002,8 +2002,8 @@ def kotlin_servers_deep_and_wide(n: int) -> Files:
 def chart_installer_commands(n: int) -> Files:
     """A chart that fails with its defaults (reading/chart_installers.py) and what its
     installer's commands are searched in: `n` scripts (past the files read), a Makefile
-    of `n` helm lines, one of `n` values files and `n` sets, `n` `cd` lines, and folders
-    `n` deep."""
+    of `n` helm lines, one of `n` values files and `n` sets, `n` `cd` lines, folders
+    `n` deep, and its README's commands of its published name."""
     chart = {
         "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",
         "c/templates/cm.yaml": (
@@ -2023,6 +2023,16 @@ def chart_installer_commands(n: int) -> Files:
     guides["g/open.md"] = "```sh\n" * n + "helm install o c -f v.yaml\n"
     guides["g/block.md"] = "```\n" + "helm upgrade b c -f nothing.yaml\n" * n + "```\n"
     guides["g/long.md"] = "`" * n + "\nhelm install l c -f v.yaml\n" + "`" * n + "\n"
+    # The chart's README: `n` commands of its published name, each with a placeholder in a
+    # value, rendering nothing (the first that renders a workload is sought), one of an
+    # OCI path `n` segments deep, and one of a placeholder `n` long.
+    guides["c/README.md"] = (
+        "```console\n"
+        + "$ helm install [RELEASE] oci://r.example/charts/c --set x=<x>\n" * n
+        + "$ helm install [RELEASE] oci://r.example/charts/c --set x=y,z=w\n" * 4
+        + f"helm install r oci://{'p/' * n}c --set x=y\n"
+        + f"helm install <{'R' * n}> r/c --set x=[{'X' * n}\n```\n"
+    )
     # A values file the tree lacks, looked up among `n` files of its name and `n` twins
     twins = {f"e/{i}/nothing.yaml": "x: y\n" for i in range(n)}
     twins.update({f"e/nothing{i}.yaml.example": "x: y\n" for i in range(n)})
