@@ -236,7 +236,11 @@ class SigtermNeverReachesServer(Rule):
     Works out what runs as PID 1 in each long-running container of a workload that
     serves (a Deployment, StatefulSet, DaemonSet; not a Job): the container's `command`
     and `args`, over the ENTRYPOINT and CMD of the Dockerfile its image is built from
-    (`k8slb explain-links`), composed as Kubernetes does. It reports:
+    (`k8slb explain-links`), composed as Kubernetes does. The image is the stage its builds
+    target (`docker build --target runtime`, build-push-action's or compose's `target:`,
+    skaffold's `docker.target`, Tilt's `target=`) when each build of it names one and the
+    stages named run the same ENTRYPOINT and CMD (a `test` stage FROM the runtime adding
+    packages); the last stage when no build names one, or when they disagree. It reports:
 
     - a shell as PID 1: a shell-form `CMD` or `ENTRYPOINT` (`CMD python app.py`, which
       Docker runs as `/bin/sh -c "python app.py"`), or `["sh", "-c", "..."]` in the

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from k8slb.reading.build_files import MAX_STAGES_APART, MAX_TEXT_APART
 
 from .helpers import ROOT
 
@@ -1623,6 +1624,37 @@ def stages_named_by_global_args_with_env_copies(n: int) -> Files:
     }
 
 
+def stages_builds_target(n: int) -> Files:
+    """A Dockerfile of `n` named stages, each with a CMD of its own (past the stages read
+    apart), one of MAX_STAGES_APART stages each FROM the one before, as long as a
+    Dockerfile read apart may be (each read as a target: MAX_TARGETS of them), and `n`
+    builds of their images, each targeting another stage, one `--target` word `n` long."""
+    stages = "".join(
+        f'FROM python:3 AS s{i}\nCOPY p{i} /app/p{i}\nCMD ["python", "/app/p{i}/main.py"]\n'
+        for i in range(n)
+    )
+    lines = "".join(f"ENV A{i}=b\n" for i in range(MAX_TEXT_APART // MAX_STAGES_APART // 12))
+    apart = "".join(
+        f'FROM {"python:3" if i == 0 else f"a{i - 1}"} AS a{i}\n{lines}CMD ["python"]\n'
+        for i in range(MAX_STAGES_APART)
+    )
+    builds = "".join(f"docker build --target s{i} -t acme/web:1 .\n" for i in range(n))
+    builds += f"docker build --target {'x' * n} -t acme/web:1 .\n"
+    builds += "".join(f"docker build --target a{i} -t acme/api:1 api\n" for i in range(n))
+    return {
+        "Dockerfile": stages,
+        "api/Dockerfile": apart,
+        "build.sh": builds,
+        "k8s/web.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+            "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n"
+            "      labels: {app: web}\n    spec:\n      containers:\n"
+            "        - name: web\n          image: acme/web:1\n"
+            "        - name: api\n          image: acme/api:1\n"
+        ),
+    }
+
+
 def stages_a_build_argument_chooses(n: int) -> Files:
     """A Dockerfile of `n` stages, 16 of them named `b-N`, each copying 16 paths (all but
     one the same), then `n` stages each FROM `b-${TARGETARCH}` (a name those 16 may take),
@@ -2409,6 +2441,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfile: 1000 stages FROM b-${TARGETARCH}, 16 of 1000 it names; 1000 open heredocs": (
         lambda: stages_a_build_argument_chooses(1000)
+    ),
+    "Dockerfile: 2000 named stages each FROM the last with a CMD; 2000 builds' targets": (
+        lambda: stages_builds_target(2000)
     ),
     "go.mod: 300 modules of 300-element paths, 5 shared; a main of 600 imports 300 deep": (
         lambda: imports_below_declared_modules(300)
