@@ -1655,6 +1655,30 @@ def stages_builds_target(n: int) -> Files:
     }
 
 
+def init_child_scripts(n: int) -> Files:
+    """tini as PID 1 (KLB406), its child a script of `n` lines each starting a job in the
+    background, `n` `exec "$@"` lines run with no arguments, one line of `n` words, and
+    tini's `n` options."""
+    script = "#!/bin/bash\n" + 'exec "$@"\n' * n + "python /app/main.py &\n" * n
+    script += "echo " + "w " * n + "\n" + "wait\n"
+    options = '"-s", ' * n
+    return {
+        "Dockerfile": (
+            "FROM python:3\nCOPY app/ /app/\nCOPY start.sh /start.sh\n"
+            f'ENTRYPOINT ["tini", {options}"--", "/start.sh"]\n'
+        ),
+        "start.sh": script,
+        "app/main.py": "import http.server\n",
+        "build.sh": "docker build -t acme/web:1 .\n",
+        "k8s/web.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+            "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n"
+            "      labels: {app: web}\n    spec:\n      containers:\n"
+            "        - name: web\n          image: acme/web:1\n"
+        ),
+    }
+
+
 def stages_a_build_argument_chooses(n: int) -> Files:
     """A Dockerfile of `n` stages, 16 of them named `b-N`, each copying 16 paths (all but
     one the same), then `n` stages each FROM `b-${TARGETARCH}` (a name those 16 may take),
@@ -2441,6 +2465,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfile: 1000 stages FROM b-${TARGETARCH}, 16 of 1000 it names; 1000 open heredocs": (
         lambda: stages_a_build_argument_chooses(1000)
+    ),
+    "Dockerfile: tini before 1500 options, its child script of 1500 background jobs": (
+        lambda: init_child_scripts(1500)
     ),
     "Dockerfile: 2000 named stages each FROM the last with a CMD; 2000 builds' targets": (
         lambda: stages_builds_target(2000)
