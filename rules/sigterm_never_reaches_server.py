@@ -63,6 +63,9 @@ class Pid1:
     script: str = ""  # a shell's: the script file it runs, when PID 1 is one (its name)
     image_shell: str = ""  # a `sh`'s: which shell the image's base says /bin/sh is
     idle: str = ""  # a shell's lone command that only waits (`sleep`), deaf to SIGTERM too
+    # an init's (kind `init`): the shell of the script it runs as its child, which starts
+    # `last` in the background
+    child_shell: str = ""
 
 
 def pid1(argv: Sequence[object], sh: str | None = None) -> Pid1 | None:
@@ -236,11 +239,22 @@ class SigtermNeverReachesServer(Rule):
     Works out what runs as PID 1 in each long-running container of a workload that
     serves (a Deployment, StatefulSet, DaemonSet; not a Job): the container's `command`
     and `args`, over the ENTRYPOINT and CMD of the Dockerfile its image is built from
-    (`k8slb explain-links`), composed as Kubernetes does. It reports:
+    (`k8slb explain-links`), composed as Kubernetes does. The image is the stage its builds
+    target (`docker build --target runtime`, build-push-action's or compose's `target:`,
+    skaffold's `docker.target`, Tilt's `target=`) when each build of it names one and the
+    stages named run the same ENTRYPOINT and CMD (a `test` stage FROM the runtime adding
+    packages); the last stage when no build names one, or when they disagree. It reports:
 
     - a shell as PID 1: a shell-form `CMD` or `ENTRYPOINT` (`CMD python app.py`, which
       Docker runs as `/bin/sh -c "python app.py"`), or `["sh", "-c", "..."]` in the
       manifest or the Dockerfile, when no command of the script is run with `exec`;
+    - an init as PID 1 that passes SIGTERM to its child alone (tini, docker-init and
+      catatonit without `-g`, dumb-init with `--single-child`) whose child is a shell
+      script of the tree that starts a program in the background with no `trap` and no
+      `exec` that hands over (`exec "$@"` with no arguments runs nothing): the shell ends
+      on SIGTERM, the init exits with it, and the background job, the server, is killed
+      with the container, never told to stop. A script k8slb cannot read, or with nothing
+      in the background, is not reported;
     - a launcher as PID 1, a program that keeps the server as its child and does not
       pass SIGTERM on: `go run` (it runs the
       binary it builds as a child, and exits on SIGTERM), `rake TASK` (the task starts
@@ -573,6 +587,16 @@ def _started(
         said = set_by.said
         place = Place(said.path, said.line, 1, said.text, (), "")
     found = pid1(argv, sh)
+    if found is None and not once and (init := init_child(argv)) is not None:
+        child = _init_child(context, link, *init)
+        if child is None or _hook_stops_server(container, argv, child):
+            return None
+        place = place or _place(workload, container, dockerfile, command, args, child)
+        if place is None:
+            return None
+        if dockerfile is not None and place.path in _base_paths(dockerfile):
+            place = _inherited_place(dockerfile, place)
+        return child, None, replace(place, edits=(), fix=_init_fix(child))
     if found is not None and found.kind == "shell" and _ends_by_itself(found.words):
         return None  # a script of commands that each end (`chown ... && echo done`)
     if once and not (found is not None and _runs_on(found)):
@@ -648,6 +672,18 @@ def _wording(
         return message, None, place
     if found.kind == "shell":
         return _shell_wording(context, link, who, found, after, place)
+    if found.kind == "init":
+        server = " ".join(found.last[:3]) + (" ..." if len(found.last) > 3 else "")
+        message = (
+            f"SIGTERM never reaches {who}: {found.program} is PID 1 and passes SIGTERM to its "
+            f"child alone, {found.script}, a {found.child_shell} script that starts `{server}` "
+            "in the background, with no exec and no trap",
+            f"{found.child_shell} ends on SIGTERM without passing it on, {found.program} exits "
+            f"with it, and `{found.last[0]}` is killed with the container, never told to stop: "
+            "what it has in flight is cut",
+            place.fix,
+        )
+        return message, None, place
     return None
 
 
@@ -1128,6 +1164,80 @@ def _dockerfile_fix(
 
 # What `exec` hands over to when it is given the script's own arguments.
 _ARGUMENTS = frozenset({"$@", "${@}", "$*", "${*}"})
+
+
+# Inits that pass SIGTERM to their child alone, unless told to signal its process group
+# (tini's and catatonit's `-g`); dumb-init signals the group unless told not to.
+_CHILD_ONLY = frozenset({"tini", "tini-static", "docker-init", "catatonit"})
+_INIT_VALUED = frozenset({"-p", "-e", "-r", "--rewrite"})  # options that take a value
+
+
+def init_child(argv: Sequence[object]) -> tuple[str, list[str]] | None:
+    """An init as PID 1 that passes SIGTERM to its child alone, and the child's command
+    line; None for any other program, an init told to signal the child's process group
+    (tini -g, dumb-init without --single-child), or one with no child named."""
+    words = [str(word) for word in argv]
+    program = posixpath.basename(words[0]) if words else ""
+    if program not in _INITS:
+        return None
+    group = program not in _CHILD_ONLY  # dumb-init: the group, by default
+    at = 1
+    while at < len(words) and words[at].startswith("-"):
+        option = words[at]
+        at += 1
+        if option == "--":
+            break
+        if option in ("-c", "--single-child"):
+            group = False
+        elif not option.startswith("--") and "g" in option[1:]:
+            group = True
+        elif option in _INIT_VALUED:
+            at += 1
+    return None if group or at >= len(words) else (program, words[at:])
+
+
+def _init_child(
+    context: Context, link: Link | None, init: str, child: Sequence[str]
+) -> Pid1 | None:
+    """The init's child when it is a shell script of the image (from the tree) that, on
+    the path its arguments take, starts a program in the background with no `exec` that
+    hands over and no `trap`: the background job never hears SIGTERM. None when the
+    script is not the tree's, cannot be read, traps a signal, execs a program, sets its
+    arguments anew, or starts nothing in the background."""
+    operand = _shell_operand(child)
+    if operand is not None:
+        shell, word, args = operand
+        script = _script_of(context, link, word, operand=True)
+        script = replace(script, shell=shell) if script is not None else None
+    else:
+        script = _script_of(context, link, child[0]) if child else None
+        args = list(child[1:])
+    commands = _script_commands(script.text) if script and script.text is not None else None
+    if script is None or not commands:
+        return None
+    background: tuple[str, ...] = ()
+    for command in commands:
+        words = _program_words(command.words)
+        if words[:1] == ["trap"] or (words[:1] == ["set"] and "--" in words):
+            return None
+        handed = _unredirected(words[1:]) if words[:1] == ["exec"] else []
+        if handed and (handed[0] not in _ARGUMENTS or args):
+            return None  # `exec "$@"` with no arguments runs nothing: the script goes on
+        if command.after == "&" and words and words[0] not in _BUILTINS and not background:
+            background = tuple(words)
+    if not background:
+        return None
+    name = posixpath.basename(script.path)
+    line = (init, *child)
+    return Pid1("init", init, line, last=background, script=name, child_shell=script.shell)
+
+
+def _init_fix(found: Pid1) -> str:
+    return (
+        f"run {found.program} with -g, so that it signals the script's whole process group, "
+        f"or trap TERM in {found.script} and pass it on to `{found.last[0]}` before waiting "
+        "for it"
+    )
 
 
 def script_pid1(script: ShellScript, args: Sequence[str], sh: str | None = None) -> Pid1 | None:

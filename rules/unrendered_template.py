@@ -20,7 +20,10 @@ class UnrenderedTemplate(ReadProblemRule):
     chart whose values schema refers to a URL or a file (Helm would fetch it; k8slb does
     not), a chart whose defaults fail but that the repository's own `helm install|upgrade|
     template -f FILE` (in a script, a Makefile recipe, a GitHub workflow step or, last, a
-    shell code block of a Markdown deployment guide) renders (info: its objects are linted
+    shell code block of a Markdown deployment guide, which may name the chart as it is
+    published, `oci://registry/charts/NAME` or `REPO/NAME`, when it is the chart's README
+    or the repository's own guide; of several commands the first of three that renders a
+    workload) renders (info: its objects are linted
     with that command's values, which the finding names, a guide's said to be one; a
     values file the command names and the repository lacks read as its one copy
     elsewhere or its `.example` twin, both named; several candidates: none used, an info

@@ -6,7 +6,10 @@ command runs. Its KLB003 is then an info naming the command, and each finding sa
 values made the render. A Markdown guide's shell block is read last, from the one folder
 its command fits; a command whose values are not files of the repository (`/tmp`, a
 variable, a `<placeholder>`) is refused; a chart that renders with its
-defaults is rendered as before, whatever the scripts say."""
+defaults is rendered as before, whatever the scripts say. A chart's own README (or a guide
+at the repository's top or in docs/) may install it by the name it is published under
+(`oci://registry/charts/NAME`, `REPO/NAME`), with a placeholder for the release's name;
+of several such commands, the first that renders a workload is used."""
 
 from __future__ import annotations
 
@@ -194,7 +197,9 @@ def test_a_guides_shell_block_is_read_last_from_the_one_folder_it_fits(tree: Pat
     "block",
     [
         "```yaml\nrun: helm install shop shop -f site-values.yaml\n```\n",  # not a shell's
-        "```\nhelm install <release> shop -f site-values.yaml\n```\n",  # a placeholder
+        # a value the reader is to fill in
+        "```\nhelm install shop shop -f site-values.yaml --set image=<your-image>\n```\n",
+        "```\nhelm install shop shop -f site-values.yaml --set image=[IMAGE]\n```\n",
         "```\nhelm install shop shop\n```\n",  # no values file: nothing pins the folder
         "    helm install shop shop -f site-values.yaml\n",  # no fence
     ],
@@ -304,3 +309,139 @@ def test_another_charts_values_file_is_no_copy_of_the_one_the_tree_lacks(tree: P
     write(tree / "deploy/other", {**CHART, "site-values.yaml": SITE_VALUES})
     found = preStops(lint(tree)).values()  # the other chart's own, with that file: no more
     assert [f.path for f in found] == [str(tree / "deploy/other/templates/deployment.yaml")]
+
+
+# A chart's README that documents installing the published chart, not its folder: the
+# release's name a placeholder, a first block whose values the reader fills in, a
+# production block, then the quick start.
+PUBLISHED_README = """\
+# shop
+
+## Production
+
+```console
+$ helm repo add acme https://charts.acme.example
+$ helm install [RELEASE_NAME] acme/shop \\
+    --set global.database.host=<your-database-host>
+```
+
+## Quick start
+
+```console
+$ helm install [RELEASE_NAME] oci://ghcr.io/acme/charts/shop --set global.replicas=2 \\
+    --set global.database.host=localhost
+```
+"""
+
+
+def test_a_charts_readme_installs_it_by_its_published_name(tree: Path) -> None:
+    write(tree, {"deploy/shop/README.md": PUBLISHED_README})
+    findings = lint(tree)
+    [api] = preStops(findings).values()
+    assert "Deployment/default/shop-api" in api.message  # the run's own release
+    readme = tree / "deploy/shop/README.md"
+    assert any(f"(`helm install` at {readme}:14)" in line for line in api.detail), api.detail
+    [note] = unrendered(findings)
+    assert note.severity is Severity.INFO
+    assert f"at {readme}:14 (a code block of a Markdown guide)" in note.message
+    assert "--set global.replicas=2, global.database.host=localhost" in note.message
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["README.md", "docs/install/helm.md"],  # the repository's top, its docs
+)
+def test_a_guide_of_the_repository_installs_its_one_chart_of_that_name(
+    tree: Path, where: str
+) -> None:
+    write(tree, {where: PUBLISHED_README})
+    assert list(preStops(lint(tree))) == ["default/shop-api"]
+
+
+def test_a_published_name_is_read_only_where_it_can_be_the_charts(tree: Path) -> None:
+    write(tree, {"examples/README.md": PUBLISHED_README})  # a guide of another folder
+    assert not preStops(lint(tree))
+    (tree / "examples/README.md").unlink()
+    other = PUBLISHED_README.replace("charts/shop", "charts/shop-ui")  # another chart
+    write(tree, {"deploy/shop/README.md": other.replace("acme/shop", "acme/shop-ui")})
+    assert not preStops(lint(tree))
+    (tree / "deploy/shop/README.md").unlink()
+    write(tree / "staging" / "shop", CHART)  # two charts of that name: which one is it?
+    write(tree, {"README.md": PUBLISHED_README})
+    assert not preStops(lint(tree))
+
+
+# A chart that fails with its defaults (a `required` host) and whose workers are off by
+# default: a documented command may render it with no workload at all.
+WORKERS = {
+    "Chart.yaml": "apiVersion: v2\nname: jobs\nversion: 0.1.0\n",
+    "values.yaml": "workers:\n  enabled: false\n",
+    "templates/configmap.yaml": """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Release.Name }}-config
+data:
+  broker: {{ required "broker is required" .Values.broker | quote }}
+""",
+    "templates/deployment.yaml": """\
+{{- if .Values.workers.enabled }}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}-worker
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: worker}
+  template:
+    metadata:
+      labels: {app: worker}
+    spec:
+      containers:
+        - name: worker
+          image: acme/worker:1
+          ports:
+            - {name: http, containerPort: 8080}
+{{- end }}
+""",
+    "templates/service.yaml": """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ .Release.Name }}-worker
+spec:
+  selector: {app: worker}
+  ports:
+    - {name: http, port: 80, targetPort: http}
+""",
+}
+
+WORKERS_README = """\
+```sh
+helm install jobs oci://registry.example/charts/jobs --set broker=nats://nats:4222
+```
+
+With workers:
+
+```sh
+helm install jobs oci://registry.example/charts/jobs --set broker=nats://nats:4222 \\
+  --set workers.enabled=true
+```
+"""
+
+
+def test_of_several_commands_the_first_that_renders_a_workload_is_used(tree: Path) -> None:
+    write(tree / "jobs", {**WORKERS, "README.md": WORKERS_README})
+    findings = lint(tree)
+    [worker] = preStops(findings).values()
+    assert "Deployment/default/jobs-worker" in worker.message
+    readme = tree / "jobs/README.md"
+    assert any(f"at {readme}:8)" in line for line in worker.detail), worker.detail
+    # None renders one: the first that renders is kept, the defaults' failure gone.
+    write(tree / "jobs", {"README.md": WORKERS_README.replace("enabled=true", "enabled=false")})
+    findings = lint(tree)
+    assert not preStops(findings)
+    jobs = [f for f in unrendered(findings) if "jobs" in f.message]
+    assert [f.severity for f in jobs] == [Severity.INFO]
+    assert f"at {readme}:2 (a code block" in jobs[0].message

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from k8slb.reading.build_files import MAX_STAGES_APART, MAX_TEXT_APART
 
 from .helpers import ROOT
 
@@ -1798,6 +1799,61 @@ def stages_named_by_global_args_with_env_copies(n: int) -> Files:
     }
 
 
+def stages_builds_target(n: int) -> Files:
+    """A Dockerfile of `n` named stages, each with a CMD of its own (past the stages read
+    apart), one of MAX_STAGES_APART stages each FROM the one before, as long as a
+    Dockerfile read apart may be (each read as a target: MAX_TARGETS of them), and `n`
+    builds of their images, each targeting another stage, one `--target` word `n` long."""
+    stages = "".join(
+        f'FROM python:3 AS s{i}\nCOPY p{i} /app/p{i}\nCMD ["python", "/app/p{i}/main.py"]\n'
+        for i in range(n)
+    )
+    lines = "".join(f"ENV A{i}=b\n" for i in range(MAX_TEXT_APART // MAX_STAGES_APART // 12))
+    apart = "".join(
+        f'FROM {"python:3" if i == 0 else f"a{i - 1}"} AS a{i}\n{lines}CMD ["python"]\n'
+        for i in range(MAX_STAGES_APART)
+    )
+    builds = "".join(f"docker build --target s{i} -t acme/web:1 .\n" for i in range(n))
+    builds += f"docker build --target {'x' * n} -t acme/web:1 .\n"
+    builds += "".join(f"docker build --target a{i} -t acme/api:1 api\n" for i in range(n))
+    return {
+        "Dockerfile": stages,
+        "api/Dockerfile": apart,
+        "build.sh": builds,
+        "k8s/web.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+            "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n"
+            "      labels: {app: web}\n    spec:\n      containers:\n"
+            "        - name: web\n          image: acme/web:1\n"
+            "        - name: api\n          image: acme/api:1\n"
+        ),
+    }
+
+
+def init_child_scripts(n: int) -> Files:
+    """tini as PID 1 (KLB406), its child a script of `n` lines each starting a job in the
+    background, `n` `exec "$@"` lines run with no arguments, one line of `n` words, and
+    tini's `n` options."""
+    script = "#!/bin/bash\n" + 'exec "$@"\n' * n + "python /app/main.py &\n" * n
+    script += "echo " + "w " * n + "\n" + "wait\n"
+    options = '"-s", ' * n
+    return {
+        "Dockerfile": (
+            "FROM python:3\nCOPY app/ /app/\nCOPY start.sh /start.sh\n"
+            f'ENTRYPOINT ["tini", {options}"--", "/start.sh"]\n'
+        ),
+        "start.sh": script,
+        "app/main.py": "import http.server\n",
+        "build.sh": "docker build -t acme/web:1 .\n",
+        "k8s/web.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+            "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n"
+            "      labels: {app: web}\n    spec:\n      containers:\n"
+            "        - name: web\n          image: acme/web:1\n"
+        ),
+    }
+
+
 def stages_a_build_argument_chooses(n: int) -> Files:
     """A Dockerfile of `n` stages, 16 of them named `b-N`, each copying 16 paths (all but
     one the same), then `n` stages each FROM `b-${TARGETARCH}` (a name those 16 may take),
@@ -2191,8 +2247,8 @@ def kotlin_servers_deep_and_wide(n: int) -> Files:
 def chart_installer_commands(n: int) -> Files:
     """A chart that fails with its defaults (reading/chart_installers.py) and what its
     installer's commands are searched in: `n` scripts (past the files read), a Makefile
-    of `n` helm lines, one of `n` values files and `n` sets, `n` `cd` lines, and folders
-    `n` deep."""
+    of `n` helm lines, one of `n` values files and `n` sets, `n` `cd` lines, folders
+    `n` deep, and its README's commands of its published name."""
     chart = {
         "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",
         "c/templates/cm.yaml": (
@@ -2212,6 +2268,16 @@ def chart_installer_commands(n: int) -> Files:
     guides["g/open.md"] = "```sh\n" * n + "helm install o c -f v.yaml\n"
     guides["g/block.md"] = "```\n" + "helm upgrade b c -f nothing.yaml\n" * n + "```\n"
     guides["g/long.md"] = "`" * n + "\nhelm install l c -f v.yaml\n" + "`" * n + "\n"
+    # The chart's README: `n` commands of its published name, each with a placeholder in a
+    # value, rendering nothing (the first that renders a workload is sought), one of an
+    # OCI path `n` segments deep, and one of a placeholder `n` long.
+    guides["c/README.md"] = (
+        "```console\n"
+        + "$ helm install [RELEASE] oci://r.example/charts/c --set x=<x>\n" * n
+        + "$ helm install [RELEASE] oci://r.example/charts/c --set x=y,z=w\n" * 4
+        + f"helm install r oci://{'p/' * n}c --set x=y\n"
+        + f"helm install <{'R' * n}> r/c --set x=[{'X' * n}\n```\n"
+    )
     # A values file the tree lacks, looked up among `n` files of its name and `n` twins
     twins = {f"e/{i}/nothing.yaml": "x: y\n" for i in range(n)}
     twins.update({f"e/nothing{i}.yaml.example": "x: y\n" for i in range(n)})
@@ -2594,6 +2660,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfile: 1000 stages FROM b-${TARGETARCH}, 16 of 1000 it names; 1000 open heredocs": (
         lambda: stages_a_build_argument_chooses(1000)
+    ),
+    "Dockerfile: tini before 1500 options, its child script of 1500 background jobs": (
+        lambda: init_child_scripts(1500)
+    ),
+    "Dockerfile: 2000 named stages each FROM the last with a CMD; 2000 builds' targets": (
+        lambda: stages_builds_target(2000)
     ),
     "go.mod: 300 modules of 300-element paths, 5 shared; a main of 600 imports 300 deep": (
         lambda: imports_below_declared_modules(300)

@@ -133,6 +133,7 @@ from k8slb.model.well_known import docker_library
 from k8slb.reading.build_files import (
     OUTPUT_FOLDERS,
     SHELL_SCRIPT_SUFFIX,
+    UNKNOWN_TARGET,
     BuildFacts,
     Dockerfile,
     GoBuild,
@@ -203,6 +204,10 @@ STRENGTH = {
 }
 # The evidence that is a name alike alone: a link resting on it is a guess.
 NAME_GUESSES = frozenset({"image name guess", "manifest beside guess"})
+# The evidence that is a build of the image (which may target a stage of its Dockerfile).
+BUILD_KINDS = frozenset(
+    {*(kind for kind, strength in STRENGTH.items() if strength == 1), "docs", "compose service"}
+)
 # Folders a service keeps its own manifests or chart in, beside its Dockerfile and code.
 MANIFEST_FOLDERS = frozenset(
     {"chart", "charts", "helm", "k8s", "kubernetes", "deploy", "deployment", "manifests"}
@@ -221,6 +226,7 @@ class Evidence:
     # the exec-form wrapper it runs under (ImageBuild's)
     entrypoint: tuple[str, ...] | None = None
     wrapper: tuple[str, ...] = ()
+    target: str = ""  # the Dockerfile's stage the build targets (ImageBuild's)
 
     @property
     def strength(self) -> int:
@@ -1374,7 +1380,8 @@ class _Finder:
             f"{said.text} (the compose service {service}, named as {named_as}, "
             f"builds {folder}; the image {image} links nothing: weaker than a build of it)"
         )
-        return [Evidence("compose service", replace(said, text=text), folder, build.dockerfile)]
+        said = replace(said, text=text)
+        return [Evidence("compose service", said, folder, build.dockerfile, target=build.target)]
 
     def _vendor_family(self, image: str) -> bool:
         """Whether a third party's image (a namespace none of the repository's builds push
@@ -2050,6 +2057,7 @@ class _Finder:
                     build.applies,
                     build.entrypoint,
                     build.wrapper,
+                    build.target,
                 )
             )
         return found
@@ -2980,13 +2988,35 @@ class _Finder:
         held = [self._dockerfile(chosen.folder, n) for n in named if n is not None]
         return next((d for d in held if d is not None), None)
 
+    def _targeted(self, built: Dockerfile | None, evidence: list[Evidence]) -> Dockerfile | None:
+        """The image the evidence's builds of the Dockerfile make: the stage they target
+        (`--target runtime`), when each names one (a name not literal aside) and the stages
+        they name run the same ENTRYPOINT and CMD; else its last stage."""
+        if built is None:
+            return None
+        targets = {
+            e.target
+            for e in evidence
+            if e.kind in BUILD_KINDS and self._dockerfile(e.folder, e.dockerfile) is built
+        }
+        named = targets - {UNKNOWN_TARGET}
+        if not named or "" in named:
+            return built
+        stages = [built.targeted(target) for target in sorted(named)]
+        runs = {
+            (s.entrypoint, s.cmd, s.entrypoint_said, s.cmd_said) if s is not None else None
+            for s in stages
+        }
+        first = stages[0]
+        return first if len(runs) == 1 and first is not None else built
+
     def link(self, workload: K8sObject, container: Container) -> Link | None:
         found = self._evidence(workload, container)
         if found is None:
             return None
         evidence, script, program = found
         chosen = evidence[0]
-        dockerfile = own = self._built_by(chosen, evidence)
+        dockerfile = own = self._targeted(self._built_by(chosen, evidence), evidence)
         through = self._through_base(own) if script is None and program is None else None
         if through is not None and chosen.kind != "config":  # the program of an image it takes
             (chosen, dockerfile), evidence = through, [through[0], *evidence]

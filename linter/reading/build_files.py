@@ -208,6 +208,10 @@ class ImageBuild:
     # (Drone's Docker plugin: its `repo` setting as PLUGIN_REPO), which a manifest written
     # for the same pipeline names (`image: ${PLUGIN_REPO}`)
     variable: str = ""
+    # the Dockerfile's stage it builds (`docker build --target runtime`, build-push-action's
+    # and compose's `target:`, skaffold's `docker.target`, Tilt's `target=`), lowercased:
+    # "" when it names none (the last stage), UNKNOWN_TARGET when not literal
+    target: str = ""
 
     def made_for(self, image: str) -> ImageBuild | None:
         """The build as it makes `image`: itself, or a loop's build with the value the
@@ -367,6 +371,22 @@ class Dockerfile:
     # image (`FROM acme/base:1 AS engine`, `--from=engine`), by that image, each copy's
     # source the path in that image; MAX_IMAGE_COPIES at most
     image_copies: tuple[tuple[str, Copy], ...] = ()
+    # the last stage's name (`AS runtime`), lowercased; "" when it has none
+    stage: str = ""
+    # the named stages before the last, each read as a build that targets it reads it
+    # (`--target builder`: the stage and those it is built from, the rest left out);
+    # MAX_TARGETS of them, the last ones, of a Dockerfile of MAX_STAGES_APART stages and
+    # MAX_TEXT_APART characters at most
+    targets: tuple[tuple[str, Dockerfile], ...] = ()
+
+    def targeted(self, name: str) -> Dockerfile | None:
+        """The image a build with `--target NAME` makes (NAME: a stage's); None when no
+        stage read here has that name."""
+        wanted = name.lower()
+        if wanted == self.stage:
+            return self
+        found = next((stage for named, stage in self.targets if named == wanted), None)
+        return replace(found, inherited=self.inherited) if found is not None else None
 
     @property
     def folder(self) -> str:
@@ -898,7 +918,7 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
             shared += [file.shared_jib] if file.shared_jib is not None else []
         if file.dockerfile is not None:
             facts.dockerfiles[os.path.normpath(file.path)] = file.dockerfile
-        facts.builds += map(_within_run, file.builds)
+        facts.builds += (_with_target(_within_run(build)) for build in file.builds)
         if file.script is not None:
             facts.scripts[os.path.normpath(file.path)] = file.script
         facts.tags += file.tags
@@ -1098,6 +1118,26 @@ def _joined(base: str, relative: str) -> str:
     return os.path.normpath(os.path.join(base, relative))
 
 
+UNKNOWN_TARGET = "$"  # a build's `--target` that is not literal
+_TARGET_FLAG = regex.compile(r"(?:^|\s)--target(?:=|\s+)[\"']?([^\s\"';|&)]+)")
+
+
+def build_target(value: object) -> str:
+    """A build definition's target stage as ImageBuild keeps it."""
+    if value is None or value == "":
+        return ""
+    literal = _literal(value) if isinstance(value, str) else None
+    return literal.lower() if literal else UNKNOWN_TARGET
+
+
+def _with_target(build: ImageBuild) -> ImageBuild:
+    """A command line's build with the `--target` its line gives (read from its text)."""
+    if build.target or "--target" not in build.said.text:
+        return build
+    found = _TARGET_FLAG.search(build.said.text)
+    return replace(build, target=build_target(found.group(1)) if found else UNKNOWN_TARGET)
+
+
 def _built(
     image: str,
     root: str,
@@ -1191,7 +1231,8 @@ def skaffold_builds(path: str, text: str) -> list[ImageBuild]:
                 dockerfile = _literal(docker.get("dockerfile"))
                 root, line = _joined(folder, context), _line(artifact, "image")
                 args = docker.get("buildArgs")
-                found.append(_built(image, root, dockerfile, "skaffold", path, text, line, args))
+                built = _built(image, root, dockerfile, "skaffold", path, text, line, args)
+                found.append(replace(built, target=build_target(docker.get("target"))))
     return found
 
 
@@ -1221,7 +1262,11 @@ def compose_builds(path: str, text: str) -> list[ImageBuild]:
             root, args = _joined(folder, str(context)), given.get("args")
             built = _built(image or "", root, dockerfile, "compose", path, text, line, args)
             built = replace(
-                built, service=str(name), project=project, ports=_compose_ports(service)
+                built,
+                service=str(name),
+                project=project,
+                ports=_compose_ports(service),
+                target=build_target(given.get("target")),
             )
             if image is None:
                 found.append(built)
@@ -1254,6 +1299,7 @@ _DOCKER_BUILD = regex.compile(
     r"(?P<rest>[^)]*)\)"
 )
 _DOCKERFILE_ARG = regex.compile(rf"\bdockerfile\s*=\s*{_STRING}")
+_TILT_TARGET = regex.compile(r"\btarget\s*=\s*(?:'([^'\"]*)'|\"([^'\"]*)\"|(\S))")
 
 
 def tiltfile_builds(path: str, text: str) -> list[ImageBuild]:
@@ -1283,7 +1329,9 @@ def tiltfile_builds(path: str, text: str) -> list[ImageBuild]:
         dockerfile = _joined(folder, named.group(1) or named.group(2)) if named else None
         image = match.group(1) or match.group(2)
         built = _built(image, root, None, "tiltfile", path, text, line)
-        built = replace(built, dockerfile=dockerfile)
+        targeted = _TILT_TARGET.search(match.group("rest") or "")
+        target = "" if targeted is None else targeted.group(1) or targeted.group(2) or "$"
+        built = replace(built, dockerfile=dockerfile, target=build_target(target))
         found.append(_tilt_entrypoint(built, match.group(0), match.group("rest") or ""))
     return found
 
@@ -1681,8 +1729,9 @@ def _build_push_step(
     tags = listed.replace(",", " ").split()
     line = _line(given, key)
     args = _filled(given.get("build-args"), known)
+    target = build_target(_filled(given.get("target"), known))
     return [
-        _built(tag, root, named, "workflow", path, text, line, args)
+        replace(_built(tag, root, named, "workflow", path, text, line, args), target=target)
         for tag in filter(None, map(_image_past_registry, tags))
     ]
 
@@ -2674,16 +2723,37 @@ def _argv(arguments: str) -> tuple[str, ...]:
     return ("/bin/sh", "-c", arguments)
 
 
-def parse_dockerfile(path: str, text: str) -> Dockerfile:
+def parse_dockerfile(path: str, text: str, *, stages: bool = True) -> Dockerfile:
     """What a Dockerfile's last stage copies and runs, with its FROM line and the names
-    its ENV lines set."""
+    its ENV lines set; with `stages`, each named stage before it read as the image a
+    build targeting it makes (the text cut where the next stage begins)."""
     read = _run_stage_first(_parse_stages(path, text), text)
+    froms = [
+        (line, _stage_named(arguments)[1])
+        for line, word, arguments in _instructions(text)
+        if word == "FROM"
+    ]
+    read_apart = stages and 1 < len(froms) <= MAX_STAGES_APART and len(text) <= MAX_TEXT_APART
+    lines = text.splitlines(keepends=True) if read_apart else []
+    ends = [(name, froms[i + 1][0]) for i, (_, name) in enumerate(froms[:-1]) if name]
+    targets = tuple(
+        (name, parse_dockerfile(path, "".join(lines[: end - 1]), stages=False))
+        for name, end in ends[-MAX_TARGETS:]
+        if lines and name != froms[-1][1]
+    )
     return replace(
         read,
         from_said=_last_from(path, text),
         env_names=_env_names(text),
         fetched=_fetched(path, text),
+        stage=froms[-1][1] if froms else "",
+        targets=targets,
     )
+
+
+MAX_TARGETS = 8  # named stages of a Dockerfile read as a build's target
+MAX_STAGES_APART = 24  # a Dockerfile of more stages has its last one read alone
+MAX_TEXT_APART = 32 * 1024  # so has one longer than this (characters)
 
 
 def _parse_stages(path: str, text: str) -> Dockerfile:

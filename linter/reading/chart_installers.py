@@ -20,9 +20,15 @@ values files must be files of the repository (a `/tmp/...` the CI job writes, a 
 `$TAG` refuses the command); `--set-file`, `--set-json` and `--post-renderer` refuse it
 (what they read or run is not here). A word that is only a variable (`${HELM_OPTIONS}`)
 after the chart is said to be unread, the command kept: it adds to what the files give.
-Of several commands, the first in this order is used: `install`/`upgrade` before
-`template`, a script or a Makefile before a workflow before a guide, then by path and
-line; the others are counted, not merged.
+A guide may name the chart by the name it is published under (`oci://registry/charts/NAME`,
+`REPO/NAME`): read as the chart whose Chart.yaml gives that name when the guide sits beside
+that Chart.yaml, or at the repository's top or under its docs/ and no other chart to render
+has that name. A placeholder for the release's name (`[RELEASE_NAME]`, `<release>`) leaves
+the run's own; one in a value (`--set host=<your-host>`, `[HOST]`, `...`) refuses the
+command, as does a guide's command that passes no values. Of several commands, in this
+order: `install`/`upgrade` before `template`, a script or a Makefile before a workflow
+before a guide, then by path and line, up to MAX_TRIED are rendered until one deploys a
+workload (else the first that renders is used); the others are counted, not merged.
 
 Bounded: at most MAX_FOLDERS folders walked under the repository's top, MAX_FILES files
 read (each up to MAX_FILE_BYTES; guides MAX_GUIDES of them), MAX_COMMANDS `helm` commands
@@ -48,11 +54,13 @@ from k8slb.reading.build_files import (
     step_line,
     yaml_documents,
 )
+from k8slb.reading.chart_values_beside import deploys_workload
 from k8slb.reading.charts import (
     UNRENDERED,
     HelmOptions,
     Rendering,
     chart_file,
+    chart_name,
     is_chart_folder,
     render_charts,
     set_value_problem,
@@ -132,6 +140,16 @@ _REFUSED = frozenset({"--set-file", "--set-json", "--post-renderer", "--post-ren
 _ENDS = frozenset({"|", "||", "&&", ";", "&", ")"})
 _VARIABLE_WORD = regex.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
 _HELM_WORD = regex.compile(r"\bhelm\s+(?:upgrade|install|template)\b")
+# A guide's word that stands for what its reader fills in: `<release-name>`, `[RELEASE]`,
+# `...`; in a value it refuses the command, as a release's name it is the run's own.
+_PLACEHOLDER = regex.compile(r"<[^<>\s]+>|\[[^\[\]\s]+\]|\.\.\.|…")
+_PLACEHOLDER_VALUE = regex.compile(r"<[^<>=]*>|^\[[^\[\]]*\]$|\.\.\.|…")
+# The published chart a guide installs, by its name: `oci://registry/path/NAME` or a
+# repository's `REPO/NAME` (after `helm repo add REPO URL`).
+_PUBLISHED = regex.compile(
+    r"^(?:oci://[^\s/]+(?:/[^\s/]+)*/|[A-Za-z0-9][\w.\-]{0,100}/)(?P<name>[A-Za-z0-9][\w.\-]{0,200})$"
+)
+_DOCS = "docs"  # the repository's folder of guides, whose commands may name a published chart
 # Values Helm's `--set` would read as another type than `--set-string` gives.
 _RETYPED = regex.compile(r"(?i)^(?:true|false|null|-?\d+)$")
 
@@ -180,17 +198,42 @@ def installers(charts: Sequence[str], top: str) -> dict[str, list[Installer]]:
     found: dict[str, list[Installer]] = {chart: [] for chart in charts}
     budget = [MAX_COMMANDS]
     names: dict[str, list[str]] = {}  # every file the walk saw, by name (_twin)
+    published = {real: chart_name(real) for real in wanted}
     listed = list(_files(top, names))
     for path, kind in listed:
         text = _read(path)
         if text is None or _HELM_WORD.search(text) is None:
             continue
-        for each in _commands(path, kind, text, top, budget, tuple(wanted), names):
+        own = _published_charts(path, kind, top, published)
+        for each in _commands(path, kind, text, top, budget, tuple(wanted), names, own):
             if each.chart in wanted:
                 found[wanted[each.chart]].append(each)
         if budget[0] <= 0:
             break
     return {chart: sorted(listed, key=Installer.order) for chart, listed in found.items()}
+
+
+def _published_charts(
+    path: str, kind: str, top: str, published: dict[str, str | None]
+) -> dict[str, str]:
+    """The charts (their name -> real folder) a guide may install by their published name
+    (`oci://registry/charts/NAME`, `REPO/NAME`): its own chart, for a guide beside a
+    Chart.yaml; for one at the repository's top or under its docs/, each chart to render
+    whose name no other of them has; none for any other file."""
+    if kind != "guide":
+        return {}
+    folder = os.path.realpath(os.path.dirname(path))
+    own = published.get(folder)
+    if folder in published:
+        return {own: folder} if own else {}
+    real_top = os.path.realpath(top)
+    if folder != real_top and not inside(folder, os.path.join(real_top, _DOCS)):
+        return {}
+    named: dict[str, list[str]] = {}
+    for chart, name in published.items():
+        if name:
+            named.setdefault(name, []).append(chart)
+    return {name: charts[0] for name, charts in named.items() if len(charts) == 1}
 
 
 def _files(top: str, names: dict[str, list[str]] | None = None) -> Iterator[tuple[str, str]]:
@@ -273,10 +316,11 @@ def _commands(
     budget: list[int],
     charts: Sequence[str] = (),
     names: dict[str, list[str]] | None = None,
+    published: dict[str, str] | None = None,
 ) -> Iterator[Installer]:
     """The file's helm commands that name a chart folder of the repository (`charts`, the
     real paths of the charts to render: where a guide's command that fits neither of its
-    folders may run)."""
+    folders may run), or, in a guide, a chart of `published` by its published name."""
     shown = os.path.relpath(path, os.getcwd()) if inside(path, os.getcwd()) else path
     here = os.path.dirname(path)
     if kind == "workflow":
@@ -289,7 +333,11 @@ def _commands(
         sessions = [(1, text, starts, kind == "makefile")]
     for first, script, starts, each_line in sessions:
         for start in starts:
-            made = list(_session(shown, kind, first, script, start, top, each_line, budget, names))
+            made = list(
+                _session(
+                    shown, kind, first, script, start, top, each_line, budget, names, published
+                )
+            )
             if made:  # a script's commands read from the first folder they fit
                 yield from made
                 break
@@ -385,6 +433,7 @@ def _session(
     each_line: bool,
     budget: list[int],
     names: dict[str, list[str]] | None = None,
+    published: dict[str, str] | None = None,
 ) -> Iterator[Installer]:
     """The helm commands of one shell session (a script, a step; a Makefile's recipe
     lines each a shell of their own: `each_line`) that start in `start`."""
@@ -400,7 +449,7 @@ def _session(
         budget[0] -= 1
         if folder is None:
             continue
-        made = _command(shown, kind, first + number - 1, text, folder, top, names)
+        made = _command(shown, kind, first + number - 1, text, folder, top, names, published)
         if made is not None:
             yield made
 
@@ -434,10 +483,11 @@ def _command(
     folder: str,
     top: str,
     names: dict[str, list[str]] | None = None,
+    published: dict[str, str] | None = None,
 ) -> Installer | None:
-    """The line's helm command, when its chart is a chart folder of the repository and
+    """The line's helm command, when its chart is one of the repository (_chart_of) and
     every value it passes is read (a values file the repository lacks, read as its one
-    twin: _twin); else None."""
+    twin: _twin); else None. A release named `[RELEASE_NAME]` leaves the run's own."""
     try:
         words = shell_words(text, comments=True)
     except ValueError:
@@ -464,12 +514,15 @@ def _command(
     if len(positional) not in {1, 2} or (command != "template" and len(positional) != wanted):
         return None
     chart = positional[-1]
-    release = positional[0] if len(positional) == 2 else None
+    given = positional[0] if len(positional) == 2 else None
+    release = given if given is None or _PLACEHOLDER.fullmatch(given) is None else None
     if not _literal(chart) or (release is not None and not _literal(release)):
         return None
-    target = os.path.realpath(os.path.join(cwd, chart))
-    if not inside(target, top) or not os.path.isdir(target) or not is_chart_folder(target):
+    target = _chart_of(chart, cwd, top, published or {})
+    if target is None:
         return None
+    if kind == "guide" and not (values or sets):
+        return None  # a guide's bare install: the defaults, which fail
     files, twins, unfound = [], [], None
     for item in values:
         named = os.path.normpath(os.path.join(cwd, item))
@@ -502,6 +555,18 @@ def _command(
         tuple(twins),
         unfound,
     )
+
+
+def _chart_of(chart: str, cwd: str, top: str, published: dict[str, str]) -> str | None:
+    """The chart folder (real path) a command's chart word names: a chart folder of the
+    repository, else a chart of `published` by the name it is published under."""
+    local = os.path.realpath(os.path.join(cwd, chart))
+    if inside(local, top) and os.path.isdir(local) and is_chart_folder(local):
+        return local
+    found = _PUBLISHED.fullmatch(chart)
+    if found is None or os.path.lexists(os.path.join(cwd, chart)):
+        return None
+    return published.get(found.group("name"))
 
 
 def _as_shown(path: str) -> str:
@@ -569,6 +634,10 @@ def _arguments(
     index = 0
     while index < len(words):
         word = words[index]
+        if _PLACEHOLDER.fullmatch(word) is not None:
+            positional.append(word)  # `<release>`: a release's name is read as none
+            index += 1
+            continue
         if word in _ENDS or word.startswith((">", "<", "2>", "1>")):
             break
         ended = word.endswith(";")
@@ -609,6 +678,8 @@ def _option(flag: str, value: str | None, values: list[str], sets: list[str]) ->
     elif flag in {"--set", "--set-string"}:
         if value is None or not _literal(value) or set_value_problem(value) is not None:
             return False
+        if any(_PLACEHOLDER_VALUE.search(part.partition("=")[2]) for part in value.split(",")):
+            return False  # `--set db.host=<your-host>`: a value the reader is to fill in
         given = (part.partition("=")[2] for part in value.split(","))
         if flag == "--set-string" and any(_RETYPED.fullmatch(v) for v in given):
             return False  # a string `--set` would read as a number or a switch
@@ -647,28 +718,60 @@ def with_installers(
         found.update(installers(charts, top))
     usable = {chart: [c for c in listed if c.unfound is None] for chart, listed in found.items()}
     chosen = [(i, usable[sources[i][0]]) for i in failing if usable.get(sources[i][0])]
-    jobs = [
-        (
-            sources[index][0],
-            replace(
-                options,
-                values=listed[0].values,
-                set_values=listed[0].sets,
-                release=listed[0].release or options.release,
-                namespace=listed[0].namespace or options.namespace,
-                value_sets=(),
-            ),
-            sources[index][1],
-        )
-        for index, listed in chosen
-    ]
+    tries: dict[int, list[list[Rendering]]] = {index: [] for index, _ in chosen}
+    for attempt in range(MAX_TRIED):
+        pending = [
+            (index, listed)
+            for index, listed in chosen
+            if attempt < len(listed) and not _settled(rendered[index][0], tries[index])
+        ]
+        jobs = [
+            (sources[index][0], _installed(options, listed[attempt]), sources[index][1])
+            for index, listed in pending
+        ]
+        for (index, _), again in zip(pending, render_charts(jobs) if jobs else [], strict=True):
+            tries[index].append(again)
     done = list(rendered)
-    for (index, listed), again in zip(chosen, render_charts(jobs), strict=True):
-        done[index] = _instead(rendered[index][0], again, listed)
+    for index, listed in chosen:
+        done[index] = _instead(rendered[index][0], tries[index], listed)
     for index in failing:
         if not usable.get(sources[index][0]) and found.get(sources[index][0]):
             done[index] = [_unfound(rendered[index][0], found[sources[index][0]][0])]
     return done
+
+
+MAX_TRIED = 3  # commands rendered for one chart, until one deploys a workload
+
+
+def _installed(options: HelmOptions, used: Installer) -> HelmOptions:
+    """The run's options with the values, release and namespace the command gives."""
+    return replace(
+        options,
+        values=used.values,
+        set_values=used.sets,
+        release=used.release or options.release,
+        namespace=used.namespace or options.namespace,
+        value_sets=(),
+    )
+
+
+def _rendered(failed: Rendering, again: list[Rendering]) -> Rendering | None:
+    """The command's rendering, when it renders more than the defaults did; else None."""
+    made = again[0] if len(again) == 1 else None
+    if (
+        made is None
+        or not made.files
+        or (failed.files and len(made.left_out) >= len(failed.left_out))
+    ):
+        return None
+    return made
+
+
+def _settled(failed: Rendering, tries: Sequence[list[Rendering]]) -> bool:
+    """Whether a command tried renders the chart with a workload: no other is tried."""
+    return any(
+        (made := _rendered(failed, again)) is not None and deploys_workload(made) for again in tries
+    )
 
 
 def _unfound(failed: Rendering, used: Installer) -> Rendering:
@@ -712,11 +815,17 @@ def _failed(renderings: Sequence[Rendering]) -> bool:
 
 
 def _instead(
-    failed: Rendering, again: list[Rendering], listed: Sequence[Installer]
+    failed: Rendering, tries: Sequence[list[Rendering]], listed: Sequence[Installer]
 ) -> list[Rendering]:
-    """The rendering with the installer's values, when it renders; else the failure with
-    its values, said."""
-    used = listed[0]
+    """The rendering with the values of the first command tried that renders a workload
+    (else the first that renders), when one renders; else the failure with the first's
+    values, said."""
+    made_by = [(used, _rendered(failed, again)) for used, again in zip(listed, tries, strict=False)]
+    picked = next(
+        ((u, m) for u, m in made_by if m is not None and deploys_workload(m)),
+        next(((u, m) for u, m in made_by if m is not None), (listed[0], None)),
+    )
+    used, made = picked
     others = len(listed) - 1
     also = (
         (
@@ -727,13 +836,9 @@ def _instead(
         else ()
     )
     first = next(p for p in failed.problems if p.rule == UNRENDERED)
-    made = again[0] if len(again) == 1 else None
-    if (
-        made is None
-        or not made.files
-        or (failed.files and len(made.left_out) >= len(failed.left_out))
-    ):
-        reason = next((p.message for p in made.problems), "") if made is not None else ""
+    if made is None:
+        tried = tries[0][0] if tries and len(tries[0]) == 1 else None
+        reason = next((p.message for p in tried.problems), "") if tried is not None else ""
         note = f"nor with {used.describe()}: {reason}".strip().rstrip(":")
         problems = [
             replace(p, detail=(*p.detail, note)) if p is first else p for p in failed.problems

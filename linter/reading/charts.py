@@ -211,6 +211,19 @@ def declares_chart(folder: str) -> bool:
     return False
 
 
+def chart_name(folder: str) -> str | None:
+    """The `name:` the folder's Chart.yaml gives (read within a budget), or None."""
+    try:
+        with open(chart_file(folder), "rb") as handle:
+            data = read_bounded(handle, _MAX_CHART_YAML)
+    except OSError:
+        return None
+    if data is None:
+        return None
+    found = _CHART_NAME.search(data[:65536].decode("utf-8", "replace"))
+    return found.group(1) if found is not None else None
+
+
 def chart_file(chart: str) -> str:
     for name in CHART_FILES:
         if os.path.isfile(os.path.join(chart, name)):
