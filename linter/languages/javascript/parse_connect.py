@@ -21,11 +21,12 @@ kept is not known from the module alone."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
-from k8slb.code.facts import CONNECT_ADDRESS, UNKNOWN_OPTIONS, Channel, CodeFacts, Loc, choices
+from k8slb.code.facts import CONNECT_ADDRESS, UNKNOWN_OPTIONS, Channel, choices
 from k8slb.code.syntax_trees import call_arguments
 from k8slb.code.syntax_trees import node_text as _text
+from k8slb.languages.javascript.parse_reading import Reading
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -53,23 +54,6 @@ _CARRIERS = (
     "call_expression",
     "new_expression",
 )
-
-
-class Reading(Protocol):
-    """What of a module's reading (parse.py's `_Module`) this one uses."""
-
-    facts: CodeFacts
-    root: Node
-    imports: dict[str, str]
-    members: dict[str, tuple[str, str]]
-    objects: dict[str, Node]
-
-    def loc(self, node: Node) -> Loc: ...
-    def of(self, kind: str) -> list[Node]: ...
-    def value(self, node: Node | None, depth: int = 0) -> Any: ...
-    def unwrapped(self, node: Node | None) -> Node | None: ...
-    def imported_function(self, function: Node) -> tuple[str, str]: ...
-    def key(self, pair: Node) -> str | None: ...
 
 
 def read_connect(module: Reading) -> None:

@@ -31,7 +31,7 @@ that variable."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from k8slb.code.facts import (
     GRPC_TRANSPORT,
@@ -40,11 +40,9 @@ from k8slb.code.facts import (
     UNKNOWN,
     UNKNOWN_OPTIONS,
     Channel,
-    CodeFacts,
     EnvRef,
     Imported,
     Listen,
-    Loc,
     Option,
     Options,
     Server,
@@ -55,6 +53,7 @@ from k8slb.code.syntax_trees import call_arguments
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.javascript.parse_env_helpers import top_level_functions
+from k8slb.languages.javascript.parse_reading import Reading
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -93,24 +92,6 @@ KEEPALIVE = {
 }
 _CONFIG_READS = ("get", "getOrThrow")
 _ENVIRONMENT_NAME = regex.compile(r"[A-Z_][A-Z0-9_]*")
-
-
-class Reading(Protocol):
-    """What of a module's reading (parse.py's `_Module`) this one uses."""
-
-    facts: CodeFacts
-    root: Node
-    imports: dict[str, str]
-    members: dict[str, tuple[str, str]]
-    objects: dict[str, Node]
-
-    def loc(self, node: Node) -> Loc: ...
-    def of(self, kind: str) -> list[Node]: ...
-    def value(self, node: Node | None, depth: int = 0) -> Any: ...
-    def options(self, node: Node | None) -> Options: ...
-    def unwrapped(self, node: Node | None) -> Node | None: ...
-    def imported_function(self, function: Node) -> tuple[str, str]: ...
-    def key(self, pair: Node) -> str | None: ...
 
 
 def is_nest_server(server: Server) -> bool:

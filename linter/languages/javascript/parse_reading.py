@@ -1,0 +1,29 @@
+"""What the readers of one library's calls (parse_nest.py, parse_connect.py) use of a
+module's reading (parse.py's `_Module`): its facts, tree, imports and value helpers."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+from k8slb.code.facts import CodeFacts, Loc, Options
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+
+class Reading(Protocol):
+    """A module's reading, as a library's reader sees it."""
+
+    facts: CodeFacts
+    root: Node
+    imports: dict[str, str]
+    members: dict[str, tuple[str, str]]
+    objects: dict[str, Node]
+
+    def loc(self, node: Node) -> Loc: ...
+    def of(self, kind: str) -> list[Node]: ...
+    def value(self, node: Node | None, depth: int = 0) -> Any: ...
+    def options(self, node: Node | None) -> Options: ...
+    def unwrapped(self, node: Node | None) -> Node | None: ...
+    def imported_function(self, function: Node) -> tuple[str, str]: ...
+    def key(self, pair: Node) -> str | None: ...
