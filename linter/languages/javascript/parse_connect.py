@@ -64,6 +64,7 @@ def read_connect(module: Reading) -> None:
         return
     made = 0
     top: set[str] | None = None
+    declared: dict[tuple[int, int], set[str]] = {}  # each function's own names, once
     for call in module.of("call_expression"):
         function = call.child_by_field_name("function")
         if function is None:
@@ -76,10 +77,16 @@ def read_connect(module: Reading) -> None:
             return
         if top is None:
             top = _top_level_names(module.root)
-        _transport(module, call, factory, top)
+        _transport(module, call, factory, top, declared)
 
 
-def _transport(module: Reading, call: Node, factory: str, top: set[str]) -> None:
+def _transport(
+    module: Reading,
+    call: Node,
+    factory: str,
+    top: set[str],
+    declared: dict[tuple[int, int], set[str]],
+) -> None:
     given = call_arguments(call)
     literal = module.unwrapped(given[0]) if given else None
     if literal is not None and literal.type == "identifier":
@@ -91,7 +98,7 @@ def _transport(module: Reading, call: Node, factory: str, top: set[str]) -> None
     if not http2 and "httpVersion" in members:
         http2 = module.value(members["httpVersion"]) == "2"
     base = members.get("baseUrl")
-    if not http2 or base is None or not _kept(call, top):
+    if not http2 or base is None or not _kept(call, top, declared):
         return
     module.facts.channels += [
         Channel(module.loc(call), factory, target, UNKNOWN_OPTIONS, True, None, CONNECT_ADDRESS)
@@ -130,7 +137,7 @@ def _top_level_names(root: Node) -> set[str]:
     return names
 
 
-def _kept(call: Node, top: set[str]) -> bool:
+def _kept(call: Node, top: set[str], declared: dict[tuple[int, int], set[str]]) -> bool:
     """Whether the transport lives as long as the process: made where code runs once, or
     stored (itself, or a client made over it) in an object's field or a top-level
     variable."""
@@ -149,29 +156,32 @@ def _kept(call: Node, top: set[str]) -> bool:
         return False
     if left.type == "member_expression":
         return _text(left.child_by_field_name("object")) == "this"
-    return left.type == "identifier" and _text(left) in top and not _declares(function, left)
+    if left.type != "identifier" or _text(left) not in top:
+        return False
+    key = (function.start_byte, function.end_byte)
+    if key not in declared:
+        declared[key] = _declared(function)
+    return _text(left) not in declared[key]  # else the assignment is to its own variable
 
 
-def _declares(function: Node, name: Node) -> bool:
-    """Whether the function has a variable or parameter of that name (then the assignment
-    is to its own, not the module's)."""
-    wanted = _text(name)
+def _declared(function: Node) -> set[str]:
+    """The names of the function's parameters and of the variables it declares (not those
+    of the functions inside it)."""
     parameters = function.child_by_field_name("parameters") or function.child_by_field_name(
         "parameter"
     )
-    if parameters is not None and wanted in {_text(p) for p in _identifiers(parameters)}:
-        return True
+    names = {_text(p) for p in _identifiers(parameters)} if parameters is not None else set()
     body = function.child_by_field_name("body")
     stack = [body] if body is not None else []
     while stack:
         node = stack.pop()
         if node.type == "variable_declarator":
             named = node.child_by_field_name("name")
-            if named is not None and _text(named) == wanted:
-                return True
+            if named is not None:
+                names.add(_text(named))
         if node.type not in _FUNCTIONS:
             stack.extend(node.named_children)
-    return False
+    return names
 
 
 def _identifiers(node: Node) -> list[Node]:
