@@ -26,7 +26,7 @@ def test_the_held_out_sets_and_the_graduated_rounds_are_found() -> None:
     assert evaluate.HELD_OUT / "2026-12-05-round9" in SETS
     assert evaluate.HELD_OUT / "2026-12-05-round10" in SETS
     assert evaluate.HELD_OUT / "2026-12-06-round20" in SETS
-    assert evaluate.HELD_OUT / "2026-12-06-round22" in SETS
+    assert evaluate.HELD_OUT / "2026-12-06-round23" in SETS
     assert evaluate.ROUNDS / "2026-12-05" in evaluate.rounds()
     assert evaluate.ROUNDS / "2026-12-05-round11" in evaluate.rounds()
     assert evaluate.ROUNDS / "2026-12-05-round12" in evaluate.rounds()
@@ -38,11 +38,13 @@ def test_the_held_out_sets_and_the_graduated_rounds_are_found() -> None:
     assert evaluate.ROUNDS / "2026-12-06-round18" in evaluate.rounds()
     assert evaluate.ROUNDS / "2026-12-06-round19" in evaluate.rounds()
     assert evaluate.ROUNDS / "2026-12-06-round21" in evaluate.rounds()
+    assert evaluate.ROUNDS / "2026-12-06-round22" in evaluate.rounds()
     assert evaluate.HELD_OUT / "2026-12-06-round16" not in SETS
     assert evaluate.HELD_OUT / "2026-12-06-round17" not in SETS
     assert evaluate.HELD_OUT / "2026-12-06-round18" not in SETS
     assert evaluate.HELD_OUT / "2026-12-06-round19" not in SETS
     assert evaluate.HELD_OUT / "2026-12-06-round21" not in SETS
+    assert evaluate.HELD_OUT / "2026-12-06-round22" not in SETS
 
 
 @pytest.mark.parametrize("folder", SETS + evaluate.rounds(), ids=lambda folder: folder.name)
