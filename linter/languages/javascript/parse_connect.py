@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from k8slb.code.facts import CONNECT_ADDRESS, UNKNOWN_OPTIONS, Channel, choices
 from k8slb.code.syntax_trees import call_arguments
 from k8slb.code.syntax_trees import node_text as _text
-from k8slb.languages.javascript.parse_reading import Reading
+from k8slb.languages.javascript.parse_reading import Reading, object_members
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -93,7 +93,7 @@ def _transport(
         literal = module.objects.get(_text(literal))
     if literal is None or literal.type != "object":
         return  # options made elsewhere: neither the protocol nor the URL is known
-    members = _members(module, literal)
+    members = object_members(module, literal)
     http2 = TRANSPORTS[factory] or "sessionManager" in members
     if not http2 and "httpVersion" in members:
         http2 = module.value(members["httpVersion"]) == "2"
@@ -104,21 +104,6 @@ def _transport(
         Channel(module.loc(call), factory, target, UNKNOWN_OPTIONS, True, None, CONNECT_ADDRESS)
         for target in choices(module.value(base))
     ]
-
-
-def _members(module: Reading, literal: Node) -> dict[str, Node]:
-    """An options object's members by key: a pair's value, or a shorthand's name
-    (`{ baseUrl }`, read as the variable it names)."""
-    found: dict[str, Node] = {}
-    for child in literal.named_children:
-        if child.type == "pair":
-            key = module.key(child)
-            value = child.child_by_field_name("value")
-            if key is not None and value is not None:
-                found[key] = value
-        elif child.type == "shorthand_property_identifier":
-            found[_text(child)] = child
-    return found
 
 
 def _top_level_names(root: Node) -> set[str]:

@@ -53,7 +53,7 @@ from k8slb.code.syntax_trees import call_arguments
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.javascript.parse_env_helpers import top_level_functions
-from k8slb.languages.javascript.parse_reading import Reading
+from k8slb.languages.javascript.parse_reading import Reading, object_members
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -176,27 +176,13 @@ def _object(module: Reading, node: Node | None) -> Node | None:
     return node if node is not None and node.type == "object" else None
 
 
-def _members(module: Reading, literal: Node) -> dict[str, Node]:
-    """An object literal's members by key: their values (a method's function)."""
-    found: dict[str, Node] = {}
-    for child in literal.named_children:
-        if child.type == "pair":
-            key = module.key(child)
-            value = child.child_by_field_name("value")
-            if key is not None and value is not None:
-                found[key] = value
-        elif child.type == "method_definition":  # `useFactory(config) {...}`
-            found[_text(child.child_by_field_name("name"))] = child
-    return found
-
-
 def _grpc_transport(module: Reading, node: Node | None) -> Node | None:
     """The object literal of a transport that is `Transport.GRPC` (Transport imported from
     NestJS), or None."""
     literal = _object(module, node)
     if literal is None:
         return None
-    transport = module.unwrapped(_members(module, literal).get("transport"))
+    transport = module.unwrapped(object_members(module, literal).get("transport"))
     if transport is None or transport.type != "member_expression":
         return None
     owner = _text(transport.child_by_field_name("object"))
@@ -211,11 +197,13 @@ def _registered(module: Reading, given: list[Node]) -> list[Node]:
     for argument in given[:1]:
         node = module.unwrapped(argument)
         if node is not None and node.type == "object":  # `register({clients: [...]})`
-            node = module.unwrapped(_members(module, node).get("clients")) or node
+            node = module.unwrapped(object_members(module, node).get("clients")) or node
         items = node.named_children if node is not None and node.type == "array" else [argument]
         for item in items:
             literal = _object(module, item)
-            factory = _members(module, literal).get("useFactory") if literal is not None else None
+            factory = (
+                object_members(module, literal).get("useFactory") if literal is not None else None
+            )
             if factory is None:
                 found.append(item)
             elif (made := _returned(module, factory)) is not None:
@@ -237,13 +225,13 @@ def _returned(module: Reading, function: Node) -> Node | None:
 def _transport_options(module: Reading, transport: Node) -> dict[str, Node] | None:
     """The members of a transport's `options` object: none when it gives none, None when
     they cannot all be known (not a literal, or a spread `...shared` in it)."""
-    given = _members(module, transport).get("options")
+    given = object_members(module, transport).get("options")
     if given is None:
         return {}
     literal = _object(module, given)
     if literal is None or any(c.type == "spread_element" for c in literal.named_children):
         return None
-    return _members(module, literal)
+    return object_members(module, literal)
 
 
 def _address(module: Reading, options: dict[str, Node] | None) -> tuple[Any, Node | None]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from k8slb.code.facts import CodeFacts, Loc, Options
+from k8slb.code.syntax_trees import node_text
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -27,3 +28,21 @@ class Reading(Protocol):
     def unwrapped(self, node: Node | None) -> Node | None: ...
     def imported_function(self, function: Node) -> tuple[str, str]: ...
     def key(self, pair: Node) -> str | None: ...
+
+
+def object_members(module: Reading, literal: Node) -> dict[str, Node]:
+    """An object literal's members by key: a pair's value, a method's function
+    (`useFactory(config) {...}`), or a shorthand's name (`{ baseUrl }`, read as the variable
+    it names)."""
+    found: dict[str, Node] = {}
+    for child in literal.named_children:
+        if child.type == "pair":
+            key = module.key(child)
+            value = child.child_by_field_name("value")
+            if key is not None and value is not None:
+                found[key] = value
+        elif child.type == "method_definition":
+            found[node_text(child.child_by_field_name("name"))] = child
+        elif child.type == "shorthand_property_identifier":
+            found[node_text(child)] = child
+    return found
