@@ -91,6 +91,7 @@ from k8slb.languages.javascript.parse_env_helpers import (
     top_level_functions,
 )
 from k8slb.languages.javascript.parse_nest import MICROSERVICES, config_value, read_nest
+from k8slb.languages.javascript.parse_reading import FUNCTIONS, enclosing_function
 from k8slb.languages.javascript.parse_routes import ROUTE_METHODS, collect_routes
 from k8slb.languages.javascript.parse_shutdown import HeldCalls, signal_exit, signal_pause
 from k8slb.reading.markers import comment_markers, comment_pattern
@@ -181,7 +182,6 @@ WATCHED = (
 REGISTRY_CLIENTS = {"consul": "Consul", "nacos": "Nacos"}
 REGISTER_CALLS = {"Consul": "agent.service.register", "Nacos": "registerInstance"}
 _LISTENERS = ("on", "once", "addListener", "prependListener", "prependOnceListener")
-_FUNCTIONS = ("function_declaration", "function_expression", "arrow_function", "method_definition")
 _WRAPPERS = (
     "parenthesized_expression",
     "as_expression",
@@ -767,13 +767,6 @@ def _enclosing(node: Node, kinds: tuple[str, ...]) -> Node | None:
     return scope
 
 
-def _enclosing_function(node: Node) -> Node | None:
-    scope = node.parent
-    while scope is not None and scope.type not in _FUNCTIONS:
-        scope = scope.parent
-    return scope
-
-
 def _returned_name(function: Node) -> str | None:
     """The one name a function returns (`return server;`, or an arrow's `() => server`),
     from its own returns (not those of functions inside it); None for any other value."""
@@ -790,7 +783,7 @@ def _returned_name(function: Node) -> str | None:
             node = stack.pop()
             if node.type == "return_statement":
                 returned.append(node.named_children[0] if node.named_children else node)
-            elif node.type not in _FUNCTIONS:
+            elif node.type not in FUNCTIONS:
                 stack.extend(node.named_children)
     found = [_unwrapped(node) for node in returned]
     if not found or any(node is None or node.type != "identifier" for node in found):
@@ -810,7 +803,7 @@ def _function_name(function: Node) -> str:
 def _long_lived(node: Node) -> bool:
     """Made once for the program: at the module's top level, in `main`, or in a class's
     constructor (its object's life), not in a function called again and again."""
-    function = _enclosing_function(node)
+    function = enclosing_function(node)
     return function is None or _function_name(function) in ("main", "constructor")
 
 
@@ -944,7 +937,7 @@ class _Module:
         handlers = dict(self.functions)  # and the module's `const f = (req, res) => ...`
         for node in self.of("variable_declarator"):
             held, named = node.child_by_field_name("value"), node.child_by_field_name("name")
-            if held is not None and named is not None and held.type in _FUNCTIONS:
+            if held is not None and named is not None and held.type in FUNCTIONS:
                 handlers[_text(named)] = held
         routed = [call.node for call in self.calls if call.method in ROUTE_METHODS]
         self.facts.routes = collect_routes(routed, handlers, self.loc)
@@ -1182,12 +1175,12 @@ class _Module:
         by its name, a method by `x.method(...)`, a class's constructor by `new Class(...)`),
         one fact each (facts.one_of), else its default; None when `name` is no parameter
         of a function around `node`."""
-        function = _enclosing_function(node)
+        function = enclosing_function(node)
         while function is not None:
             found = _parameter(function, name)
             if found is not None:
                 break
-            function = _enclosing_function(function)
+            function = enclosing_function(function)
         if function is None or found is None:
             return None
         index, default = found
@@ -1242,7 +1235,7 @@ class _Module:
             return []
         given = [d.child_by_field_name("value") for d in module]
         for assignment in assigned:
-            within = _enclosing_function(assignment)
+            within = enclosing_function(assignment)
             if within is None or (within.id not in declared and _parameter(within, name) is None):
                 given.append(assignment.child_by_field_name("right"))
         return given
@@ -1259,7 +1252,7 @@ class _Module:
             for declarator in self.of("variable_declarator"):
                 named = declarator.child_by_field_name("name")
                 if named is not None and named.type == "identifier":
-                    function = _enclosing_function(declarator)
+                    function = enclosing_function(declarator)
                     scope = function.id if function is not None else None
                     self._locals[_text(named)].setdefault(scope, []).append(declarator)
                     if function is not None:
@@ -1713,7 +1706,7 @@ class _Module:
                 called == suffix or called.endswith("." + suffix)
             ):
                 continue
-            function = _enclosing_function(node)
+            function = enclosing_function(node)
             within = _function_name(function) if function is not None else ""
             method = suffix.rsplit(".", 1)[-1]
             self.facts.registrations.append(Registration(self.loc(node), registry, method, within))
@@ -1777,7 +1770,7 @@ class _Module:
         functions: dict[str, Node] = dict(self.functions)  # and `const f = () => ...`
         for node in self.of("variable_declarator"):
             held, named = node.child_by_field_name("value"), node.child_by_field_name("name")
-            if held is not None and named is not None and held.type in _FUNCTIONS:
+            if held is not None and named is not None and held.type in FUNCTIONS:
                 functions[_text(named)] = held
         returns: dict[str, str | None] = {}  # each function's read once
         for node in self.of("variable_declarator"):
@@ -1836,7 +1829,7 @@ class _Module:
         functions: dict[str, Node] = dict(self.functions)  # and `const f = () => ...`
         for node in self.of("variable_declarator"):
             held, named = node.child_by_field_name("value"), node.child_by_field_name("name")
-            if held is not None and named is not None and held.type in _FUNCTIONS:
+            if held is not None and named is not None and held.type in FUNCTIONS:
                 functions[_text(named)] = held
         for name, function in functions.items():
             returned = _returned_name(function)
@@ -1944,7 +1937,7 @@ class _Module:
                 names.add(_text(listed))  # the loop's list: a parameter, maybe
             scope = call.parent
             while scope is not None and scope.type != "program":
-                if scope.type in _FUNCTIONS:
+                if scope.type in FUNCTIONS:
                     # (a loop's callback, named by nothing, takes the event itself: go on)
                     at = next((i for i, p in enumerate(_parameters(scope)) if p in names), None)
                     name = _function_name(scope)
@@ -2040,7 +2033,7 @@ def _bounds_a_graceful_stop(call: Node, server: str, ends: Calls, nice: bool = F
     """Whether a `forceShutdown()` is a timer's (`setTimeout(() => s.forceShutdown(), ms)`)
     or comes in a function that also calls `s.tryShutdown(...)` (a nice-grpc server's
     `s.shutdown()`)."""
-    function = _enclosing_function(call)
+    function = enclosing_function(call)
     if function is None:
         return False
     holder = function.parent.parent if function.parent is not None else None
@@ -2136,7 +2129,7 @@ def _closed_where_made(node: Node, ends: Calls) -> bool:
     """Whether the function that makes the client also calls `.close()` on it (a client
     per call; not `main`, whose clients live as long as the program)."""
     name = _bound_name(node)
-    scope = _enclosing_function(node)
+    scope = enclosing_function(node)
     if name is None or scope is None or _function_name(scope) == "main":
         return False
     return ends.within(f"{name}.close", scope)

@@ -26,7 +26,12 @@ from typing import TYPE_CHECKING
 from k8slb.code.facts import CONNECT_ADDRESS, UNKNOWN_OPTIONS, Channel, choices
 from k8slb.code.syntax_trees import call_arguments
 from k8slb.code.syntax_trees import node_text as _text
-from k8slb.languages.javascript.parse_reading import Reading, object_members
+from k8slb.languages.javascript.parse_reading import (
+    FUNCTIONS,
+    Reading,
+    enclosing_function,
+    object_members,
+)
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -40,7 +45,6 @@ TRANSPORTS = {
 }
 # The most transports one module's reading records (past them, the others are not read).
 MAX_TRANSPORTS = 64
-_FUNCTIONS = ("function_declaration", "function_expression", "arrow_function", "method_definition")
 _ONCE = ("main", "constructor")
 # what a transport may be wrapped in where it is made: parentheses, TypeScript's `as`, `!`,
 # `satisfies`, an `await`, and a call it is given to (`createClient(Service, transport)`)
@@ -126,7 +130,7 @@ def _kept(call: Node, top: set[str], declared: dict[tuple[int, int], set[str]]) 
     """Whether the transport lives as long as the process: made where code runs once, or
     stored (itself, or a client made over it) in an object's field or a top-level
     variable."""
-    function = _enclosing_function(call)
+    function = enclosing_function(call)
     if function is None or _function_name(function) in _ONCE:
         return True
     node, holder = call, call.parent
@@ -164,7 +168,7 @@ def _declared(function: Node) -> set[str]:
             named = node.child_by_field_name("name")
             if named is not None:
                 names.add(_text(named))
-        if node.type not in _FUNCTIONS:
+        if node.type not in FUNCTIONS:
             stack.extend(node.named_children)
     return names
 
@@ -179,13 +183,6 @@ def _identifiers(node: Node) -> list[Node]:
         else:
             stack.extend(node.named_children)
     return found
-
-
-def _enclosing_function(node: Node) -> Node | None:
-    scope = node.parent
-    while scope is not None and scope.type not in _FUNCTIONS:
-        scope = scope.parent
-    return scope
 
 
 def _function_name(function: Node) -> str:

@@ -12,6 +12,18 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
 
+# What declares a function of its own (its names and its body are its own).
+FUNCTIONS = ("function_declaration", "function_expression", "arrow_function", "method_definition")
+
+
+def enclosing_function(node: Node) -> Node | None:
+    """The innermost function the node is in, or None at a module's top level."""
+    scope = node.parent
+    while scope is not None and scope.type not in FUNCTIONS:
+        scope = scope.parent
+    return scope
+
+
 class Reading(Protocol):
     """A module's reading, as a library's reader sees it."""
 
