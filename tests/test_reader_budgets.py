@@ -1557,6 +1557,24 @@ def dockerfile_copies_from_a_builder(n: int, copied: int) -> Files:
     }
 
 
+def scrape_jobs_naming_services(sections: int, services: int) -> Files:
+    """A Prometheus configuration in a ConfigMap (model/traffic.py's scrape targets) of
+    `sections` `scrape_configs:` sections, each naming one of `services` Services and a
+    host no Service has: each Service is looked up by its name, not read against every
+    section."""
+    config = "".join(
+        f"    scrape_configs:\n    - targets: ['svc{i % services}:80', 'x{i}:9']\n"
+        for i in range(sections)
+    )
+    objects = "".join(
+        f"---\napiVersion: v1\nkind: Service\nmetadata: {{name: svc{i}}}\n"
+        f"spec:\n  selector: {{app: a{i}}}\n  ports: [{{name: http, port: 80}}]\n"
+        for i in range(services)
+    )
+    head = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: prometheus}\ndata:\n"
+    return {"prometheus.yaml": head + "  prometheus.yml: |\n" + config, "services.yaml": objects}
+
+
 def images_built_from_the_tree_s_images(n: int, width: int) -> Files:
     """`n` Dockerfiles, each FROM the image the one before it builds (a chain followed for
     each of `n` Deployments), each with `width` stages begun FROM those images and `width`
@@ -2636,6 +2654,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfile: 200 COPY lines of 200 paths each --from a builder of 2000 COPY lines": (
         lambda: dockerfile_copies_from_a_builder(200, 2000)
+    ),
+    "Prometheus: 20000 scrape_configs sections of a ConfigMap naming 3000 Services": (
+        lambda: scrape_jobs_naming_services(20_000, 3000)
     ),
     "Dockerfile: 300 images each FROM the next, 40 stages of them, 40 COPY --from of 40": (
         lambda: images_built_from_the_tree_s_images(300, 40)

@@ -128,8 +128,9 @@ def scraped_ports(objects: Sequence[K8sObject]) -> dict[int, set[str]]:
         return {}
     services = [o for o in objects if o.is_a("", "Service")]
     scraped: dict[int, set[str]] = {}
-    for service in services if jobs else ():
-        numbers = named_ports(service, jobs)
+    scraped_at = addresses_named(jobs)
+    for service in services if scraped_at else ():
+        numbers = ports_named(service, scraped_at)
         names = {
             str(p.get("name") or "") for p in service_ports(service) if p.get("port") in numbers
         }
@@ -329,22 +330,41 @@ def named_ports(service: K8sObject, texts: Sequence[tuple[str, str]]) -> set[int
     """The Service's port numbers that the texts name with its name (`name:port`, or
     `name.namespace[.svc[.cluster.local]]:port` from any namespace): a caller's address."""
     name = (service.name or "").lower()
+    if not name:
+        return set()
+    return ports_named(
+        service, addresses_named([(where, text) for where, text in texts if name in text.lower()])
+    )
+
+
+# Each `host:port` some texts name, by the host's first label: (the namespace of the text
+# that names it, the host's other labels, the port).
+Addresses = dict[str, list[tuple[str, list[str], int]]]
+
+
+def addresses_named(texts: Sequence[tuple[str, str]]) -> Addresses:
+    """The addresses the texts name, found in one pass, for `ports_named` to look up by a
+    Service's name (many Services against many texts cost their sum, not their product)."""
+    found: Addresses = {}
+    for where, text in texts:
+        for host, port in _ADDRESS.findall(text):
+            labels = host.lower().rstrip(".").split(".")
+            found.setdefault(labels[0], []).append((where, labels[1:], int(port)))
+    return found
+
+
+def ports_named(service: K8sObject, addresses: Addresses) -> set[int]:
+    """The Service's port numbers among the addresses that name it (named_ports)."""
+    name = (service.name or "").lower()
     namespace = namespace_key(service.namespace)
     ports = {n for p in service_ports(service) if isinstance(n := p.get("port"), int)}
     found: set[int] = set()
-    if not name:
-        return found
-    for where, text in texts:
-        if name not in text.lower():
+    for where, rest, port in addresses.get(name, []) if name else []:
+        if port not in ports:
             continue
-        for host, port in _ADDRESS.findall(text):
-            labels = host.lower().rstrip(".").split(".")
-            if labels[0] != name or int(port) not in ports:
-                continue
-            rest = labels[1:]
-            local = not rest and where == namespace
-            suffix = rest[1:] in ([], ["svc"], ["svc", "cluster", "local"])
-            qualified = rest[:1] == [namespace] and suffix
-            if local or qualified:
-                found.add(int(port))
+        local = not rest and where == namespace
+        suffix = rest[1:] in ([], ["svc"], ["svc", "cluster", "local"])
+        qualified = rest[:1] == [namespace] and suffix
+        if local or qualified:
+            found.add(port)
     return found
