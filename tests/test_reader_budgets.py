@@ -857,6 +857,35 @@ def go_viper_bound_variables(n: int) -> Files:
     return {"main.go": code}
 
 
+def go_viper_registry_reads(n: int) -> Files:
+    """A program of `n` servers each listening on a key read from viper's registry, and
+    packages past the budget's count telling viper of the environment (`n / 10` bindings
+    and keys set each, a settings file read): each program's viper calls are gathered
+    once, from no more than the budget's files."""
+    mod = {"go.mod": "module example.com/big\n\ngo 1.22\n"}
+    packages = min(n, 12)
+    imports = "".join(f'\t"example.com/big/p{i}"\n' for i in range(packages))
+    calls = "".join(f"\tp{i}.Load()\n" for i in range(packages))
+    reads = "".join(
+        f'\tl{i}, _ := net.Listen("tcp", ":"+strconv.Itoa(viper.GetInt("K{i % 7}")))\n'
+        f"\tgo grpc.NewServer().Serve(l{i})\n"
+        for i in range(n)
+    )
+    main = (
+        'package main\n\nimport (\n\t"net"\n\t"strconv"\n\n\t"github.com/spf13/viper"\n'
+        f'\t"google.golang.org/grpc"\n{imports})\n\nfunc main() {{\n{calls}{reads}}}\n'
+    )
+    body = "".join(
+        f'\tviper.BindEnv("k{j}", "V{j}")\n\tviper.Set("s{j}", 1)\n' for j in range(n // 10)
+    )
+    package = (
+        'package PKG\n\nimport "github.com/spf13/viper"\n\nfunc Load() {\n'
+        f"\tviper.AutomaticEnv()\n\tviper.ReadInConfig()\n{body}}}\n"
+    )
+    files = {f"p{i}/p.go": package.replace("PKG", f"p{i}") for i in range(packages)}
+    return {**mod, "main.go": main, **files}
+
+
 def go_viper_settings_from_the_environment(n: int) -> Files:
     """The viper program above reading the environment too: a prefix past the text
     budget, a replacer of `n` pairs, `n` defaults of `n` keys a megabyte long in all, each
@@ -2828,6 +2857,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: viper binding 300 keys to 300 variables each, and one key 300 times": (
         lambda: go_viper_bound_variables(300)
+    ),
+    "Go: 3000 servers on viper's registry, 12 packages binding and setting 300 keys each": (
+        lambda: go_viper_registry_reads(3000)
     ),
     "Go: a health service set NOT_SERVING 3000 times, 3000 ifs deep": (
         lambda: go_health_drains_nested(3000)

@@ -294,6 +294,23 @@ class PackageEnv:
 
 
 @record
+class ViperKey:
+    """A key read from viper's own registry by name (`viper.GetInt("APP_PORT")`), which
+    another package of the program may have told to read the environment
+    (`viper.AutomaticEnv()` in a config package's init): the variable the viper calls of
+    the files each program that links the reader in name for it (an EnvRef, with
+    `SetDefault`'s value where no settings file is read), else UNKNOWN. Resolved with the
+    imported names (imported.py); rules never see one."""
+
+    key: str
+
+
+# What a Go file's viper calls say of the environment (`viper environment`): read with the
+# other files of each program that links it in (imported.py, ViperKey)
+VIPER_ENVIRONMENT = "viper environment"
+
+
+@record
 class PackageField:
     """A field of a struct another Go package's function returns (`cfg, err :=
     config.Load()`, then `cfg.Backend.Address`): the `field <path>` export (`path` the
@@ -429,7 +446,8 @@ def joined(parts: list[Any]) -> Any:
             | PackageValue
             | PackageEnv
             | PackageField
-            | StructField,
+            | StructField
+            | ViperKey,
         )
         for p in parts
     ):

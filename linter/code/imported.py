@@ -26,6 +26,7 @@ from k8slb.code.facts import (
     OPTION_HELPER,
     PLAIN_BEANS,
     UNKNOWN,
+    VIPER_ENVIRONMENT,
     Alternatives,
     BoundProperty,
     Channel,
@@ -47,6 +48,7 @@ from k8slb.code.facts import (
     Setting,
     StructField,
     Unknown,
+    ViperKey,
     choices,
     joined,
     one_of,
@@ -328,6 +330,37 @@ class _Resolver:
             return _member(held, rest)
         return UNKNOWN
 
+    def viper_key(self, importer: CodeFacts, wanted: ViperKey) -> Any:
+        """A key read from viper's registry: the variable each program that links the
+        reader in reads it from, as the viper calls of the program's files say (each
+        program's read once a run); UNKNOWN where the programs differ, or none is known."""
+        path = os.path.normpath(importer.path)
+        found = [
+            _viper_variable(self._viper_said(index, files), wanted.key)
+            for index, files in enumerate(self.go_packages().programs())
+            if path in files
+        ]
+        variables = set(found)
+        return variables.pop() if len(variables) == 1 else UNKNOWN
+
+    def _viper_said(self, index: int, files: list[str]) -> list[dict[str, Any]] | None:
+        """What the viper calls of a program's files (tests left out) say of the
+        environment: None past MAX_CHOICES files that say something."""
+        key = ("viper", index)
+        if key not in self.resolved:
+            said: list[dict[str, Any]] | None = []
+            for path in files:
+                module = self.by_path.get(path)
+                if module is None or module.is_test or VIPER_ENVIRONMENT not in module.exports:
+                    continue
+                if said is None or len(said) >= MAX_CHOICES:
+                    said = None
+                    break
+                said.append(module.exports[VIPER_ENVIRONMENT])
+            self.resolved[key] = said
+        found: list[dict[str, Any]] | None = self.resolved[key]
+        return found
+
     def module(self, importer: CodeFacts, origin: Imported) -> CodeFacts | None:
         """The scanned module `origin` names, seen from `importer`: a relative import from
         its package, an absolute one from its own folder (a script's first sys.path entry)
@@ -440,6 +473,8 @@ class _Resolver:
             return self.struct_field(value, steps)
         if isinstance(value, Constructed):
             return self.constructed(importer, value, steps)
+        if isinstance(value, ViperKey):
+            return self.viper_key(importer, value)
         if isinstance(value, Alternatives):
             return one_of([self.value(importer, item, steps + 1) for item in value.values])
         if isinstance(value, Joined):
@@ -733,3 +768,40 @@ def _member(value: Any, member: str) -> Any:
     for name in member.split("."):
         value = value.get(name, UNKNOWN) if isinstance(value, dict) else UNKNOWN
     return value
+
+
+def _viper_variable(said: list[dict[str, Any]] | None, key: str) -> Any:
+    """The variable viper reads a key from, as a program's files say (each file's
+    `viper environment` export): with `AutomaticEnv`, the key's own (after the prefix,
+    upper-cased, through the replacer), and each bound to it; an EnvRef where that is one
+    name, with the key's default where no file reads settings from elsewhere; UNKNOWN
+    where none or several are, a file sets the key itself, or files set other prefixes or
+    replacers."""
+    if not said:
+        return UNKNOWN
+    lower = key.lower()
+    if any(s.get("set", ()) is None or lower in s.get("set", ()) for s in said):
+        return UNKNOWN  # `viper.Set` overrides the environment
+    prefixes = {s["prefix"] for s in said if "prefix" in s} or {""}
+    replacers = [s["replaced"] for s in said if "replaced" in s] or [{}]
+    if len(prefixes) != 1 or any(r != replacers[0] for r in replacers):
+        return UNKNOWN
+    prefix, replaced = prefixes.pop(), replacers[0]
+    if prefix is None or replaced is None:
+        return UNKNOWN
+
+    def spelt(name: str) -> str:
+        return name.translate({ord(old): new for old, new in replaced.items()})
+
+    own = spelt((f"{prefix}_{key}" if prefix else key).upper())
+    names = {own for s in said if s.get("automatic")}
+    for s in said:
+        bound = s.get("bound", {}).get(lower, ())
+        names |= {own if n is None else spelt(n) if n else "" for n in bound}
+    if len(names) != 1 or "" in names:
+        return UNKNOWN
+    defaults = {s["defaults"][lower] for s in said if lower in s.get("defaults", {})}
+    default: Any = None if not defaults else defaults.pop() if len(defaults) == 1 else UNKNOWN
+    if any(s.get("read") for s in said):
+        default = UNKNOWN  # a settings file may set it, where the environment does not
+    return EnvRef(names.pop(), default)

@@ -36,6 +36,7 @@ from k8slb.code.facts import (
     ASSIGNED_FIELDS,
     DEFAULT_SCHEME,
     UNKNOWN,
+    VIPER_ENVIRONMENT,
     Channel,
     CodeFacts,
     DbPool,
@@ -61,6 +62,7 @@ from k8slb.code.facts import (
     Stop,
     StructField,
     Unknown,
+    ViperKey,
     Wait,
     add_kept,
     choices,
@@ -504,6 +506,16 @@ _VIPER_ENVIRONMENT = frozenset(
 )
 
 
+# viper's calls that read a key from its own registry by name (`viper.GetInt("PORT")`)
+_VIPER_GETS = frozenset(
+    ("Get", "GetString", "GetInt", "GetInt32", "GetInt64", "GetUint", "GetUint32", "GetUint64")
+)
+# viper's calls that read settings from a file or a reader: a key's default is not known
+_VIPER_READS = frozenset(
+    ("ReadInConfig", "ReadConfig", "MergeInConfig", "MergeConfig", "ReadRemoteConfig")
+)
+
+
 class _ViperEnvironment:
     """What a file's viper calls say of the environment (`AutomaticEnv`, its prefix and
     replacements: None when not known) and of each key's default (by the key in lower
@@ -517,6 +529,8 @@ class _ViperEnvironment:
         # `BindEnv(key, names...)`: the variables bound to each key (None: not known);
         # `BindEnv(key)` alone binds the key's own, after the prefix (a None name)
         self.bound: dict[str, list[str | None]] = {}
+        # the prefix and replacements the file sets (`prefix`, `replaced`), where it does
+        self.given: dict[str, Any] = {}
 
     def bind(self, key: str, names: list[object]) -> None:
         """A key's variables, as `BindEnv` adds them (each not a literal: unknown)."""
@@ -1096,6 +1110,7 @@ class _Collector:
         self.export_values()
         self.export_env_helpers()
         self.export_structs()
+        self.export_viper_environment()
         keyed = [
             (call, scope, self._call_key(call, scope), shape) for call, scope, shape in self.shaped
         ]
@@ -2208,7 +2223,15 @@ class _Collector:
             # is the same, whatever the environment gives
             text = values[0]
             return text.rstrip("/") if isinstance(text, str) else text
-        if name == "strconv.Itoa" and values and isinstance(values[0], int | FlagRef):
+        if (
+            name.startswith(f"{_VIPER}.")
+            and name[len(_VIPER) + 1 :] in _VIPER_GETS
+            and len(values) == 1
+            and isinstance(values[0], str)
+        ):
+            self.facts.deferred = True  # the program's other packages say what it reads
+            return ViperKey(values[0])
+        if name == "strconv.Itoa" and values and isinstance(values[0], int | FlagRef | ViperKey):
             return str(values[0]) if isinstance(values[0], int) else values[0]
         if name == "time.Duration" and values and _number(values[0]):
             return values[0]  # a count that a unit multiplies: time.Duration(5) * time.Minute
@@ -2512,8 +2535,10 @@ class _Collector:
                 found.automatic = True
             elif member == "SetEnvPrefix" and len(values) == 1:
                 found.prefix = values[0] if isinstance(values[0], str) else None
+                found.given["prefix"] = found.prefix
             elif member == "SetEnvKeyReplacer" and len(arguments) == 1:
                 found.replaced = self._replacer(arguments[0], scope)
+                found.given["replaced"] = found.replaced
             elif member in ("BindEnv", "MustBindEnv") and values and isinstance(values[0], str):
                 more = arguments[1 : MAX_CHOICES + 1]  # its variables, past the key
                 found.bind(values[0], [self.value(a, scope) for a in more])
@@ -2524,6 +2549,37 @@ class _Collector:
                 if isinstance(given, str) and len(found.defaults) < MAX_CHOICES * 64:
                     found.defaults[values[0].lower()] = given
         return found if said else None
+
+    def export_viper_environment(self) -> None:
+        """What the file's viper calls say of the environment, for the readers of viper's
+        registry in the other packages of its programs (facts.ViperKey): whether it calls
+        `AutomaticEnv`, the prefix and replacements it sets (None: not known), its
+        defaults and bindings, whether it reads a settings file or reader (`read`), and the
+        keys it `Set`s (None: one not a literal)."""
+        if _VIPER not in self.import_paths:
+            return
+        environment = self._viper_environment()
+        said: dict[str, Any] = {}
+        written: list[str] | None = []
+        for call, scope in self.calls:
+            shape = self._called(call)
+            if self._qualified_call(shape) != f"{_VIPER}.{shape.member}":
+                continue
+            if shape.member in _VIPER_READS or shape.member in _VIPER_FILES:
+                said["read"] = True
+            elif shape.member == "Set" and shape.arguments and written is not None:
+                key = self.value(shape.arguments[0], scope)
+                known = isinstance(key, str) and len(written) < MAX_CHOICES
+                written = [*written, key.lower()] if known else None
+        if written != []:
+            said["set"] = written
+        if environment is not None:
+            said |= {"automatic": environment.automatic, "defaults": environment.defaults}
+            said["bound"] = environment.bound
+            # what `SetEnvPrefix` and `SetEnvKeyReplacer` set, where the file calls them
+            said |= environment.given
+        if said:
+            self.facts.exports[VIPER_ENVIRONMENT] = said
 
     def _replacer(self, node: Node, scope: _Scope) -> dict[str, str] | None:
         """The replacements of `strings.NewReplacer(".", "_", ...)`, each one character."""
