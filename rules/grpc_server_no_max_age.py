@@ -106,7 +106,9 @@ class GrpcServerNoMaxAge(Rule):
     `spring.grpc.server.keep-alive.max-age`), reported at the class when the settings name
     no server; not reported where a profile's settings or a `GrpcServerConfigurer` bean may
     set it, nor where the module's build names no gRPC library (the settings' keys are
-    then left from one it no longer builds with).
+    then left from one it no longer builds with) or grpc-java alone with no gRPC starter
+    (the code builds its server by hand and may read the same keys itself, as a port or
+    a client's deadline; its builder is judged instead).
 
     Not reported when a service mesh balances each call to the server: every pod that
     runs its code (the containers linked to it) is in Istio or Linkerd, as `grpc-clusterip`

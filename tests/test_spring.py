@@ -891,6 +891,15 @@ INHERITED = (
     "<artifactId>grpc-server-spring-boot-starter</artifactId></dependency></dependencies>"
 )
 
+NETTY = ("io.grpc", "grpc-netty-shaded")
+LOGNET = ("io.github.lognet", "grpc-spring-boot-starter")
+OWN_STARTER = ("com.acme.platform", "acme-grpc-spring-boot-starter")
+GRADLE_NETTY = (
+    "dependencies {\n  implementation 'io.grpc:grpc-netty-shaded:1.62.2'\n"
+    "  implementation 'io.grpc:grpc-services:1.62.2'\n"
+    "  implementation 'org.springframework.boot:spring-boot-starter-web'\n}\n"
+)
+
 
 def _pom(starter: tuple[str, str], commented: bool) -> str:
     text = POM.replace("GROUP", starter[0]).replace("ARTIFACT", starter[1])
@@ -932,6 +941,21 @@ def _pom(starter: tuple[str, str], commented: bool) -> str:
         ),
         ({"svc/pom.xml": _pom(DEVH, commented=True), SERVICE_PATH: SERVICE}, ["KLB201"]),
         ({}, ["KLB201"]),  # no build read: the settings are taken at their word
+        # grpc-java alone: the code builds its own server, reading the port by @Value
+        ({"svc/pom.xml": _pom(NETTY, commented=False)}, []),
+        ({"svc/build.gradle": GRADLE_NETTY}, []),
+        # the starter declared by a parent POM that is no folder above the module
+        (
+            {
+                "svc/pom.xml": _pom(NETTY, commented=False).replace("../pom.xml", "../bom/pom.xml"),
+                "bom/pom.xml": PARENT_POM.replace("DEPENDENCIES", INHERITED).replace(
+                    "<artifactId>shop", "<groupId>com.acme</groupId><artifactId>shop"
+                ),
+            },
+            ["KLB201"],
+        ),
+        ({"svc/pom.xml": _pom(LOGNET, commented=False)}, ["KLB201"]),
+        ({"svc/pom.xml": _pom(OWN_STARTER, commented=False)}, ["KLB201"]),
     ],
     ids=[
         "devh-commented-out",
@@ -944,6 +968,11 @@ def _pom(starter: tuple[str, str], commented: bool) -> str:
         "parent-manages-only",
         "service-class-in-code",
         "no-build-file",
+        "grpc-java-alone",
+        "grpc-java-alone-gradle",
+        "starter-from-parent-elsewhere",
+        "lognet-starter",
+        "own-starter",
     ],
 )
 def test_settings_make_no_server_where_the_modules_build_has_no_grpc(

@@ -964,9 +964,9 @@ def _inherited_jib_builds(poms: list[Pom], builds: list[ImageBuild]) -> list[Ima
 
 
 def _inherited_registries(poms: list[Pom], grpc_java: dict[str, list[GrpcJavaBuild]]) -> None:
-    """A Maven module inherits its parent POMs' dependencies: the discovery starters they
-    declare are the module's too (its reading in `grpc_java` given them; the cached
-    reading of its own POM is left as it is)."""
+    """A Maven module inherits its parent POMs' dependencies: the discovery starters and
+    the Spring Boot gRPC starters they declare are the module's too (its reading in
+    `grpc_java` given them; the cached reading of its own POM is left as it is)."""
     read = {
         os.path.normpath(os.path.abspath(build.path)): build
         for files in grpc_java.values()
@@ -981,10 +981,20 @@ def _inherited_registries(poms: list[Pom], grpc_java: dict[str, list[GrpcJavaBui
             if (build := read.get(os.path.normpath(os.path.abspath(parent.path)))) is not None
             for written in build.registries
         )
-        if own is None or not inherited:
+        starters = frozenset(
+            starter
+            for parent in parents
+            if (build := read.get(os.path.normpath(os.path.abspath(parent.path)))) is not None
+            for starter in build.starters
+        )
+        if own is None or not (inherited or starters - own.starters):
             continue
         files = grpc_java[own.folder]
-        given = replace(own, registries=(own.registries + inherited)[: java_builds.MAX_ENTRIES])
+        given = replace(
+            own,
+            registries=(own.registries + inherited)[: java_builds.MAX_ENTRIES],
+            starters=own.starters | starters,
+        )
         files[:] = [given if build is own else build for build in files]
 
 

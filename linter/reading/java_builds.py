@@ -30,9 +30,18 @@ MAX_ENTRIES = 500  # versions, or properties, kept from one file
 GRADLE_PROPERTIES = "gradle.properties"
 VERSION_CATALOG = "libs.versions.toml"  # Gradle's, in the project's gradle/ folder
 SCRIPTS = frozenset({"pom.xml", "build.gradle", "build.gradle.kts"})  # a module's build
-# The Spring Boot gRPC starters, by the group a build names them with.
-SPRING_GRPC, DEVH = "Spring gRPC", "grpc-spring-boot-starter"
-STARTER_GROUPS = {SPRING_GRPC: "org.springframework.grpc", DEVH: "net.devh"}
+# The Spring Boot gRPC starters, by the groups a build names them with (LogNet's moved from
+# org.lognet to io.github.lognet). A gRPC dependency of no such group whose coordinates say
+# `spring`, `boot` or `starter` (`spring-boot-starter-grpc`, a company's own starter, a
+# catalog alias `libs.grpc.spring.boot.starter`) may be one too: OTHER_STARTER.
+SPRING_GRPC, DEVH, LOGNET = "Spring gRPC", "grpc-spring-boot-starter", "LogNet"
+OTHER_STARTER = "another starter"
+STARTER_GROUPS = {
+    SPRING_GRPC: ("org.springframework.grpc",),
+    DEVH: ("net.devh",),
+    LOGNET: ("io.github.lognet", "org.lognet"),
+}
+_STARTER_WORDS = ("spring", "boot", "starter")
 NAMES = SCRIPTS | {GRADLE_PROPERTIES, VERSION_CATALOG}
 # Spring Cloud's discovery client starters, by artifact: each registers the application in
 # its registry when it starts, whatever its code says, unless its settings turn it off
@@ -70,8 +79,10 @@ class GrpcJavaBuild:
     # which declares nothing): what settings alone may make a server of (uses_grpc)
     script: bool = False
     names_grpc: bool = False
-    # the Spring Boot gRPC starters its dependencies name (SPRING_GRPC, DEVH): which one
-    # reads a settings file that has both's keys
+    # the Spring Boot gRPC starters its dependencies name (SPRING_GRPC, DEVH, LOGNET,
+    # OTHER_STARTER): which one reads a settings file that has both's keys, and whether
+    # any does (a module on grpc-java alone builds its servers itself); for a Maven module
+    # its parent POMs' too (build_files settles those once every POM is read)
     starters: frozenset[str] = frozenset()
     # the discovery starters (DISCOVERY_STARTERS) the module's dependencies name, each
     # where it is declared (`text`: the artifact): its own script's, and for a Maven
@@ -106,7 +117,7 @@ def read_grpc_java(path: str, data: bytes) -> GrpcJavaBuild | None:
         return None
     text = data.decode("utf-8", errors="replace")
     name = os.path.basename(path)
-    script, names_grpc, declared = name in SCRIPTS, False, ""
+    script, names_grpc, declared = name in SCRIPTS, False, []
     registries: list[Written] = []
     if name == "pom.xml":
         versions, properties = _maven(path, text)
@@ -121,8 +132,9 @@ def read_grpc_java(path: str, data: bytes) -> GrpcJavaBuild | None:
         versions, properties = _gradle(path, text)
         # any word of gRPC outside comments: a dependency, a catalog alias, a subprojects
         # block (more than a dependency: a build that may serve gRPC is kept as one)
-        declared = _blanked(_GRADLE_COMMENT, text).lower()
-        names_grpc = "grpc" in declared
+        lowered = _blanked(_GRADLE_COMMENT, text).lower()
+        names_grpc = "grpc" in lowered
+        declared = [line for line in lowered.splitlines() if "grpc" in line]
         registries = _gradle_registries(path, text) if script else []
     if not versions and not properties and not script:
         return None
@@ -132,9 +144,21 @@ def read_grpc_java(path: str, data: bytes) -> GrpcJavaBuild | None:
         tuple(properties[:MAX_ENTRIES]),
         script,
         names_grpc,
-        frozenset(starter for starter, group in STARTER_GROUPS.items() if group in declared),
+        _starters(declared),
         tuple(registries[:MAX_ENTRIES]),
     )
+
+
+def _starters(declared: Sequence[str]) -> frozenset[str]:
+    """The Spring Boot gRPC starters among a build's dependencies that name gRPC (each
+    written lower case, a Maven `<dependency>`'s body or a Gradle line)."""
+    found: set[str] = set()
+    for dependency in declared:
+        known = {s for s, groups in STARTER_GROUPS.items() if any(g in dependency for g in groups)}
+        if not known and any(word in dependency for word in _STARTER_WORDS):
+            known = {OTHER_STARTER}
+        found |= known
+    return frozenset(found)
 
 
 def is_grpc_java(artifact: str) -> bool:
@@ -194,13 +218,13 @@ def _maven(path: str, text: str) -> tuple[list[Written], list[tuple[str, Written
 _MANAGEMENT = regex.compile(r"<dependencyManagement>.*?</dependencyManagement>", regex.DOTALL)
 
 
-def _maven_grpc_dependencies(text: str) -> str:
-    """The pom's dependencies (its own, or a plugin's) that name gRPC, lower case: an
-    artifact or group with the word (`io.grpc`, `grpc-server-spring-boot-starter`,
-    `spring-grpc-*`); empty when none does."""
+def _maven_grpc_dependencies(text: str) -> list[str]:
+    """The pom's dependencies (its own, or a plugin's) that name gRPC, each body lower
+    case: an artifact or group with the word (`io.grpc`, `grpc-server-spring-boot-starter`,
+    `spring-grpc-*`); none when none does."""
     text = _blanked(_MANAGEMENT, _blanked(_XML_COMMENT, text))
     named = (found.group(1).lower() for found in _DEPENDENCY.finditer(text))
-    return "\n".join(body for body in named if "grpc" in body)
+    return [body for body in named if "grpc" in body][:MAX_ENTRIES]
 
 
 _NOT_RUN = regex.compile(r"<scope>\s*(?:test|provided)\s*</scope>")
@@ -374,7 +398,7 @@ def discovery_starters(
 
 def grpc_starters(path: str, builds: Mapping[str, Sequence[GrpcJavaBuild]]) -> frozenset[str]:
     """The Spring Boot gRPC starters the module of the file at `path` builds with, as its
-    build scripts and those above it name them."""
+    build scripts and those above it (and a Maven module's parent POMs) name them."""
     return frozenset(
         starter
         for _, files in _folders_up(path, builds)

@@ -182,10 +182,13 @@ def settle(
 def _unbuilt_servers(
     modules: Sequence[CodeFacts], builds: Mapping[str, Sequence[GrpcJavaBuild]]
 ) -> None:
-    """A settings file's server keys (`grpc.server.port`) left from a starter the module no
-    longer builds with: no server, where its build script (and those it inherits) names
-    no gRPC dependency and no code of its project has a class a starter serves or a
-    configurer of one."""
+    """A settings file's server keys (`grpc.server.port`) make no server where the module's
+    build script (and those it inherits) names no gRPC dependency (keys left from a
+    starter it no longer builds with), or names gRPC but no Spring Boot gRPC starter
+    (grpc-java alone: the code builds its servers itself, and may read the same keys with
+    `@Value` for a port of its own or a client's deadline); unless code of its project has
+    a class a starter serves or a configurer of one. A module with no build script found
+    keeps its server."""
     served = {
         module.project
         for module in modules
@@ -196,7 +199,10 @@ def _unbuilt_servers(
             module.language == "spring"
             and module.servers
             and module.project not in served
-            and uses_grpc(module.path, builds) is False
+            and (
+                (used := uses_grpc(module.path, builds)) is False
+                or (used and not grpc_starters(module.path, builds))
+            )
         ):
             module.servers, module.listens, module.stops = [], [], []
 
