@@ -97,7 +97,10 @@ class GrpcServerNoMaxAge(Rule):
     given `maxConnectionAge(...)` (or is given `Long.MAX_VALUE`, grpc-java's "never"). A
     builder handed to a method of the same file is followed into it (a few methods deep),
     and one handed to a static method of another class is read in the file that declares
-    it; a builder handed to a method k8slb cannot read keeps it silent. In Kotlin, the same
+    it; `builder::addService` handed to a stream is a call of that method alone, and a
+    factory kept as a method reference (`Function<InetSocketAddress, NettyServerBuilder>
+    factory = NettyServerBuilder::forAddress`) is a server made where it is applied; a
+    builder handed to a method k8slb cannot read keeps it silent. In Kotlin, the same
     builders as a Kotlin service calls them (settings made in `.apply { ... }` count; a
     builder configured in `.also`/`.let` keeps it silent). In Spring Boot settings:
     a server grpc-spring-boot-starter (or Spring gRPC) builds, named by its settings or by a

@@ -1268,3 +1268,70 @@ def test_an_http_client_made_for_each_call_is_not_long_lived() -> None:
     )
     (client,) = facts_of(text).http_clients
     assert not client.long_lived
+
+
+# A server made by hand in a class of its own: the builder held in a local that a stream
+# hands `builder::addService` (a call of that method alone), or in a field tested against
+# null; the factory kept as a method reference in a field a test may replace.
+POOLED_SERVER = """\
+package com.acme.ledger.rpc;
+
+import io.grpc.BindableService;
+import io.grpc.Server;
+import io.grpc.netty.NettyServerBuilder;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.function.Function;
+
+public class LedgerRpcHost {
+    private final int port;
+    private Server server;
+    private NettyServerBuilder pending;
+    private Function<InetSocketAddress, NettyServerBuilder> factory =
+            NettyServerBuilder::forAddress;
+
+    public LedgerRpcHost(int port) { this.port = port; }
+
+    public synchronized void open(List<BindableService> services) throws Exception {
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(port))
+                .maxInboundMessageSize(1 << 22);
+        services.forEach(builder::addService);
+        server = builder.build().start();
+    }
+
+    public synchronized void prepare(List<BindableService> services) {
+        if (pending == null) {
+            pending = NettyServerBuilder.forPort(port + 1);
+        }
+        services.forEach(pending::addService);
+    }
+
+    public synchronized Server launch() throws Exception {
+        return pending.build().start();
+    }
+
+    public synchronized Server fromFactory(List<BindableService> services) throws Exception {
+        NettyServerBuilder made = factory.apply(new InetSocketAddress(port + 2));
+        services.forEach(made::addService);
+        return made.build().start();
+    }
+}
+"""
+
+
+def test_hand_built_servers_through_method_references_are_read() -> None:
+    facts = facts_of(POOLED_SERVER, "src/main/java/com/acme/ledger/rpc/LedgerRpcHost.java")
+    made = sorted((s.loc.line, s.factory, s.options.complete) for s in facts.servers)
+    assert made == [
+        (20, "NettyServerBuilder.forAddress", True),
+        (28, "NettyServerBuilder.forPort", True),
+        (38, "NettyServerBuilder.forAddress", True),
+    ]
+    assert all(not s.options.entries for s in facts.servers)
+
+
+def test_a_method_reference_to_an_option_setter_leaves_the_options_unknown() -> None:
+    text = POOLED_SERVER.replace("builder::addService", "builder::maxConnectionAge")
+    facts = facts_of(text, "src/main/java/com/acme/ledger/rpc/LedgerRpcHost.java")
+    (first,) = [s for s in facts.servers if s.loc.line == 20]
+    assert not first.options.complete

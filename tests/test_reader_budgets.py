@@ -2209,6 +2209,26 @@ def java_builders_handed_to_methods(n: int) -> Files:
     }
 
 
+def java_factory_references(n: int) -> Files:
+    """`n` fields each holding a server factory as a method reference, each applied in two
+    of `2n` methods, whose builders each go to 20 method references: the class's names
+    are read once, each method's once."""
+    fields = "".join(
+        f"  Function<InetSocketAddress, NettyServerBuilder> f{i} =\n"
+        "      NettyServerBuilder::forAddress;\n"
+        for i in range(n)
+    )
+    refs = "".join(f"    s.forEach(b::addService{i % 7});\n" for i in range(20))
+    methods = "".join(
+        f"  Server m{i}(List<S> s) {{\n    NettyServerBuilder b = f{j}.apply(a);\n{refs}"
+        "    return b.build();\n  }\n"
+        for i in range(n)
+        for j in (i, (i + 1) % n)
+    )
+    head = "import io.grpc.*;\nimport java.util.function.Function;\n\nclass Main {\n"
+    return {"svc/src/main/java/Main.java": f"{head}{fields}{methods}}}\n"}
+
+
 def go_new_given_expressions(n: int) -> Files:
     """`n` calls of `new` given an expression (Go 1.26), each the grammar refuses, in a
     file read again with them renamed, and a file of as many ending in a syntax error."""
@@ -2916,6 +2936,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "JavaScript: 3000 clients in one function": lambda: javascript("many calls", 3000, 1),
     "TypeScript: 3000 clients in one function": lambda: typescript("many calls", 3000, 1),
     "Java: 1500 shutdown hooks of each form, and 1500 nested": lambda: java_shutdown_hooks(1500),
+    "Java: 400 server factories kept as method references, each applied twice": (
+        lambda: java_factory_references(400)
+    ),
     "Kotlin: 2000 constructor parameters read by 2000 channels, 50 calls of 2000": (
         lambda: kotlin_constructed_channels(2000)
     ),

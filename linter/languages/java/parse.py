@@ -254,11 +254,25 @@ _READ = """
 """
 _URL_STRINGS = "(string_literal) @string"
 _NOT_SERVING = '((identifier) @not_serving (#eq? @not_serving "NOT_SERVING"))'
+# a server factory as a method reference (`NettyServerBuilder::forAddress`), captured in a
+# file that writes one (_Reader._factory_reference)
+_REFERENCES = "(method_reference) @reference"
+_FACTORY_REFERENCE = regex.compile(
+    rb"::\s*(?:" + b"|".join(sorted({method.encode() for _, method in SERVER_FACTORIES})) + rb")\b"
+)
+# the builder methods whose arguments `_options` reads: a method reference to one of them
+# (`builder::maxConnectionAge`) sets it to what k8slb cannot see
+_OPTION_SETTERS = frozenset(
+    {*DURATION_OPTIONS, "permitKeepAliveWithoutCalls", "defaultLoadBalancingPolicy"}
+    | {"defaultServiceConfig", "build"}
+)
 
 
 @cache
-def _read_query(strings: bool, drains: bool) -> str:
-    return "\n".join([_READ, *[_URL_STRINGS] * strings, *[_NOT_SERVING] * drains])
+def _read_query(strings: bool, drains: bool, references: bool = False) -> str:
+    return "\n".join(
+        [_READ, *[_URL_STRINGS] * strings, *[_NOT_SERVING] * drains, *[_REFERENCES] * references]
+    )
 
 
 def _may_hold_a_url(data: bytes) -> bool:
@@ -715,7 +729,8 @@ class _Reader:
     # -- driving -----------------------------------------------------------------------
 
     def run(self, root: Node, data: bytes) -> None:
-        query = _read_query(_may_hold_a_url(data), b"NOT_SERVING" in data)
+        references = b"::" in data and _FACTORY_REFERENCE.search(data) is not None
+        query = _read_query(_may_hold_a_url(data), b"NOT_SERVING" in data, references)
         found = self.found = captured(parser(), root, query)
         for node in found.get("field", []):
             self._field(node)
@@ -760,6 +775,8 @@ class _Reader:
             elif method in ("enterTerminalState", "clearStatus"):
                 # clearStatus: the service is unknown from then on, and a probe of it fails
                 self.facts.health_drains.append(_loc(self.path, call))
+        for node in found.get("reference", []):
+            self._factory_reference(node)
         self.facts.exports.update(self._builder_helpers(found.get("method", [])))
         servers = {server.name for server in self.facts.servers if server.name}
         closing = _lifecycle_stops(found.get("class", []), found.get("method", []), data)
@@ -1134,6 +1151,12 @@ class _Reader:
                 built.returned = built.returned or (depth > 0 and _returned(top))
             elif depth > 0 and _returned(node):
                 built.returned = True  # to the call that handed it over, whose own it is
+            elif _compared(node):
+                pass  # `builder == null`: read, not handed
+            elif (referenced := _referenced(node)) is not None:
+                # `builder::addService` calls that method alone, wherever it is handed
+                if referenced in _OPTION_SETTERS:
+                    built.complete = False
             elif self._handed(node, built, depth) != "read":
                 built.complete = False  # handed on, stored, returned: anything may be set
 
@@ -1335,7 +1358,27 @@ class _Reader:
             return INT_MAX - 1
         return int(milliseconds) if float(milliseconds).is_integer() else milliseconds
 
-    def _server(self, factory: Node, kind: str) -> None:
+    def _factory_reference(self, reference: Node) -> None:
+        """A server factory kept as a method reference in a local or field (`Function<
+        InetSocketAddress, NettyServerBuilder> factory = NettyServerBuilder::forAddress`):
+        each `factory.apply(...)` where the name holds it is that factory's call."""
+        parts = [c for c in reference.named_children if "comment" not in c.type]
+        if len(parts) != 2:
+            return
+        key = (_simple(_text(parts[0])), _text(parts[1]))
+        name = _bound_to(reference)
+        if key not in SERVER_FACTORIES or name is None:
+            return
+        scope = self._home(name, reference)
+        if scope is None:
+            return
+        start, end = self._reach(name, reference, scope)
+        for node in self._reads(scope, name, start, end):
+            call = self._called_on(node)
+            if call is not None and self._method(call) == "apply":
+                self._server(call, SERVER_FACTORIES[key], ".".join(key))
+
+    def _server(self, factory: Node, kind: str, named: str | None = None) -> None:
         built = self._follow(factory)
         if built.build is None:
             return  # built where k8slb cannot see: no server to judge
@@ -1347,7 +1390,8 @@ class _Reader:
         given = _arguments(factory)
         options = Options(built.complete, tuple(self._options(built)), pending=tuple(built.pending))
         self.facts.deferred = self.facts.deferred or bool(built.pending)
-        server = Server(_loc(self.path, factory), self._factory_name(factory), options, name)
+        made = named or self._factory_name(factory)
+        server = Server(_loc(self.path, factory), made, options, name)
         self.facts.servers.append(server)
         if name is not None:
             address = self._listen_address(kind, given)
@@ -1971,6 +2015,27 @@ def _custom_scheme(target: str) -> bool:
     registers a resolver for (NameResolverRegistry)."""
     found = _SCHEME.match(target)
     return found is not None and found.group(1).lower() not in _KNOWN_SCHEMES
+
+
+def _compared(node: Node) -> bool:
+    """Whether `node` is a side of an `==` or `!=` comparison."""
+    parent = _unparenthesised_parent(node)
+    return (
+        parent is not None
+        and parent.type == "binary_expression"
+        and _text(parent.child_by_field_name("operator")) in ("==", "!=")
+    )
+
+
+def _referenced(node: Node) -> str | None:
+    """The method of a method reference made on `node` (`node::method`)."""
+    parent = _unparenthesised_parent(node)
+    if parent is None or parent.type != "method_reference":
+        return None
+    parts = [c for c in parent.named_children if "comment" not in c.type]
+    if len(parts) != 2 or not _same(parts[0], node):
+        return None
+    return _text(parts[1])
 
 
 def _class_of(node: Node) -> str:
