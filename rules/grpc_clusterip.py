@@ -410,8 +410,10 @@ class GrpcClusterIp(Rule):
 
     A ClusterIP Service whose every client seen opens a gRPC channel per call (`with
     grpc.insecure_channel(...)` in a function: no long-lived channel resolves to it, and
-    each container whose strings name it runs code with such a channel) is `info`, naming
-    one: each call is a new connection that kube-proxy places anew. A client outside the
+    each container whose strings, or the ConfigMap and Secret files it mounts, name it runs
+    code with such a channel) is `info`, naming one: each call is a new connection that
+    kube-proxy places anew. A container that names it in a mounted file (`addr:
+    backend:50051` in a `config.yaml`) is a client as one that names it in its `env` is. A client outside the
     scanned code that keeps a channel would still stay on one pod, so the twin is still
     offered; a `NodePort` or `LoadBalancer` Service, whose clients are outside, stays a
     warning.

@@ -11,6 +11,7 @@ memory before): it only catches a reader that is not linear."""
 
 from __future__ import annotations
 
+import base64
 import resource
 import signal
 import subprocess
@@ -1575,6 +1576,37 @@ def scrape_jobs_naming_services(sections: int, services: int) -> Files:
     return {"prometheus.yaml": head + "  prometheus.yml: |\n" + config, "services.yaml": objects}
 
 
+def mounted_files_naming_services(workloads: int, services: int) -> Files:
+    """`workloads` Deployments, each mounting a ConfigMap (whole and by projection) and a
+    Secret whose files hold 1 MB of address-like words, a thousand naming one of
+    `services` Services (model/dialers_files.py): each file is read once, up to its
+    budget of characters and words."""
+    words = " ".join(f"svc{i % services}:80 h{i}:9/x" for i in range(60_000))
+    secret = base64.b64encode(words.encode()).decode()
+    objects = "".join(
+        f"---\napiVersion: v1\nkind: Service\nmetadata: {{name: svc{i}}}\n"
+        f"spec:\n  selector: {{app: a{i}}}\n  ports: [{{name: grpc, port: 80}}]\n"
+        for i in range(services)
+    )
+    configs = (
+        f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: conf}}\ndata:\n  a.yaml: |\n"
+        f"    {words}\n---\napiVersion: v1\nkind: Secret\nmetadata: {{name: sec}}\n"
+        f"data:\n  b.toml: {secret}\n"
+    )
+    workload = (
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: w{n}}}\nspec:\n"
+        "  selector: {{matchLabels: {{app: w{n}}}}}\n  template:\n"
+        "    metadata: {{labels: {{app: w{n}}}}}\n    spec:\n      containers:\n"
+        "        - name: c\n          image: x\n"
+        "          volumeMounts: [{{name: v, mountPath: /a}}, {{name: p, mountPath: /p}}]\n"
+        "      volumes:\n        - {{name: v, configMap: {{name: conf}}}}\n"
+        "        - {{name: p, projected: {{sources: [{{configMap: {{name: conf}}}}, "
+        "{{secret: {{name: sec}}}}]}}}}\n"
+    )
+    deployments = "".join(workload.format(n=n) for n in range(workloads))
+    return {"configs.yaml": configs, "services.yaml": objects, "workloads.yaml": deployments}
+
+
 def images_built_from_the_tree_s_images(n: int, width: int) -> Files:
     """`n` Dockerfiles, each FROM the image the one before it builds (a chain followed for
     each of `n` Deployments), each with `width` stages begun FROM those images and `width`
@@ -2657,6 +2689,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Prometheus: 20000 scrape_configs sections of a ConfigMap naming 3000 Services": (
         lambda: scrape_jobs_naming_services(20_000, 3000)
+    ),
+    "Mounted files: 300 workloads mounting 1 MB ConfigMap and Secret files naming 1000 Services": (
+        lambda: mounted_files_naming_services(300, 1000)
     ),
     "Dockerfile: 300 images each FROM the next, 40 stages of them, 40 COPY --from of 40": (
         lambda: images_built_from_the_tree_s_images(300, 40)
