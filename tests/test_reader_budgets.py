@@ -508,6 +508,34 @@ def go_callers_chained(n: int) -> Files:
     return {"relay/relay.go": code + functions, "relay/relay_test.go": test}
 
 
+def go_closers_returned(n: int) -> Files:
+    """A factory returning a channel and its closer, under `n` functions each returning
+    the one below's call whole, called by `n` handlers that defer the closer; and a
+    function literal factory kept in a struct field, called through it `n` times: the
+    callers are followed a bounded number of levels and calls (go/parse_closers.py)."""
+    code = 'package relay\n\nimport "google.golang.org/grpc"\n\n'
+    code += "type S struct{ open func(string) (*grpc.ClientConn, func(), error) }\n\n"
+    code += (
+        "func f0(t string) (*grpc.ClientConn, func(), error) {\n"
+        "\tc, err := grpc.NewClient(t)\n\tdone := func() { c.Close() }\n\treturn c, done, err\n}\n"
+    )
+    code += "".join(
+        f"\nfunc f{i}(t string) (*grpc.ClientConn, func(), error) {{\n\treturn f{i - 1}(t)\n}}\n"
+        for i in range(1, n)
+    )
+    code += (
+        "\nfunc NewS() *S {\n\topen := func(t string) (*grpc.ClientConn, func(), error) {\n"
+        "\t\tc, err := grpc.NewClient(t)\n\t\treturn c, func() { c.Close() }, err\n\t}\n"
+        "\treturn &S{open: open}\n}\n"
+    )
+    code += "".join(
+        f'\nfunc (s *S) h{i}() {{\n\tc, done, _ := f{n - 1}("x")\n\tdefer done()\n'
+        f'\td, stop, _ := s.open("y")\n\tdefer stop()\n\t_, _ = c, d\n}}\n'
+        for i in range(n)
+    )
+    return {"relay/relay.go": code}
+
+
 def go_servers_in_nested_closures(n: int) -> Files:
     """A server made, served and used in each of `n` closures nested in each other: a
     reader that climbs to a node's declaration by `parent` (which tree-sitter finds by
@@ -2795,6 +2823,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: a server made and served in each of 3000 closures nested": (
         lambda: go_servers_in_nested_closures(3000)
+    ),
+    "Go: a closer returned through 2000 functions, deferred by 2000 handlers": (
+        lambda: go_closers_returned(2000)
     ),
     "Python: fake classes 90 deep, 5000 keys stored in a dict 5000 engines spread": (
         lambda: python_fake_classes_and_stored_keys(5000)
