@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from k8slb.core.findings import Severity
 from k8slb.languages.go.parse import analyse_go
 
 from tests.helpers import lint_files
@@ -198,3 +199,95 @@ def test_a_shared_helper_whose_one_caller_runs_the_returned_closer_is_not_pinned
     files["internal/ledger/poster.go"] = code.replace("\tdone()\n", "\tp.keep = done\n")
     result = lint_files(tmp_path / "kept", files, ["KLB102"])
     assert [f.path.rsplit("/", 1)[1] for f in result.findings] == ["dial.go"]
+
+
+# -- each program's calls judge a shared helper's channel (code/imported_programs.py) -----
+
+STOCK = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: stock, namespace: shop}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: stock}}
+  template:
+    metadata: {labels: {app: stock}}
+    spec:
+      containers:
+        - name: server
+          image: registry.example/stock:1.0
+          ports: [{name: grpc, containerPort: 7070}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: stock, namespace: shop}
+spec:
+  selector: {app: stock}
+  ports: [{name: grpc, port: 7070}]
+"""
+
+# a web front that dials the stock service per request through the shared helper
+FRONT = """\
+package main
+
+import (
+	"net/http"
+
+	"example.com/bank/pkg/rpcdial"
+)
+
+func reserve(w http.ResponseWriter, r *http.Request) {
+	conn, err := rpcdial.New("stock:7070")
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer conn.Close()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func main() {
+	http.HandleFunc("/reserve", reserve)
+	_ = http.ListenAndServe(":8080", nil)
+}
+"""
+
+# an operator's command line tool that keeps one channel for its whole run
+TOOL = """\
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"example.com/bank/pkg/rpcdial"
+)
+
+func main() {
+	conn, err := rpcdial.New(TARGET)
+	if err != nil {
+		os.Exit(1)
+	}
+	fmt.Println(conn.Target())
+}
+"""
+
+
+def _stock_service(tmp_path: Path, tool_target: str) -> Severity:
+    files = {
+        "go.mod": "module example.com/bank\n\ngo 1.24\n",
+        "k8s/stock.yaml": STOCK,
+        "pkg/rpcdial/dial.go": DIALER,
+        "cmd/front/main.go": FRONT,
+        "cmd/stockctl/main.go": TOOL.replace("TARGET", tool_target),
+    }
+    [finding] = lint_files(tmp_path, files, ["KLB101"]).findings
+    return finding.severity
+
+
+def test_a_shared_helper_is_per_call_in_the_program_whose_calls_close_it(tmp_path: Path) -> None:
+    """The tool keeps its channel, to an address from its environment that no container
+    sets: the front, the one client of the Service, closes each it opens."""
+    assert _stock_service(tmp_path / "tool-elsewhere", 'os.Getenv("STOCK_ADDR")') is Severity.INFO
+    # the tool keeps a channel to the Service itself: a client that stays on one pod
+    assert _stock_service(tmp_path / "tool-too", '"stock:7070"') is Severity.WARNING

@@ -536,6 +536,33 @@ def go_closers_returned(n: int) -> Files:
     return {"relay/relay.go": code}
 
 
+def go_programs_sharing_a_factory(n: int, calls: int) -> Files:
+    """`n` programs linking one dialing helper in, each calling it `calls` times, half
+    closing each channel per request and half keeping it: the helper's channel judged
+    program by program (code/imported_programs.py), a bounded number of them."""
+    files = {
+        "go.mod": "module example.com/many\n\ngo 1.24\n",
+        "pkg/dial/dial.go": (
+            'package dial\n\nimport "google.golang.org/grpc"\n\n'
+            "func New(t string) (*grpc.ClientConn, error) {\n"
+            "\tc, err := grpc.NewClient(t)\n\treturn c, err\n}\n"
+        ),
+    }
+    for i in range(n):
+        kept = "\tkeep = c{j}\n" if i % 2 else "\tdefer c{j}.Close()\n"
+        body = "".join(
+            f'\tc{j}, _ := dial.New(p + "-{j}:7070")\n' + kept.format(j=j) for j in range(calls)
+        )
+        files[f"cmd/p{i}/main.go"] = (
+            'package main\n\nimport (\n\t"net/http"\n\n\t"example.com/many/pkg/dial"\n)\n\n'
+            "var keep any\n\n"
+            "func handle(w http.ResponseWriter, r *http.Request) {\n\tp := r.URL.Path\n"
+            f"{body}}}\n\n"
+            "func main() {}\n"
+        )
+    return files
+
+
 def go_servers_in_nested_closures(n: int) -> Files:
     """A server made, served and used in each of `n` closures nested in each other: a
     reader that climbs to a node's declaration by `parent` (which tree-sitter finds by
@@ -2826,6 +2853,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: a closer returned through 2000 functions, deferred by 2000 handlers": (
         lambda: go_closers_returned(2000)
+    ),
+    "Go: 250 programs calling one dialing helper 100 times each, half keeping it": (
+        lambda: go_programs_sharing_a_factory(250, 100)
+    ),
+    "Go: 400 programs calling one dialing helper 20 times each, half keeping it": (
+        lambda: go_programs_sharing_a_factory(400, 20)
     ),
     "Python: fake classes 90 deep, 5000 keys stored in a dict 5000 engines spread": (
         lambda: python_fake_classes_and_stored_keys(5000)

@@ -26,7 +26,7 @@ from k8slb.model.addresses import (
 )
 from k8slb.model.dialers_files import mounted_callees
 from k8slb.model.index import Index, literal_env
-from k8slb.model.links import CodeLinks
+from k8slb.model.links import CodeLinks, Link
 from k8slb.model.objects import pos_of
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap, YSeq
@@ -235,8 +235,20 @@ def _per_call_dialers(
                     facts.path, channel.loc.line, "a gRPC channel made per call dials it"
                 )
                 dialers.append(Dialer(f"{facts.path}:{channel.loc.line}", related))
-                running.update(link.workload.ref.display for link in links.running(facts.path))
+                running.update(
+                    link.workload.ref.display for link in _runners(links, facts, channel)
+                )
     return found
+
+
+def _runners(links: CodeLinks, facts: CodeFacts, channel: Channel) -> list[Link]:
+    """The containers that run the module's code, and, for a channel made in some Go
+    programs only (Channel.programs: a shared factory's, closed per call there), run one
+    of those programs."""
+    runners = links.running(facts.path)
+    if not channel.programs:
+        return runners
+    return [link for link in runners if any(p in link.modules for p in channel.programs)]
 
 
 def _config_texts(config: K8sObject) -> Iterator[tuple[str, str, int]]:
