@@ -202,7 +202,13 @@ class GrpcClientClusterIp(Rule):
     returns (or a struct it returns holds) or writes through a pointer lives as long as its
     caller keeps it, and one a method keeps in its receiver's fields (`c.conns =
     append(c.conns, conn)`, or a cleanup that closes it, `c.cleanups = append(c.cleanups,
-    func() { conn.Close() })`) lives as long as the receiver.
+    func() { conn.Close() })`) lives as long as the receiver. A function that returns a
+    closer of the channel beside what it makes (`release := func() { conn.Close() }`;
+    `return pb.NewLedgerClient(conn), release, nil`) makes it per call when each of the
+    file's calls of it runs that closer (`c, release, err := open(); defer release()`) or
+    returns the call whole to callers that do; the function may be a function literal
+    called through the local or the struct field it is put in (`p.factory(addr)`),
+    followed 4 functions up and 64 calls a function.
 
     In JavaScript (`@grpc/grpc-js`): `new Client(target, grpc.credentials.create...())`
     (the credentials also held in a variable), and nice-grpc's `createChannel(address)`

@@ -410,11 +410,17 @@ class GrpcClusterIp(Rule):
 
     A ClusterIP Service whose every client seen opens a gRPC channel per call (`with
     grpc.insecure_channel(...)` in a function: no long-lived channel resolves to it, and
-    each container whose strings name it runs code with such a channel) is `info`, naming
-    one: each call is a new connection that kube-proxy places anew. A client outside the
-    scanned code that keeps a channel would still stay on one pod, so the twin is still
-    offered; a `NodePort` or `LoadBalancer` Service, whose clients are outside, stays a
-    warning.
+    each container whose strings, or the ConfigMap and Secret files it mounts, name it runs
+    code with such a channel) is `info`, naming one: each call is a new connection that
+    kube-proxy places anew. A container that names it in a mounted file (`addr:
+    backend:50051` in a `config.yaml`) is a client as one that names it in its `env` is.
+    A Go helper that dials for several programs (`rpcdial.New(addr)` in a shared package)
+    is judged program by program: a program whose own calls of it each close the channel
+    before they return dials per call, and only its calls' addresses count for it, even
+    where another program (a command line tool) keeps the channels it gets. A client
+    outside the scanned code that keeps a channel would still stay on one pod, so the twin
+    is still offered; a `NodePort` or `LoadBalancer` Service, whose clients are outside,
+    stays a warning.
 
     Some well-known systems serve gRPC on a port only their own components call (Grafana
     Loki, Mimir and Tempo, Cortex: 9095, or the port `-server.grpc-listen-port` names),

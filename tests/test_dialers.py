@@ -137,6 +137,39 @@ CLIENTS: dict[str, tuple[dict[str, str], str]] = {
         },
         "svc/src/main/resources/application.yml:4",
     ),
+    "a configuration file a ConfigMap mounts": (
+        {
+            "reports.yaml": (
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: reports, namespace: shop}\n"
+                "data:\n  settings.yaml: |\n    store:\n      grpc:\n"
+                "        address: dns:///backend.default:50051\n---\n"
+            )
+            + deployment(
+                "reports",
+                "registry.example/reports:1.0",
+                "          volumeMounts: [{name: conf, mountPath: /etc/reports}]\n"
+                "      volumes: [{name: conf, configMap: {name: reports}}]\n",
+            ),
+        },
+        "Deployment/shop/reports (file /etc/reports/settings.yaml of ConfigMap reports)",
+    ),
+    "a URL in a Secret's file a projected volume mounts": (
+        {
+            "reports.yaml": (
+                "apiVersion: v1\nkind: Secret\nmetadata: {name: reports, namespace: shop}\n"
+                "stringData:\n  app.toml: |\n    [store]\n"
+                '    url = "http://backend.default:50051/v1"\n---\n'
+            )
+            + deployment(
+                "reports",
+                "registry.example/reports:1.0",
+                "          volumeMounts: [{name: conf, mountPath: /conf}]\n"
+                "      volumes:\n"
+                "        - {name: conf, projected: {sources: [{secret: {name: reports}}]}}\n",
+            ),
+        },
+        "Deployment/shop/reports (file /conf/app.toml of Secret reports)",
+    ),
 }
 # Clients of other Services, whose files a hook on `backend` has no need to read.
 OTHERS = {

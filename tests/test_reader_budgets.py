@@ -11,6 +11,7 @@ memory before): it only catches a reader that is not linear."""
 
 from __future__ import annotations
 
+import base64
 import resource
 import signal
 import subprocess
@@ -505,6 +506,61 @@ def go_callers_chained(n: int) -> Files:
         f"\tf{n - 1}(nil)\n}}\n\nfunc open(t *testing.T" + ", a int" * n + "\n"
     )
     return {"relay/relay.go": code + functions, "relay/relay_test.go": test}
+
+
+def go_closers_returned(n: int) -> Files:
+    """A factory returning a channel and its closer, under `n` functions each returning
+    the one below's call whole, called by `n` handlers that defer the closer; and a
+    function literal factory kept in a struct field, called through it `n` times: the
+    callers are followed a bounded number of levels and calls (go/parse_closers.py)."""
+    code = 'package relay\n\nimport "google.golang.org/grpc"\n\n'
+    code += "type S struct{ open func(string) (*grpc.ClientConn, func(), error) }\n\n"
+    code += (
+        "func f0(t string) (*grpc.ClientConn, func(), error) {\n"
+        "\tc, err := grpc.NewClient(t)\n\tdone := func() { c.Close() }\n\treturn c, done, err\n}\n"
+    )
+    code += "".join(
+        f"\nfunc f{i}(t string) (*grpc.ClientConn, func(), error) {{\n\treturn f{i - 1}(t)\n}}\n"
+        for i in range(1, n)
+    )
+    code += (
+        "\nfunc NewS() *S {\n\topen := func(t string) (*grpc.ClientConn, func(), error) {\n"
+        "\t\tc, err := grpc.NewClient(t)\n\t\treturn c, func() { c.Close() }, err\n\t}\n"
+        "\treturn &S{open: open}\n}\n"
+    )
+    code += "".join(
+        f'\nfunc (s *S) h{i}() {{\n\tc, done, _ := f{n - 1}("x")\n\tdefer done()\n'
+        f'\td, stop, _ := s.open("y")\n\tdefer stop()\n\t_, _ = c, d\n}}\n'
+        for i in range(n)
+    )
+    return {"relay/relay.go": code}
+
+
+def go_programs_sharing_a_factory(n: int, calls: int) -> Files:
+    """`n` programs linking one dialing helper in, each calling it `calls` times, half
+    closing each channel per request and half keeping it: the helper's channel judged
+    program by program (code/imported_programs.py), a bounded number of them."""
+    files = {
+        "go.mod": "module example.com/many\n\ngo 1.24\n",
+        "pkg/dial/dial.go": (
+            'package dial\n\nimport "google.golang.org/grpc"\n\n'
+            "func New(t string) (*grpc.ClientConn, error) {\n"
+            "\tc, err := grpc.NewClient(t)\n\treturn c, err\n}\n"
+        ),
+    }
+    for i in range(n):
+        kept = "\tkeep = c{j}\n" if i % 2 else "\tdefer c{j}.Close()\n"
+        body = "".join(
+            f'\tc{j}, _ := dial.New(p + "-{j}:7070")\n' + kept.format(j=j) for j in range(calls)
+        )
+        files[f"cmd/p{i}/main.go"] = (
+            'package main\n\nimport (\n\t"net/http"\n\n\t"example.com/many/pkg/dial"\n)\n\n'
+            "var keep any\n\n"
+            "func handle(w http.ResponseWriter, r *http.Request) {\n\tp := r.URL.Path\n"
+            f"{body}}}\n\n"
+            "func main() {}\n"
+        )
+    return files
 
 
 def go_servers_in_nested_closures(n: int) -> Files:
@@ -1602,6 +1658,37 @@ def scrape_jobs_naming_services(sections: int, services: int) -> Files:
     )
     head = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: prometheus}\ndata:\n"
     return {"prometheus.yaml": head + "  prometheus.yml: |\n" + config, "services.yaml": objects}
+
+
+def mounted_files_naming_services(workloads: int, services: int) -> Files:
+    """`workloads` Deployments, each mounting a ConfigMap (whole and by projection) and a
+    Secret whose files hold 1 MB of address-like words, a thousand naming one of
+    `services` Services (model/dialers_files.py): each file is read once, up to its
+    budget of characters and words."""
+    words = " ".join(f"svc{i % services}:80 h{i}:9/x" for i in range(60_000))
+    secret = base64.b64encode(words.encode()).decode()
+    objects = "".join(
+        f"---\napiVersion: v1\nkind: Service\nmetadata: {{name: svc{i}}}\n"
+        f"spec:\n  selector: {{app: a{i}}}\n  ports: [{{name: grpc, port: 80}}]\n"
+        for i in range(services)
+    )
+    configs = (
+        f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: conf}}\ndata:\n  a.yaml: |\n"
+        f"    {words}\n---\napiVersion: v1\nkind: Secret\nmetadata: {{name: sec}}\n"
+        f"data:\n  b.toml: {secret}\n"
+    )
+    workload = (
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: w{n}}}\nspec:\n"
+        "  selector: {{matchLabels: {{app: w{n}}}}}\n  template:\n"
+        "    metadata: {{labels: {{app: w{n}}}}}\n    spec:\n      containers:\n"
+        "        - name: c\n          image: x\n"
+        "          volumeMounts: [{{name: v, mountPath: /a}}, {{name: p, mountPath: /p}}]\n"
+        "      volumes:\n        - {{name: v, configMap: {{name: conf}}}}\n"
+        "        - {{name: p, projected: {{sources: [{{configMap: {{name: conf}}}}, "
+        "{{secret: {{name: sec}}}}]}}}}\n"
+    )
+    deployments = "".join(workload.format(n=n) for n in range(workloads))
+    return {"configs.yaml": configs, "services.yaml": objects, "workloads.yaml": deployments}
 
 
 def images_built_from_the_tree_s_images(n: int, width: int) -> Files:
@@ -2707,6 +2794,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Prometheus: 20000 scrape_configs sections of a ConfigMap naming 3000 Services": (
         lambda: scrape_jobs_naming_services(20_000, 3000)
     ),
+    "Mounted files: 300 workloads mounting 1 MB ConfigMap and Secret files naming 1000 Services": (
+        lambda: mounted_files_naming_services(300, 1000)
+    ),
     "Dockerfile: 300 images each FROM the next, 40 stages of them, 40 COPY --from of 40": (
         lambda: images_built_from_the_tree_s_images(300, 40)
     ),
@@ -2809,6 +2899,15 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: a server made and served in each of 3000 closures nested": (
         lambda: go_servers_in_nested_closures(3000)
+    ),
+    "Go: a closer returned through 2000 functions, deferred by 2000 handlers": (
+        lambda: go_closers_returned(2000)
+    ),
+    "Go: 250 programs calling one dialing helper 100 times each, half keeping it": (
+        lambda: go_programs_sharing_a_factory(250, 100)
+    ),
+    "Go: 400 programs calling one dialing helper 20 times each, half keeping it": (
+        lambda: go_programs_sharing_a_factory(400, 20)
     ),
     "Python: fake classes 90 deep, 5000 keys stored in a dict 5000 engines spread": (
         lambda: python_fake_classes_and_stored_keys(5000)

@@ -91,8 +91,38 @@ def stock(sku):
 """
 
 
-def findings(tmp_path: Path, client: str, kind: str = "ClusterIP") -> dict[str, Finding]:
+# a second client, which names the Service in a configuration file it mounts; what its code
+# does with it is not known
+REPORTS = """\
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: reports, namespace: shop}
+data:
+  settings.yaml: |
+    stock:
+      address: inventory:7070
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: reports, namespace: shop}
+spec:
+  selector: {matchLabels: {app: reports}}
+  template:
+    metadata: {labels: {app: reports}}
+    spec:
+      containers:
+        - name: reports
+          image: registry.example/reports:1.0
+          volumeMounts: [{name: conf, mountPath: /etc/reports}]
+      volumes: [{name: conf, configMap: {name: reports}}]
+"""
+
+
+def findings(
+    tmp_path: Path, client: str, kind: str = "ClusterIP", more: dict[str, str] | None = None
+) -> dict[str, Finding]:
     files = {
+        **(more or {}),
         "k8s/inventory.yaml": INVENTORY.replace("TYPE", kind),
         "k8s/cart.yaml": CART,
         "inventory/Dockerfile": DOCKERFILE.format(entry="server.py"),
@@ -128,3 +158,10 @@ def test_a_service_reached_from_outside_the_cluster_keeps_the_warning(
     found = findings(tmp_path, PER_CALL, kind)
     assert found["KLB101"].severity is Severity.WARNING
     assert found["KLB201"].severity is Severity.WARNING
+
+
+def test_a_client_naming_the_service_in_a_mounted_file_keeps_the_warning(tmp_path: Path) -> None:
+    # a client is seen whose channel's lifetime is not known: it may keep one
+    found = findings(tmp_path, PER_CALL, more={"k8s/reports.yaml": REPORTS})
+    assert found["KLB101"].severity is Severity.WARNING, found["KLB101"].text
+    assert found["KLB201"].severity is Severity.WARNING, found["KLB201"].text

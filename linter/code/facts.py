@@ -583,6 +583,10 @@ class Channel:
     # returned struct whose Close closes it): kept unless every scanned call of it closes
     # what it gets before its function returns (a channel per call; code/imported.py)
     kept_by: Helper | None = None
+    # Where the factory's callers close what it gives in some Go programs and keep it in
+    # others: the programs this one stands for, each by the first file of its top package
+    # (code/imported_programs.py; its target is what their calls pass). () for every one.
+    programs: tuple[str, ...] = ()
     # the other places that inject this same channel (a Spring starter's client name in
     # several classes: one channel per name), reported with it at its first
     also: tuple[Loc, ...] = ()

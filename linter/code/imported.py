@@ -54,6 +54,7 @@ from k8slb.code.facts import (
     one_of,
     settled,
 )
+from k8slb.code.imported_programs import MAX_SPLITS, program_channels
 from k8slb.code.projects import GoPackages, module_files, node_module_files, package_roots
 from k8slb.code.ts_paths import PathAliases
 from k8slb.languages import LANGUAGES
@@ -81,7 +82,11 @@ class _Resolver:
         self.resolved: dict[Any, Any] = {}
         # (folder, function) -> the Go modules that call it, with what each call passes
         self._go_calls: dict[tuple[str, str], list[tuple[CodeFacts, tuple[Any, ...]]]] | None = None
-        self._go_closes: dict[tuple[str, str], set[bool]] | None = None
+        self._go_closes: dict[tuple[str, str], list[tuple[CodeFacts, bool]]] | None = None
+        # while a channel is resolved for some of the Go programs that make it: the paths
+        # of their files, the only callers whose calls count (program_channels)
+        self.within: frozenset[str] | None = None
+        self.splits = 0  # the channels resolved program by program (MAX_SPLITS)
         # Node programs' entry modules by their folder's name (workspace_package)
         self.packages: dict[str, list[CodeFacts]] | None = None
         # (language, project) -> its client beans: load-balanced, plain (_client_beans)
@@ -125,17 +130,17 @@ class _Resolver:
         values each passes (the `call` exports), indexed once a run."""
         if self._go_calls is None:
             self._go_calls = self._go_exports("call")
-        return self._go_calls.get((folder, function), [])
+        found = self._go_calls.get((folder, function), [])
+        if self.within is not None:  # one group of programs' calls only
+            found = [(m, c) for m, c in found if os.path.normpath(m.path) in self.within]
+        return found
 
-    def go_closes(self, folder: str, function: str) -> set[bool]:
+    def go_closes(self, folder: str, function: str) -> list[tuple[CodeFacts, bool]]:
         """Whether each scanned call of a Go package's function closes what it returns
-        before its own function returns (the `closes` exports): {True} when every one does."""
+        before its own function returns (the `closes` exports), with the calling module."""
         if self._go_closes is None:
-            self._go_closes = {
-                key: {closes for _, closes in pairs}
-                for key, pairs in self._go_exports("closes").items()
-            }
-        return self._go_closes.get((folder, function), set())
+            self._go_closes = self._go_exports("closes")
+        return self._go_closes.get((folder, function), [])
 
     def go_scheme(self, importer: CodeFacts) -> str | None:
         """The scheme a Go target with none gets in every program that links the module
@@ -574,26 +579,29 @@ class _Resolver:
         return replace(options, complete=complete, entries=entries, pending=())
 
     def channels(self, importer: CodeFacts, channel: Channel) -> list[Channel]:
-        """A channel for each target its resolved target may be (facts.Alternatives)."""
+        """A channel for each target its resolved target may be (facts.Alternatives); a
+        factory's, whose callers each close what it gives in some programs and keep it in
+        others, one for each (program_channels)."""
+        long_lived = channel.long_lived
+        if channel.kept_by is not None:  # a factory whose callers each close what it gives
+            folder = self.go_folder(importer, channel.kept_by.package)
+            closes = self.go_closes(folder, channel.kept_by.function) if folder is not None else []
+            long_lived = {c for _, c in closes} != {True}
+            if long_lived and closes and self.splits < MAX_SPLITS:
+                split = program_channels(self, importer, channel, closes)
+                if split is not None:
+                    self.splits += 1
+                    return split
+        return self.resolved_channel(importer, replace(channel, long_lived=long_lived))
+
+    def resolved_channel(self, importer: CodeFacts, channel: Channel) -> list[Channel]:
+        """The channel with its options and target resolved: one for each target."""
         options = self.options(importer, channel.options)
         scheme = channel.default_scheme
         if scheme == "passthrough" and importer.language == "go":
             scheme = self.go_scheme(importer) or scheme
-        long_lived = channel.long_lived
-        if channel.kept_by is not None:  # a factory whose callers each close what it gives
-            folder = self.go_folder(importer, channel.kept_by.package)
-            long_lived = folder is None or self.go_closes(folder, channel.kept_by.function) != {
-                True
-            }
         return [
-            replace(
-                channel,
-                target=target,
-                options=options,
-                default_scheme=scheme,
-                long_lived=long_lived,
-                kept_by=None,
-            )
+            replace(channel, target=target, options=options, default_scheme=scheme, kept_by=None)
             for target in choices(self.value(importer, channel.target))
         ]
 

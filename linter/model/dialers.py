@@ -1,7 +1,8 @@
 """Who dials a Service by its own name: containers whose `env` values, `args` or
 `command` hold its address, and long-lived gRPC channels in the code whose target
-resolves to it. A client that dials a ClusterIP Service directly stays on one pod, whatever
-headless twin or proxy exists beside it. (A ConfigMap a container mounts is not read.)"""
+resolves to it; containers that mount a configuration file naming it (dialers_files.py). A
+client that dials a ClusterIP Service directly stays on one pod, whatever headless twin or
+proxy exists beside it."""
 
 from __future__ import annotations
 
@@ -23,8 +24,9 @@ from k8slb.model.addresses import (
     services_for,
     target_parser,
 )
+from k8slb.model.dialers_files import mounted_callees
 from k8slb.model.index import Index, literal_env
-from k8slb.model.links import CodeLinks
+from k8slb.model.links import CodeLinks, Link
 from k8slb.model.objects import pos_of
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap, YSeq
@@ -118,7 +120,47 @@ def dialers_by_service(
             related = Related(facts.path, channel.loc.line, "a gRPC channel dials it")
             meshed = _meshed(index, links, facts)
             found[id(service)].append(Dialer(who, related, "", meshed, ports, channel.loc))
+    _add_mounted(index, names, found)  # after the channels, which say more (where, which port)
     return found
+
+
+def _add_mounted(index: Index, names: set[str] | None, found: dict[int, list[Dialer]]) -> None:
+    """The containers whose mounted configuration files name a Service with one of its
+    ports (dialers_files.py), but for the Service's own pods: a workload once a Service.
+    With `names`, only the workloads that name a ConfigMap that may hold one of them, or a
+    Secret, are read."""
+    held: set[str] | None = None
+    if names is not None:
+        held = {
+            config.name
+            for config in index.configs
+            if config.name and (config.kind == "Secret" or config.may_mention(names))
+        }
+        if not held:
+            return
+        if len(held) > FEW_NAMES:
+            held = None
+    for workload in index.workload_objects:
+        if held is not None and not workload.may_mention(held):
+            continue
+        template = index.template(workload)
+        if not isinstance(template.spec.get("volumes"), YSeq):
+            continue
+        meshed: bool | None = None
+        own = {id(service) for service in index.selecting(workload)}
+        display = workload.ref.display
+        for container in template.containers:
+            for service, mounted in mounted_callees(index, workload, container):
+                if id(service) in own:
+                    continue  # a server's own address (to advertise, or one already said)
+                own.add(id(service))
+                if meshed is None:
+                    meshed = index.mesh_of(workload, template) is not None
+                config = f"{mounted.config.kind} {mounted.config.name}"
+                who = f"{display} (file {mounted.mount_path} of {config})"
+                said = f"{mounted.key}, mounted at {mounted.mount_path}, names {mounted.word}"
+                related = Related(mounted.config.path, mounted.line, said)
+                found[id(service)].append(Dialer(who, related, display, meshed))
 
 
 def _meshed(index: Index, links: CodeLinks, facts: CodeFacts) -> bool:
@@ -193,8 +235,20 @@ def _per_call_dialers(
                     facts.path, channel.loc.line, "a gRPC channel made per call dials it"
                 )
                 dialers.append(Dialer(f"{facts.path}:{channel.loc.line}", related))
-                running.update(link.workload.ref.display for link in links.running(facts.path))
+                running.update(
+                    link.workload.ref.display for link in _runners(links, facts, channel)
+                )
     return found
+
+
+def _runners(links: CodeLinks, facts: CodeFacts, channel: Channel) -> list[Link]:
+    """The containers that run the module's code, and, for a channel made in some Go
+    programs only (Channel.programs: a shared factory's, closed per call there), run one
+    of those programs."""
+    runners = links.running(facts.path)
+    if not channel.programs:
+        return runners
+    return [link for link in runners if any(p in link.modules for p in channel.programs)]
 
 
 def _config_texts(config: K8sObject) -> Iterator[tuple[str, str, int]]:

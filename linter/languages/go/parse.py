@@ -87,6 +87,7 @@ from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.core.findings import Problem
 from k8slb.languages.go.parse_callers import import_names, read_callers, serving_spans
+from k8slb.languages.go.parse_closers import Closers, literal_holders
 from k8slb.languages.go.parse_routes import collect_routes
 from k8slb.languages.go.parse_shutdown import (
     drain_pauses,
@@ -796,6 +797,8 @@ class _Collector:
     # the values computed while the exports are made (value): by node id, scope id, depth
     # and `choosing`, each with the budget's steps it took
     remembered: dict[tuple[int, int, int, bool], tuple[Any, int]] | None = None
+    # the file's reader of the closers its functions return (_closers), made when first asked
+    closer_reader: Closers | None = None
     # the uses of each name looked for in a body, by the body's node id (uses_of), made
     # when first asked
     uses: dict[int, dict[str, list[Node]]] | None = None
@@ -1297,14 +1300,56 @@ class _Collector:
 
     def _closes_per_call(self, call: Node, scope: _Scope) -> bool:
         """Whether what a call returns is closed before its function returns (`c, err :=
-        NewClient(); defer c.Close()`), in a function that does not run once."""
-        if scope.parent is None or _runs_once(scope.name):
+        NewClient(); defer c.Close()`), in a function that does not run once; or by a
+        closer its function returns that each of its callers runs (parse_closers.py)."""
+        if scope.parent is None:
             return False  # asked first: the node's parents are not walked for these
         name = self._bound_to(call)
         body = _enclosing_body(call) if name else None
         if not name or body is None:
             return False
-        return name in self._deferred_closes(body) or self._dropped_by_handler(call, name, body)
+        if not _runs_once(scope.name) and (
+            name in self._deferred_closes(body) or self._dropped_by_handler(call, name, body)
+        ):
+            return True
+        return self._closers().closed_per_call(body, name)
+
+    def _closers(self) -> Closers:
+        """The file's reader of returned closers (parse_closers.py), made when first asked."""
+        if self.closer_reader is None:
+            self.closer_reader = Closers(
+                self.data,
+                self._body_callers,
+                lambda scope: scope.parent is None or _runs_once(scope.name),
+            )
+        return self.closer_reader
+
+    def _body_callers(self, body: Node) -> list[tuple[Node, _Scope]] | None:
+        """The file's calls of the function whose body this is: a declared one's by its
+        name; a function literal's by the local it is bound to (in the function that binds
+        it) or through the struct fields it is put in (`s.factory(...)`); None when the
+        literal is handed on otherwise."""
+        function = body.parent
+        if function is None or function.type != "func_literal":
+            scope = self.scope_of.get(body.id)
+            return self._callers(scope) if scope is not None else None
+        holders = literal_holders(function, self.uses_of)
+        outer = _enclosing_body(function)
+        if holders is None or outer is None:
+            return None
+        found: list[tuple[Node, _Scope]] = []
+        for holder in holders:
+            field_name = holder.removeprefix(".")
+            for call, scope, shape in self.calls_to.get(field_name, []):
+                if holder.startswith("."):
+                    if shape.kind == "selector_expression":
+                        found.append((call, scope))
+                elif (
+                    shape.kind == "identifier"
+                    and outer.start_byte <= call.start_byte < outer.end_byte
+                ):
+                    found.append((call, scope))
+        return found
 
     def _dropped_by_handler(self, call: Node, name: str, body: Node) -> bool:
         """Whether a net/http handler (`func(w http.ResponseWriter, r *http.Request)`) binds
@@ -2700,6 +2745,8 @@ class _Collector:
             and name in self._deferred_closes(body)
         ):
             return False
+        if name and body is not None and self._closers().closed_per_call(body, name):
+            return False  # a closer returned beside it, which each caller runs
         if _runs_once(function or "") or (name and "." in name):
             return True
         if name and body is not None and self._kept_in_package(body, name, scope):
