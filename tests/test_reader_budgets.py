@@ -2470,6 +2470,20 @@ def go_test_support_chain(n: int) -> Files:
     return files
 
 
+def apps_below_test_folders(n: int, depth: int) -> Files:
+    """`n` applications under a test folder, each with its own Dockerfile and a module
+    `depth` folders below it, beside `n` test runners' images (code/projects.
+    built_in_test_folders): each module walks up its own folders once, not once an image."""
+    deep = "/".join(f"d{i}" for i in range(depth))
+    files: Files = {}
+    for i in range(n):
+        files[f"tests/e2e/a{i}/Dockerfile"] = 'FROM node:22\nCMD ["node", "server.js"]\n'
+        files[f"tests/e2e/a{i}/{deep}/server.js"] = "require('http').createServer().listen(80);\n"
+        files[f"tests/unit/u{i}/Dockerfile"] = 'FROM node:22\nCMD ["npm", "test"]\n'
+        files[f"tests/unit/u{i}/x.test.js"] = "test('t', () => {});\n"
+    return files
+
+
 def kustomize_labels_everywhere(n: int) -> Files:
     """A kustomization naming `n` resource files, each with a Deployment and a Service,
     with `n` label entries and `n` common labels (past the budget: none added), beside one
@@ -2649,6 +2663,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: 3000 packages importing each other in a chain that only tests import": (
         lambda: go_test_support_chain(3000)
+    ),
+    "Code under test folders: 1500 apps' Dockerfiles, modules 40 folders below, 1500 runners": (
+        lambda: apps_below_test_folders(1500, 40)
     ),
     "Helm: 300 templates of a chart that are links to one of 20 KB, a loop, links out": (
         lambda: chart_links(300, 20_000)
