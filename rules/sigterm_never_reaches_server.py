@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from k8slb.code.entry_points import container_argv, entry_of
 from k8slb.code.facts import CodeFacts, Loc
-from k8slb.code.launchers import Launcher, after_prefix, in_process, launcher
+from k8slb.code.launchers import Launcher, after_prefix, django_reloader, in_process, launcher
 from k8slb.core import regex
 from k8slb.core.edits import Edit, LineEdit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
@@ -296,7 +296,11 @@ class SigtermNeverReachesServer(Rule):
       SIGTERM handler (`process.on('SIGTERM')`, a shutdown library, NestJS's
       `enableShutdownHooks()`; `signal.signal`, `loop.add_signal_handler`) or starts a
       server that installs one (`uvicorn.run`, aiohttp's `web.run_app`, werkzeug's reloader:
-      Flask's `app.run(debug=True)` or `use_reloader=True`, whose handler exits at once).
+      Flask's `app.run(debug=True)` or `use_reloader=True`, whose handler exits at once;
+      Django's `manage.py runserver`, whose autoreloader sets one that exits at once, unless
+      `--noreload` runs the server with none). Python that a script of the tree hands PID 1
+      to (`exec python manage.py runserver` as its last line) is judged by the module its
+      words name, when the linked code holds one by that path.
       The `server.js` of Next.js's standalone output (copied from `.next/standalone/`) is
       not reported: `next build` writes SIGTERM and SIGINT handlers into it (they exit at
       once) unless NEXT_MANUAL_SIG_HANDLE is set, which the container's `env` or an ENV
@@ -916,12 +920,14 @@ def _runtime(
     that code, or it has a handler, or it is a gRPC server that grpc-no-graceful-shutdown
     judges."""
     runner = in_process(found.words)
-    if link is None or _next_standalone(link, found):
+    if link is None or _next_standalone(link, found) or django_reloader(found.words):
         return None
     # an in-process runner (`flask run`) names the application apart, or not at all: the
-    # code of its folder is what it runs
+    # code of its folder is what it runs; so does Python a script hands PID 1 to (`exec
+    # python manage.py runserver`), by the module it names among the linked code
     entries = entries_of(context.links)
-    code = entries.code(link) if link.entry is not None or runner is not None else None
+    named = link.entry is not None or runner is not None or _handed_module(context, link, found)
+    code = entries.code(link) if named else None
     built_from, output = "", ""
     if code is not None and runner is None:
         built_from = _compiled_entry(link, found)
@@ -945,6 +951,33 @@ def _runtime(
     # the file node runs is no module k8slb read: what it holds, or what a framework writes
     # into it at build time, may be a server and its SIGTERM handler
     return (*message, f"info only: {_unread(output, link.dockerfile)}"), Severity.INFO
+
+
+def _handed_module(context: Context, link: Link, found: Pid1) -> bool:
+    """Whether Python as PID 1 runs a module of the linked code that its words name (a
+    script of the tree hands PID 1 over, `exec python manage.py runserver`, where the
+    link read only the Dockerfile's command): one module of the link by that path, from
+    the image's working folder or the linked folder."""
+    entry = entry_of(list(found.words))
+    if entry is None or entry.node or not _RUNTIMES.match(posixpath.basename(found.program)):
+        return False
+    dockerfile = link.dockerfile
+    workdir = dockerfile.workdir if dockerfile is not None else "/"
+    own = [os.path.normpath(m.path) for m in context.links.code(link)]
+    for relative in entry.relative_paths():
+        in_image = posixpath.normpath(posixpath.join(workdir, relative))
+        tails = {os.path.normpath(relative.lstrip("/"))}
+        if dockerfile is not None:
+            tails.update(os.path.normpath(p) for p in dockerfile.sources_of(in_image)[:1])
+        found_paths = {
+            path
+            for path in own
+            for tail in tails
+            if path == os.path.join(link.folder, tail) or path.endswith(os.sep + tail)
+        }
+        if len(found_paths) == 1:
+            return True
+    return False
 
 
 def _unread(script: str, dockerfile: Dockerfile | None) -> str:

@@ -145,6 +145,28 @@ _VALUED_OPTIONS = frozenset({"opentelemetry-instrument"})
 # `--debug` the reloader parent exits on SIGTERM and the server child is killed with it).
 IN_PROCESS = {"flask": "run"}
 
+# Django's development server: `manage.py runserver` (or `django-admin runserver`) runs
+# under its autoreloader unless `--noreload` is given, and the reloader's
+# `run_with_reloader` first sets `signal.signal(signal.SIGTERM, lambda *args:
+# sys.exit(0))` (django/utils/autoreload.py): PID 1 exits at once, and the server, its
+# child, is killed with it, as under werkzeug's reloader. With `--noreload` the command
+# runs the server in its own thread (runserver's `inner_run`) with no handler at all.
+_DJANGO_COMMANDS = ("manage.py", "django-admin", "django-admin.py")
+DJANGO_RUNSERVER = "runserver"
+DJANGO_NO_RELOAD = "--noreload"
+
+
+def django_reloader(words: Sequence[str]) -> bool:
+    """Whether the command line runs Django's `runserver` under its autoreloader (no
+    `--noreload`): a SIGTERM handler that exits at once is installed."""
+    names = [posixpath.basename(w) for w in words[:3]]
+    return (
+        any(name in _DJANGO_COMMANDS for name in names)
+        and DJANGO_RUNSERVER in words
+        and DJANGO_NO_RELOAD not in words
+    )
+
+
 _ASSIGNMENT = regex.compile(r"^[A-Za-z_]\w*=")
 _PYTHON = regex.compile(r"^python(?:\d+(?:\.\d+)?)?$")
 
