@@ -284,12 +284,14 @@ class SigtermNeverReachesServer(Rule):
       `apps/auth/src/main.ts`; also where the file comes from a build stage, `COPY
       --from=build /app/dist .` then `node index.js`, and the package.json above it has a
       bundler write it from one entry, `esbuild src/server.ts --outfile=dist/index.js`
-      (`--outdir`, `bun build`, `ncc build -o`), or it lies in the package's `dist/` as
-      tsc lays out `src/`; else the linked code when it is one Node program (`info`
-      then, saying why: the file node runs is build output made from no module k8slb can
-      name, `dist/bundle.js` or a framework's `.output/server/index.mjs`, and what the
-      framework writes into it at build time, a server and its SIGTERM handler, is not in
-      the code read), each with
+      (`--outdir`, `bun build`, `ncc build -o`), or an Nx project.json's build target
+      writes it (`options.main` bundled into `options.outputPath`, from the workspace's
+      top: `node dist/apps/web` is the program of `apps/web/src/main.ts`), or it lies in
+      the package's `dist/` as tsc lays out `src/`; else the linked code when it is one
+      Node program (`info` then, saying why: the file node runs is build output made
+      from no module k8slb can name, `dist/bundle.js` or a framework's
+      `.output/server/index.mjs`, and what the framework writes into it at build time, a
+      server and its SIGTERM handler, is not in the code read), each with
       the workspace's programs above it, whose libraries it may import, less the entry
       modules that other containers of the same code start; under a link by the
       image's name alone, only when PID 1 is the Dockerfile's) registers a

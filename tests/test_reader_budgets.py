@@ -2484,6 +2484,34 @@ def apps_below_test_folders(n: int, depth: int) -> Files:
     return files
 
 
+def nx_projects_everywhere(n: int, targets: int, depth: int) -> Files:
+    """`n` Nx projects `depth` folders deep, each project.json of `targets` bundled
+    targets (MAX_NX_TARGETS read), and a Deployment per project running its build output
+    (model/entries._nx_outputs): the outputs indexed once a run, not once a container."""
+    deep = "/".join(f"d{i}" for i in range(depth))
+    files: Files = {"nx.json": "{}\n"}
+    for i in range(n):
+        folder = f"{deep}/p{i}"
+        options = ", ".join(
+            f'"t{j}": {{"options": {{"main": "{folder}/src/m{j}.ts", '
+            f'"outputPath": "dist/p{i}/{j}"}}}}'
+            for j in range(targets)
+        )
+        files[f"{folder}/project.json"] = f'{{"targets": {{{options}}}}}\n'
+        files[f"{folder}/package.json"] = '{"name": "p"}\n'
+        files[f"{folder}/src/m0.ts"] = "export const x = 1;\n"
+        files[f"{folder}/Dockerfile"] = (
+            f'FROM node:20\nWORKDIR /a\nCOPY dist/p{i}/0 p\nCMD ["node", "p"]\n'
+        )
+        files[f"k/p{i}.yaml"] = (
+            f"apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: p{i}}}\nspec:\n"
+            f"  selector: {{matchLabels: {{a: p{i}}}}}\n  template:\n"
+            f"    metadata: {{labels: {{a: p{i}}}}}\n    spec:\n      containers:\n"
+            f"        - {{name: p{i}, image: p{i}}}\n"
+        )
+    return files
+
+
 def kustomize_labels_everywhere(n: int) -> Files:
     """A kustomization naming `n` resource files, each with a Deployment and a Service,
     with `n` label entries and `n` common labels (past the budget: none added), beside one
@@ -2666,6 +2694,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Code under test folders: 1500 apps' Dockerfiles, modules 40 folders below, 1500 runners": (
         lambda: apps_below_test_folders(1500, 40)
+    ),
+    "Nx: 300 projects 30 folders deep of 500 bundled targets each, a Deployment each": (
+        lambda: nx_projects_everywhere(300, 500, 30)
     ),
     "Helm: 300 templates of a chart that are links to one of 20 KB, a loop, links out": (
         lambda: chart_links(300, 20_000)
