@@ -71,4 +71,6 @@ def test_a_test_runner_s_image_leaves_its_folder_to_the_tests() -> None:
     runner = Dockerfile(f"{APP}/Dockerfile", cmd=("npm", "test"))
     assert all(m.is_test for m in built_in_test_folders(modules, {runner.path: runner}))
     pytest_image = Dockerfile(f"{APP}/Dockerfile", entrypoint=("pytest", "-q"))
+    script = Dockerfile(f"{APP}/Dockerfile", entrypoint=("./run_e2e_tests.sh",))
+    assert all(m.is_test for m in built_in_test_folders(modules, {runner.path: script}))
     assert all(m.is_test for m in built_in_test_folders(modules, {runner.path: pytest_image}))

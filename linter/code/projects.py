@@ -564,8 +564,10 @@ _TEST_FOLDERS = frozenset({"tests", "test", "testing", "__tests__"})
 _READ_WHOLE = frozenset({"python", "javascript", "typescript"})
 # What a test's own file is named (`test_x.py`, `x_test.py`, `conftest.py`, `x.spec.ts`)
 _TEST_FILE = regex.compile(r"^(?:test_.*|.*_test\.py|conftest\.py|.*\.(?:test|spec)\..*)$")
-# An image that runs tests, not a program (`pytest`, `npm test`, `jest`)
-_TEST_RUNNERS = frozenset({"pytest", "py.test", "jest", "mocha", "vitest", "tox", "nox"})
+# An image that runs tests or load, not a program (`pytest`, `npm test`, `jest`, `locust`)
+_TEST_RUNNERS = frozenset(
+    {"pytest", "py.test", "jest", "mocha", "vitest", "tox", "nox", "locust", "k6", "artillery"}
+)
 
 
 def built_in_test_folders(
@@ -588,7 +590,8 @@ def built_in_test_folders(
             continue
         runs = dockerfile.entrypoint or dockerfile.cmd or ()
         words = {os.path.basename(w) for w in runs[:4]}
-        if runs and not words & _TEST_RUNNERS and "test" not in runs[1:3]:
+        named = any("test" in os.path.basename(w).lower() for w in runs[:2])  # run_tests.sh
+        if runs and not words & _TEST_RUNNERS and "test" not in runs[1:3] and not named:
             roots.add(folder)
     if not roots:
         return list(modules)
