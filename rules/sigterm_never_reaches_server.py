@@ -267,7 +267,11 @@ class SigtermNeverReachesServer(Rule):
       signal where that shell runs it in its own place, or is killed as the shell (dash)
       and npm exit. With no SIGTERM handler of its own it dies mid-request; the finding
       says so, and that the fix is a handler (exec form alone makes node PID 1 with no
-      handler, which ignores SIGTERM). `yarn` and `pnpm` pass it on too but exit at once
+      handler, which ignores SIGTERM). npm waits for the script, so where the code the
+      container runs has a SIGTERM handler that closes the server its module listens with
+      (`server.close()` after `server.listen()` or `const server = app.listen()`), the
+      server drains and nothing is reported; a handler that closes something else (a
+      queue's client) leaves it reported. `yarn` and `pnpm` pass it on too but exit at once
       without waiting for the script; as PID 1 their exit ends the container and the
       kernel kills the server, whatever handler it has (yarn 2 and later wait, as npm
       does). Under a shell that runs the package manager as its child, it never gets the
@@ -640,6 +644,8 @@ def _wording(
             return None
         return *runtime, place
     if found.kind == "launcher" and found.launcher is not None:
+        if found.launcher.waits and _drains(context, link):
+            return None  # it passes SIGTERM on, waits, and the server's handler closes it
         headline = (
             f"SIGTERM stops {who} at once, undrained: {found.program} is PID 1"
             if found.launcher.passes_on
@@ -691,6 +697,14 @@ def _wording(
         )
         return message, None, place
     return None
+
+
+def _drains(context: Context, link: Link | None) -> bool:
+    """Whether the code the container runs (less the entries other containers start) has
+    a SIGTERM handler that closes a server its module listens with."""
+    if link is None:
+        return False
+    return any(m.sigterm_drains for m in entries_of(context.links).code(link) if not m.is_test)
 
 
 def _shell_wording(

@@ -2512,6 +2512,20 @@ def nx_projects_everywhere(n: int, targets: int, depth: int) -> Files:
     return files
 
 
+def sigterm_handlers_closing(n: int, calls: int) -> Files:
+    """A Node module of `n` SIGTERM handlers that each call `close()` on `calls`
+    receivers (MAX_HANDLER_CALLS read), and `n` servers listening, run by npm
+    (languages/javascript/parse._closed)."""
+    closes = "".join(f"  s{j}.close();\n" for j in range(calls))
+    handlers = "".join(f"process.on('SIGTERM', () => {{\n{closes}}});\n" for _ in range(n))
+    listens = "".join(f"const s{i} = app.listen({i});\n" for i in range(n))
+    return {
+        "web/package.json": '{"name": "w", "scripts": {"start": "node server.js"}}\n',
+        "web/Dockerfile": 'FROM node:20\nCOPY . .\nCMD ["npm", "start"]\n',
+        "web/server.js": "const app = require('express')();\n" + listens + handlers,
+    }
+
+
 def kustomize_labels_everywhere(n: int) -> Files:
     """A kustomization naming `n` resource files, each with a Deployment and a Service,
     with `n` label entries and `n` common labels (past the budget: none added), beside one
@@ -2697,6 +2711,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Nx: 300 projects 30 folders deep of 500 bundled targets each, a Deployment each": (
         lambda: nx_projects_everywhere(300, 500, 30)
+    ),
+    "Node: 100 SIGTERM handlers closing 600 receivers each, 100 servers listening": (
+        lambda: sigterm_handlers_closing(100, 600)
     ),
     "Helm: 300 templates of a chart that are links to one of 20 KB, a loop, links out": (
         lambda: chart_links(300, 20_000)

@@ -52,6 +52,9 @@ class Launcher:
     why: str
     instead: str
     passes_on: bool = False  # it passes SIGTERM on to the script: the server stops at once
+    # it waits for the script once it passed SIGTERM on (npm): a server whose own SIGTERM
+    # handler closes it drains before the container ends
+    waits: bool = False
 
     @property
     def name(self) -> str:
@@ -96,7 +99,7 @@ _HANDLE_AND_RUN_NODE = (
 )
 
 LAUNCHERS = (
-    Launcher("npm", None, _NPM_PASSES, _HANDLE_AND_RUN_NODE, passes_on=True),
+    Launcher("npm", None, _NPM_PASSES, _HANDLE_AND_RUN_NODE, passes_on=True, waits=True),
     Launcher("yarn", None, _YARN_LEAVES, _HANDLE_AND_RUN_NODE, passes_on=True),
     Launcher("pnpm", None, _PNPM_LEAVES, _HANDLE_AND_RUN_NODE, passes_on=True),
     # cmd/go's `go run` builds a binary and runs it as a child; it relays no signal (it
