@@ -61,6 +61,9 @@ class Pid1:
     last: tuple[str, ...] = ()  # a shell's: the program its script runs last
     launcher: Launcher | None = None  # a launcher's: why it keeps SIGTERM from its child
     script: str = ""  # a shell's: the script file it runs, when PID 1 is one (its name)
+    # a script's: the command it runs last, through the functions it calls (`serve` whose
+    # body ends with `python server.py`), for the fix's words
+    runs_last: tuple[str, ...] = ()
     image_shell: str = ""  # a `sh`'s: which shell the image's base says /bin/sh is
     idle: str = ""  # a shell's lone command that only waits (`sleep`), deaf to SIGTERM too
     # an init's (kind `init`): the shell of the script it runs as its child, which starts
@@ -319,7 +322,9 @@ class SigtermNeverReachesServer(Rule):
       that a COPY or ADD of the Dockerfile put there, a path or a name in a PATH folder, or
       a shell is run on it: `sh docker-entrypoint.sh`, by the shell named): its shell
       runs each command as a child, the last one too (a script file is never handed over
-      as `sh -c` may be), unless one is run with `exec`. A container judged by its
+      as `sh -c` may be), unless one is run with `exec`; the fix names the command it runs
+      last, followed into the script's own functions it calls (`serve() { ...; python
+      server.py; }` called last: `exec python server.py`). A container judged by its
       manifest alone whose shell runs a script file is judged by the tree's scripts of
       that path, when every one of them leaves the shell PID 1. A script that ends with
       `exec "$@"` hands PID 1 to its arguments: an entry point's CMD is judged as if it
@@ -1312,7 +1317,49 @@ def script_pid1(script: ShellScript, args: Sequence[str], sh: str | None = None)
             return pid1(handed, sh)
     name = posixpath.basename(script.path)
     last = tuple(_program_words(commands[-1].words))
-    return Pid1("shell", script.shell, (script.shell, script.path, *args), last=last, script=name)
+    runs = _runs_last(commands)
+    argv = (script.shell, script.path, *args)
+    return Pid1("shell", script.shell, argv, last=last, script=name, runs_last=runs)
+
+
+# How many calls of the script's own functions are followed for what it runs last
+MAX_FUNCTION_DEPTH = 4
+# Commands a script ends with that start no server (an error branch's, a message's)
+_NO_SERVER = frozenset({"exit", "echo", "printf", "return", ":", "true", "false"})
+
+
+def _runs_last(commands: Sequence[Command]) -> tuple[str, ...]:
+    """The program a script runs last outside its functions' bodies (`name() {` or
+    `function name {` to the `}` that ends it), past the keywords, exits and messages of
+    its closing branches; a call of one of its functions is that function's last command,
+    MAX_FUNCTION_DEPTH calls deep. Empty when none is found."""
+    bodies: dict[str, list[tuple[str, ...]]] = {}
+    top: list[tuple[str, ...]] = []
+    current: list[tuple[str, ...]] | None = None
+    for command in commands:
+        words = command.words
+        named = words[1] if words[:1] == ("function",) and len(words) > 1 else words[0]
+        if (
+            current is None
+            and words[-1:] == ("{",)
+            and (words[:1] == ("function",) or (len(words) >= 2 and words[1] in ("()", "(")))
+        ):
+            current = bodies.setdefault(named.removesuffix("()"), [])
+            continue
+        if current is not None:
+            if words == ("}",):
+                current = None
+            else:
+                current.append(tuple(_program_words(words)))
+            continue
+        top.append(tuple(_program_words(words)))
+    found = top
+    for _ in range(MAX_FUNCTION_DEPTH + 1):
+        ran = next((w for w in reversed(found) if w and w[0] not in _NO_SERVER), ())
+        if not ran or ran[0] not in bodies:
+            return ran
+        found = bodies[ran[0]]
+    return ()
 
 
 _REDIRECTION = regex.compile(r"^[<>&]+$")  # a redirection's operator, as shlex splits it
@@ -1472,7 +1519,7 @@ def _last_script(context: Context, link: Link | None, found: Pid1) -> Pid1 | Non
 def _script_fix(script: Pid1, around: Pid1 | None = None) -> str:
     """How to hand PID 1 to the server through a script that does not: `exec` in front of
     its last command (and of the script, where a shell runs it)."""
-    last = " ".join(script.last) or "the server's command"
+    last = " ".join(script.runs_last or script.last) or "the server's command"
     if script.last[:1] and script.last[0] in _BUILTINS:  # `wait -n`, `exit $?`: no program
         return (
             f"run the server last in {script.script}, in the foreground with exec, or an init "

@@ -2526,6 +2526,17 @@ def sigterm_handlers_closing(n: int, calls: int) -> Files:
     }
 
 
+def script_functions_chained(n: int) -> Files:
+    """An entry-point script of `n` functions, each calling the next, called last
+    (sigterm-never-reaches-server's _runs_last): MAX_FUNCTION_DEPTH calls followed."""
+    functions = "".join(f"f{i}() {{\n  echo {i}\n  f{i + 1}\n}}\n" for i in range(n))
+    return {
+        "k8s/web.yaml": SERVICE.replace(", volumeMounts: [{name: c, mountPath: /etc/app}]", ""),
+        "web/Dockerfile": 'FROM debian:12\nCOPY run.sh /run.sh\nENTRYPOINT ["/run.sh"]\n',
+        "web/run.sh": "#!/bin/bash\n" + functions + "f0\n",
+    }
+
+
 def kustomize_labels_everywhere(n: int) -> Files:
     """A kustomization naming `n` resource files, each with a Deployment and a Service,
     with `n` label entries and `n` common labels (past the budget: none added), beside one
@@ -2714,6 +2725,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Node: 100 SIGTERM handlers closing 600 receivers each, 100 servers listening": (
         lambda: sigterm_handlers_closing(100, 600)
+    ),
+    "Shell: an entry point of 20000 functions, each calling the next, called last": (
+        lambda: script_functions_chained(20_000)
     ),
     "Helm: 300 templates of a chart that are links to one of 20 KB, a loop, links out": (
         lambda: chart_links(300, 20_000)
