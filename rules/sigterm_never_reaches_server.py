@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from k8slb.code.entry_points import container_argv, entry_of
 from k8slb.code.facts import CodeFacts, Loc
-from k8slb.code.launchers import Launcher, after_prefix, in_process, launcher
+from k8slb.code.launchers import Launcher, after_prefix, django_reloader, in_process, launcher
 from k8slb.core import regex
 from k8slb.core.edits import Edit, LineEdit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
@@ -61,6 +61,9 @@ class Pid1:
     last: tuple[str, ...] = ()  # a shell's: the program its script runs last
     launcher: Launcher | None = None  # a launcher's: why it keeps SIGTERM from its child
     script: str = ""  # a shell's: the script file it runs, when PID 1 is one (its name)
+    # a script's: the command it runs last, through the functions it calls (`serve` whose
+    # body ends with `python server.py`), for the fix's words
+    runs_last: tuple[str, ...] = ()
     image_shell: str = ""  # a `sh`'s: which shell the image's base says /bin/sh is
     idle: str = ""  # a shell's lone command that only waits (`sleep`), deaf to SIGTERM too
     # an init's (kind `init`): the shell of the script it runs as its child, which starts
@@ -267,7 +270,11 @@ class SigtermNeverReachesServer(Rule):
       signal where that shell runs it in its own place, or is killed as the shell (dash)
       and npm exit. With no SIGTERM handler of its own it dies mid-request; the finding
       says so, and that the fix is a handler (exec form alone makes node PID 1 with no
-      handler, which ignores SIGTERM). `yarn` and `pnpm` pass it on too but exit at once
+      handler, which ignores SIGTERM). npm waits for the script, so where the code the
+      container runs has a SIGTERM handler that closes the server its module listens with
+      (`server.close()` after `server.listen()` or `const server = app.listen()`), the
+      server drains and nothing is reported; a handler that closes something else (a
+      queue's client) leaves it reported. `yarn` and `pnpm` pass it on too but exit at once
       without waiting for the script; as PID 1 their exit ends the container and the
       kernel kills the server, whatever handler it has (yarn 2 and later wait, as npm
       does). Under a shell that runs the package manager as its child, it never gets the
@@ -284,19 +291,25 @@ class SigtermNeverReachesServer(Rule):
       `apps/auth/src/main.ts`; also where the file comes from a build stage, `COPY
       --from=build /app/dist .` then `node index.js`, and the package.json above it has a
       bundler write it from one entry, `esbuild src/server.ts --outfile=dist/index.js`
-      (`--outdir`, `bun build`, `ncc build -o`), or it lies in the package's `dist/` as
-      tsc lays out `src/`; else the linked code when it is one Node program (`info`
-      then, saying why: the file node runs is build output made from no module k8slb can
-      name, `dist/bundle.js` or a framework's `.output/server/index.mjs`, and what the
-      framework writes into it at build time, a server and its SIGTERM handler, is not in
-      the code read), each with
+      (`--outdir`, `bun build`, `ncc build -o`), or an Nx project.json's build target
+      writes it (`options.main` bundled into `options.outputPath`, from the workspace's
+      top: `node dist/apps/web` is the program of `apps/web/src/main.ts`), or it lies in
+      the package's `dist/` as tsc lays out `src/`; else the linked code when it is one
+      Node program (`info` then, saying why: the file node runs is build output made
+      from no module k8slb can name, `dist/bundle.js` or a framework's
+      `.output/server/index.mjs`, and what the framework writes into it at build time, a
+      server and its SIGTERM handler, is not in the code read), each with
       the workspace's programs above it, whose libraries it may import, less the entry
       modules that other containers of the same code start; under a link by the
       image's name alone, only when PID 1 is the Dockerfile's) registers a
       SIGTERM handler (`process.on('SIGTERM')`, a shutdown library, NestJS's
       `enableShutdownHooks()`; `signal.signal`, `loop.add_signal_handler`) or starts a
       server that installs one (`uvicorn.run`, aiohttp's `web.run_app`, werkzeug's reloader:
-      Flask's `app.run(debug=True)` or `use_reloader=True`, whose handler exits at once).
+      Flask's `app.run(debug=True)` or `use_reloader=True`, whose handler exits at once;
+      Django's `manage.py runserver`, whose autoreloader sets one that exits at once, unless
+      `--noreload` runs the server with none). Python that a script of the tree hands PID 1
+      to (`exec python manage.py runserver` as its last line) is judged by the module its
+      words name, when the linked code holds one by that path.
       The `server.js` of Next.js's standalone output (copied from `.next/standalone/`) is
       not reported: `next build` writes SIGTERM and SIGINT handlers into it (they exit at
       once) unless NEXT_MANUAL_SIG_HANDLE is set, which the container's `env` or an ENV
@@ -309,7 +322,9 @@ class SigtermNeverReachesServer(Rule):
       that a COPY or ADD of the Dockerfile put there, a path or a name in a PATH folder, or
       a shell is run on it: `sh docker-entrypoint.sh`, by the shell named): its shell
       runs each command as a child, the last one too (a script file is never handed over
-      as `sh -c` may be), unless one is run with `exec`. A container judged by its
+      as `sh -c` may be), unless one is run with `exec`; the fix names the command it runs
+      last, followed into the script's own functions it calls (`serve() { ...; python
+      server.py; }` called last: `exec python server.py`). A container judged by its
       manifest alone whose shell runs a script file is judged by the tree's scripts of
       that path, when every one of them leaves the shell PID 1. A script that ends with
       `exec "$@"` hands PID 1 to its arguments: an entry point's CMD is judged as if it
@@ -634,6 +649,8 @@ def _wording(
             return None
         return *runtime, place
     if found.kind == "launcher" and found.launcher is not None:
+        if found.launcher.waits and _drains(context, link):
+            return None  # it passes SIGTERM on, waits, and the server's handler closes it
         headline = (
             f"SIGTERM stops {who} at once, undrained: {found.program} is PID 1"
             if found.launcher.passes_on
@@ -685,6 +702,14 @@ def _wording(
         )
         return message, None, place
     return None
+
+
+def _drains(context: Context, link: Link | None) -> bool:
+    """Whether the code the container runs (less the entries other containers start) has
+    a SIGTERM handler that closes a server its module listens with."""
+    if link is None:
+        return False
+    return any(m.sigterm_drains for m in entries_of(context.links).code(link) if not m.is_test)
 
 
 def _shell_wording(
@@ -916,12 +941,14 @@ def _runtime(
     that code, or it has a handler, or it is a gRPC server that grpc-no-graceful-shutdown
     judges."""
     runner = in_process(found.words)
-    if link is None or _next_standalone(link, found):
+    if link is None or _next_standalone(link, found) or django_reloader(found.words):
         return None
     # an in-process runner (`flask run`) names the application apart, or not at all: the
-    # code of its folder is what it runs
+    # code of its folder is what it runs; so does Python a script hands PID 1 to (`exec
+    # python manage.py runserver`), by the module it names among the linked code
     entries = entries_of(context.links)
-    code = entries.code(link) if link.entry is not None or runner is not None else None
+    named = link.entry is not None or runner is not None or _handed_module(context, link, found)
+    code = entries.code(link) if named else None
     built_from, output = "", ""
     if code is not None and runner is None:
         built_from = _compiled_entry(link, found)
@@ -945,6 +972,33 @@ def _runtime(
     # the file node runs is no module k8slb read: what it holds, or what a framework writes
     # into it at build time, may be a server and its SIGTERM handler
     return (*message, f"info only: {_unread(output, link.dockerfile)}"), Severity.INFO
+
+
+def _handed_module(context: Context, link: Link, found: Pid1) -> bool:
+    """Whether Python as PID 1 runs a module of the linked code that its words name (a
+    script of the tree hands PID 1 over, `exec python manage.py runserver`, where the
+    link read only the Dockerfile's command): one module of the link by that path, from
+    the image's working folder or the linked folder."""
+    entry = entry_of(list(found.words))
+    if entry is None or entry.node or not _RUNTIMES.match(posixpath.basename(found.program)):
+        return False
+    dockerfile = link.dockerfile
+    workdir = dockerfile.workdir if dockerfile is not None else "/"
+    own = [os.path.normpath(m.path) for m in context.links.code(link)]
+    for relative in entry.relative_paths():
+        in_image = posixpath.normpath(posixpath.join(workdir, relative))
+        tails = {os.path.normpath(relative.lstrip("/"))}
+        if dockerfile is not None:
+            tails.update(os.path.normpath(p) for p in dockerfile.sources_of(in_image)[:1])
+        found_paths = {
+            path
+            for path in own
+            for tail in tails
+            if path == os.path.join(link.folder, tail) or path.endswith(os.sep + tail)
+        }
+        if len(found_paths) == 1:
+            return True
+    return False
 
 
 def _unread(script: str, dockerfile: Dockerfile | None) -> str:
@@ -1263,7 +1317,49 @@ def script_pid1(script: ShellScript, args: Sequence[str], sh: str | None = None)
             return pid1(handed, sh)
     name = posixpath.basename(script.path)
     last = tuple(_program_words(commands[-1].words))
-    return Pid1("shell", script.shell, (script.shell, script.path, *args), last=last, script=name)
+    runs = _runs_last(commands)
+    argv = (script.shell, script.path, *args)
+    return Pid1("shell", script.shell, argv, last=last, script=name, runs_last=runs)
+
+
+# How many calls of the script's own functions are followed for what it runs last
+MAX_FUNCTION_DEPTH = 4
+# Commands a script ends with that start no server (an error branch's, a message's)
+_NO_SERVER = frozenset({"exit", "echo", "printf", "return", ":", "true", "false"})
+
+
+def _runs_last(commands: Sequence[Command]) -> tuple[str, ...]:
+    """The program a script runs last outside its functions' bodies (`name() {` or
+    `function name {` to the `}` that ends it), past the keywords, exits and messages of
+    its closing branches; a call of one of its functions is that function's last command,
+    MAX_FUNCTION_DEPTH calls deep. Empty when none is found."""
+    bodies: dict[str, list[tuple[str, ...]]] = {}
+    top: list[tuple[str, ...]] = []
+    current: list[tuple[str, ...]] | None = None
+    for command in commands:
+        words = command.words
+        named = words[1] if words[:1] == ("function",) and len(words) > 1 else words[0]
+        if (
+            current is None
+            and words[-1:] == ("{",)
+            and (words[:1] == ("function",) or (len(words) >= 2 and words[1] in ("()", "(")))
+        ):
+            current = bodies.setdefault(named.removesuffix("()"), [])
+            continue
+        if current is not None:
+            if words == ("}",):
+                current = None
+            else:
+                current.append(tuple(_program_words(words)))
+            continue
+        top.append(tuple(_program_words(words)))
+    found = top
+    for _ in range(MAX_FUNCTION_DEPTH + 1):
+        ran = next((w for w in reversed(found) if w and w[0] not in _NO_SERVER), ())
+        if not ran or ran[0] not in bodies:
+            return ran
+        found = bodies[ran[0]]
+    return ()
 
 
 _REDIRECTION = regex.compile(r"^[<>&]+$")  # a redirection's operator, as shlex splits it
@@ -1423,7 +1519,7 @@ def _last_script(context: Context, link: Link | None, found: Pid1) -> Pid1 | Non
 def _script_fix(script: Pid1, around: Pid1 | None = None) -> str:
     """How to hand PID 1 to the server through a script that does not: `exec` in front of
     its last command (and of the script, where a shell runs it)."""
-    last = " ".join(script.last) or "the server's command"
+    last = " ".join(script.runs_last or script.last) or "the server's command"
     if script.last[:1] and script.last[0] in _BUILTINS:  # `wait -n`, `exit $?`: no program
         return (
             f"run the server last in {script.script}, in the foreground with exec, or an init "

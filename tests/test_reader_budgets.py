@@ -2577,6 +2577,73 @@ def go_test_support_chain(n: int) -> Files:
     return files
 
 
+def apps_below_test_folders(n: int, depth: int) -> Files:
+    """`n` applications under a test folder, each with its own Dockerfile and a module
+    `depth` folders below it, beside `n` test runners' images (code/projects.
+    built_in_test_folders): each module walks up its own folders once, not once an image."""
+    deep = "/".join(f"d{i}" for i in range(depth))
+    files: Files = {}
+    for i in range(n):
+        files[f"tests/e2e/a{i}/Dockerfile"] = 'FROM node:22\nCMD ["node", "server.js"]\n'
+        files[f"tests/e2e/a{i}/{deep}/server.js"] = "require('http').createServer().listen(80);\n"
+        files[f"tests/unit/u{i}/Dockerfile"] = 'FROM node:22\nCMD ["npm", "test"]\n'
+        files[f"tests/unit/u{i}/x.test.js"] = "test('t', () => {});\n"
+    return files
+
+
+def nx_projects_everywhere(n: int, targets: int, depth: int) -> Files:
+    """`n` Nx projects `depth` folders deep, each project.json of `targets` bundled
+    targets (MAX_NX_TARGETS read), and a Deployment per project running its build output
+    (model/entries._nx_outputs): the outputs indexed once a run, not once a container."""
+    deep = "/".join(f"d{i}" for i in range(depth))
+    files: Files = {"nx.json": "{}\n"}
+    for i in range(n):
+        folder = f"{deep}/p{i}"
+        options = ", ".join(
+            f'"t{j}": {{"options": {{"main": "{folder}/src/m{j}.ts", '
+            f'"outputPath": "dist/p{i}/{j}"}}}}'
+            for j in range(targets)
+        )
+        files[f"{folder}/project.json"] = f'{{"targets": {{{options}}}}}\n'
+        files[f"{folder}/package.json"] = '{"name": "p"}\n'
+        files[f"{folder}/src/m0.ts"] = "export const x = 1;\n"
+        files[f"{folder}/Dockerfile"] = (
+            f'FROM node:20\nWORKDIR /a\nCOPY dist/p{i}/0 p\nCMD ["node", "p"]\n'
+        )
+        files[f"k/p{i}.yaml"] = (
+            f"apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: p{i}}}\nspec:\n"
+            f"  selector: {{matchLabels: {{a: p{i}}}}}\n  template:\n"
+            f"    metadata: {{labels: {{a: p{i}}}}}\n    spec:\n      containers:\n"
+            f"        - {{name: p{i}, image: p{i}}}\n"
+        )
+    return files
+
+
+def sigterm_handlers_closing(n: int, calls: int) -> Files:
+    """A Node module of `n` SIGTERM handlers that each call `close()` on `calls`
+    receivers (MAX_HANDLER_CALLS read), and `n` servers listening, run by npm
+    (languages/javascript/parse._closed)."""
+    closes = "".join(f"  s{j}.close();\n" for j in range(calls))
+    handlers = "".join(f"process.on('SIGTERM', () => {{\n{closes}}});\n" for _ in range(n))
+    listens = "".join(f"const s{i} = app.listen({i});\n" for i in range(n))
+    return {
+        "web/package.json": '{"name": "w", "scripts": {"start": "node server.js"}}\n',
+        "web/Dockerfile": 'FROM node:20\nCOPY . .\nCMD ["npm", "start"]\n',
+        "web/server.js": "const app = require('express')();\n" + listens + handlers,
+    }
+
+
+def script_functions_chained(n: int) -> Files:
+    """An entry-point script of `n` functions, each calling the next, called last
+    (sigterm-never-reaches-server's _runs_last): MAX_FUNCTION_DEPTH calls followed."""
+    functions = "".join(f"f{i}() {{\n  echo {i}\n  f{i + 1}\n}}\n" for i in range(n))
+    return {
+        "k8s/web.yaml": SERVICE.replace(", volumeMounts: [{name: c, mountPath: /etc/app}]", ""),
+        "web/Dockerfile": 'FROM debian:12\nCOPY run.sh /run.sh\nENTRYPOINT ["/run.sh"]\n',
+        "web/run.sh": "#!/bin/bash\n" + functions + "f0\n",
+    }
+
+
 def kustomize_labels_everywhere(n: int) -> Files:
     """A kustomization naming `n` resource files, each with a Deployment and a Service,
     with `n` label entries and `n` common labels (past the budget: none added), beside one
@@ -2756,6 +2823,18 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: 3000 packages importing each other in a chain that only tests import": (
         lambda: go_test_support_chain(3000)
+    ),
+    "Code under test folders: 1500 apps' Dockerfiles, modules 40 folders below, 1500 runners": (
+        lambda: apps_below_test_folders(1500, 40)
+    ),
+    "Nx: 300 projects 30 folders deep of 500 bundled targets each, a Deployment each": (
+        lambda: nx_projects_everywhere(300, 500, 30)
+    ),
+    "Node: 100 SIGTERM handlers closing 600 receivers each, 100 servers listening": (
+        lambda: sigterm_handlers_closing(100, 600)
+    ),
+    "Shell: an entry point of 20000 functions, each calling the next, called last": (
+        lambda: script_functions_chained(20_000)
     ),
     "Helm: 300 templates of a chart that are links to one of 20 KB, a loop, links out": (
         lambda: chart_links(300, 20_000)

@@ -837,6 +837,9 @@ class CodeFacts:
     # which is a handler where that function's parameter reaches a listener's event (a
     # Node `signal helper` export): imported.py moves each to sigterm_handlers so
     signal_helper_calls: list[tuple[Imported, tuple[int, ...], Loc]] = field(default_factory=list)
+    # SIGTERM handlers that close a server the module listens with (`server.close()` after
+    # `server.listen()`, a Node module's): the server drains what is in flight
+    sigterm_drains: list[Loc] = field(default_factory=list)
     # where the process exits on SIGTERM with nothing waited for (a handler that drains
     # nothing): started and not waited for, as opposed to a graceful stop it waits for
     signal_exits: list[SignalExit] = field(default_factory=list)

@@ -52,6 +52,9 @@ class Launcher:
     why: str
     instead: str
     passes_on: bool = False  # it passes SIGTERM on to the script: the server stops at once
+    # it waits for the script once it passed SIGTERM on (npm): a server whose own SIGTERM
+    # handler closes it drains before the container ends
+    waits: bool = False
 
     @property
     def name(self) -> str:
@@ -96,7 +99,7 @@ _HANDLE_AND_RUN_NODE = (
 )
 
 LAUNCHERS = (
-    Launcher("npm", None, _NPM_PASSES, _HANDLE_AND_RUN_NODE, passes_on=True),
+    Launcher("npm", None, _NPM_PASSES, _HANDLE_AND_RUN_NODE, passes_on=True, waits=True),
     Launcher("yarn", None, _YARN_LEAVES, _HANDLE_AND_RUN_NODE, passes_on=True),
     Launcher("pnpm", None, _PNPM_LEAVES, _HANDLE_AND_RUN_NODE, passes_on=True),
     # cmd/go's `go run` builds a binary and runs it as a child; it relays no signal (it
@@ -144,6 +147,28 @@ _VALUED_OPTIONS = frozenset({"opentelemetry-instrument"})
 # SIGTERM handler: Flask's `flask run` (Werkzeug's development server; with `--reload` or
 # `--debug` the reloader parent exits on SIGTERM and the server child is killed with it).
 IN_PROCESS = {"flask": "run"}
+
+# Django's development server: `manage.py runserver` (or `django-admin runserver`) runs
+# under its autoreloader unless `--noreload` is given, and the reloader's
+# `run_with_reloader` first sets `signal.signal(signal.SIGTERM, lambda *args:
+# sys.exit(0))` (django/utils/autoreload.py): PID 1 exits at once, and the server, its
+# child, is killed with it, as under werkzeug's reloader. With `--noreload` the command
+# runs the server in its own thread (runserver's `inner_run`) with no handler at all.
+_DJANGO_COMMANDS = ("manage.py", "django-admin", "django-admin.py")
+DJANGO_RUNSERVER = "runserver"
+DJANGO_NO_RELOAD = "--noreload"
+
+
+def django_reloader(words: Sequence[str]) -> bool:
+    """Whether the command line runs Django's `runserver` under its autoreloader (no
+    `--noreload`): a SIGTERM handler that exits at once is installed."""
+    names = [posixpath.basename(w) for w in words[:3]]
+    return (
+        any(name in _DJANGO_COMMANDS for name in names)
+        and DJANGO_RUNSERVER in words
+        and DJANGO_NO_RELOAD not in words
+    )
+
 
 _ASSIGNMENT = regex.compile(r"^[A-Za-z_]\w*=")
 _PYTHON = regex.compile(r"^python(?:\d+(?:\.\d+)?)?$")

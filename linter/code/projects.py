@@ -13,6 +13,7 @@ from pathlib import PurePath
 from k8slb.code.facts import MENTIONED_BY_TEST, MENTIONED_OUTSIDE, SERVING_FACTS, CodeFacts
 from k8slb.core import regex
 from k8slb.languages import JVM, LANGUAGES
+from k8slb.reading.build_files import Dockerfile
 
 
 def project_root(path: str, scanned: set[str]) -> str:
@@ -554,6 +555,69 @@ def test_support(modules: Sequence[CodeFacts]) -> list[CodeFacts]:
         _as_test(m) if m.language == "go" and not m.is_test and _folder_of(m) in support else m
         for m in modules
     ]
+
+
+# Folders whose name makes the code below them a test's (each reader's is_test_path)
+_TEST_FOLDERS = frozenset({"tests", "test", "testing", "__tests__"})
+# The languages whose reader reads a test's file as whole as any other (Java's and
+# Kotlin's skip a test's services and clients; Go tells a test by its file's name only)
+_READ_WHOLE = frozenset({"python", "javascript", "typescript"})
+# What a test's own file is named (`test_x.py`, `x_test.py`, `conftest.py`, `x.spec.ts`)
+_TEST_FILE = regex.compile(r"^(?:test_.*|.*_test\.py|conftest\.py|.*\.(?:test|spec)\..*)$")
+# An image that runs tests or load, not a program (`pytest`, `npm test`, `jest`, `locust`)
+_TEST_RUNNERS = frozenset(
+    {"pytest", "py.test", "jest", "mocha", "vitest", "tox", "nox", "locust", "k6", "artillery"}
+)
+
+
+def built_in_test_folders(
+    modules: Sequence[CodeFacts], dockerfiles: Mapping[str, Dockerfile]
+) -> list[CodeFacts]:
+    """The modules, with a program built below a test folder taken for a program: a
+    Python, JavaScript or TypeScript module that a folder named `tests` (`test`,
+    `testing`, `__tests__`) above it alone made a test's is no test when a Dockerfile of
+    the tree (`Dockerfile`, `x.Dockerfile`, `Dockerfile.x`) lies in a folder between that
+    test folder and the module, and runs a command that is no test runner's: the image
+    is an application that end-to-end tests deploy (a demo server under
+    `tests/e2e/apps/web/`), and its modules are the program a container runs. The
+    module's path below the Dockerfile's folder must still look like no test's (no test
+    folder in it, no `test_x.py` or `x.spec.js` name). New facts (a parse may be shared
+    through the cache: never changed)."""
+    roots: set[str] = set()
+    for path, dockerfile in dockerfiles.items():
+        folder = os.path.dirname(os.path.normpath(path))
+        if not _TEST_FOLDERS.intersection(folder.split(os.sep)):
+            continue
+        runs = dockerfile.entrypoint or dockerfile.cmd or ()
+        words = {os.path.basename(w) for w in runs[:4]}
+        named = any("test" in os.path.basename(w).lower() for w in runs[:2])  # run_tests.sh
+        if runs and not words & _TEST_RUNNERS and "test" not in runs[1:3] and not named:
+            roots.add(folder)
+    if not roots:
+        return list(modules)
+    return [_as_program(m) if _built_below(m, roots) else m for m in modules]
+
+
+def _built_below(module: CodeFacts, roots: set[str]) -> bool:
+    """Whether the test module is a program's: read whole, in a folder at or below one
+    of `roots`, by a path below it that names no test."""
+    if not module.is_test or module.language not in _READ_WHOLE:
+        return False
+    path = os.path.normpath(module.path)
+    root = os.path.dirname(path)
+    while root not in roots:  # up the module's folders (as deep as its path, no deeper)
+        if root in ("", os.sep, "."):
+            return False
+        root = os.path.dirname(root)
+    below = os.path.relpath(path, root).split(os.sep)
+    return not _TEST_FOLDERS.intersection(below[:-1]) and _TEST_FILE.search(below[-1]) is None
+
+
+def _as_program(module: CodeFacts) -> CodeFacts:
+    """A copy marked no test (a parse may be shared through the cache: never changed)."""
+    marked = copy.copy(module)
+    marked.is_test = False
+    return marked
 
 
 # Callers followed up from a function to the tests that call it (test_only_code)

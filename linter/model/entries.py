@@ -67,8 +67,13 @@ def built_source(links: CodeLinks, link: Link, script: str) -> str | None:
             continue
         for context in contexts:
             built = os.path.normpath(os.path.join(context, path))
-            if within(built, folder) and not built.startswith(".."):
+            if built.startswith(".."):
+                continue
+            if within(built, folder):
                 found |= _sources_of_built(links, built)
+            # a workspace's build writes outside the project (`dist/apps/web` of an Nx
+            # workspace): what it is made from must be the linked folder's
+            found |= {s for s in _bundled_by_nx(links, built) if within(s, folder)}
     return found.pop() if len(found) == 1 else None
 
 
@@ -76,14 +81,14 @@ def _sources_of_built(links: CodeLinks, built: str) -> set[str]:
     """The scanned modules a file of the tree (one the build writes) is made from, as the
     package.json nearest above it says (a bundler's command), or as tsc writes its output
     folder (`dist/` of the package mirrors the package, or its `src/`)."""
+    found: set[str] = set()
     packages = links.packages
     package = os.path.dirname(built) or "."
     while package not in packages and (os.path.dirname(package) or ".") != package:
         package = os.path.dirname(package) or "."
     if package not in packages:
-        return set()
+        return found
     written = os.path.relpath(built, package)
-    found: set[str] = set()
     scripts = list(packages[package].scripts.values())[:MAX_BUILD_SCRIPTS]
     for command in scripts:
         for entry, output in bundled_files(command):
@@ -95,6 +100,54 @@ def _sources_of_built(links: CodeLinks, built: str) -> set[str]:
         if written.split(os.sep, 1)[0] in OUTPUT_FOLDERS
     }
     return {path for path in found if path in links.modules}
+
+
+# What a bundler names the file it writes into its output folder (webpack's `main.js`)
+_BUNDLE_NAMES = ("main.js", "index.js")
+
+
+def _bundled_by_nx(links: CodeLinks, built: str) -> set[str]:
+    """The scanned modules an Nx project.json builds the file (or folder) `built` from:
+    a target whose `outputPath` is that folder, or the folder of a `main.js` or
+    `index.js` node runs (or one named as the entry), names its `main`."""
+    outputs = _nx_outputs(links)
+    name = os.path.basename(built)
+    found = {source for source, _ in outputs.get(built, ())}
+    for source, stem in outputs.get(os.path.dirname(built) or ".", ()):
+        if name in (*_BUNDLE_NAMES, f"{stem}.js"):
+            found.add(source)
+    return found
+
+
+_OUTPUTS: weakref.WeakKeyDictionary[CodeLinks, dict[str, set[tuple[str, str]]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _nx_outputs(links: CodeLinks) -> dict[str, set[tuple[str, str]]]:
+    """Each Nx output folder, with the scanned entry modules built into it and their
+    names' stems, made once a run: a project.json's `main` and `outputPath` are from the
+    workspace's top, taken to be the folder above the file (or its own) where `main` is a
+    scanned module (each file's folders walked up once a target)."""
+    made = _OUTPUTS.get(links)
+    if made is not None:
+        return made
+    made = {}
+    for place, bundles in links.bundles.items():
+        for main, output in bundles:
+            top = place
+            while True:  # the project's folder, then each above it (as deep as its path)
+                source = os.path.normpath(os.path.join(top, main))
+                if source in links.modules:
+                    out = os.path.normpath(os.path.join(top, output))
+                    stem = os.path.splitext(os.path.basename(main))[0]
+                    made.setdefault(out, set()).add((source, stem))
+                    break
+                if top in (".", "", os.sep):
+                    break
+                top = os.path.dirname(top) or "."
+    _OUTPUTS[links] = made
+    return made
 
 
 def command_line(link: Link) -> list[object]:

@@ -495,6 +495,12 @@ class CodeLinks:
         """The package.json files of the tree, by their folder (normalised)."""
         return self._finder.builds.packages if self._finder is not None else {}
 
+    @property
+    def bundles(self) -> Mapping[str, tuple[tuple[str, str], ...]]:
+        """The Nx project.json files' bundled builds (entry module, output folder, from
+        the workspace's top), by the file's folder (normalised)."""
+        return self._finder.builds.bundles if self._finder is not None else {}
+
     def package_of(self, facts: CodeFacts) -> NodePackage | None:
         """The package.json of the module's program (the folder of its project), if read."""
         if self._finder is None or not facts.project:
@@ -985,6 +991,7 @@ def inputs_digest(
             sorted(builds.grpc_java.items()),
             sorted(map(repr, builds.go_builds)),
             sorted(builds.make_rules.items()),
+            sorted(builds.bundles.items()),
             sorted((pins or {}).items()),
         )
     )

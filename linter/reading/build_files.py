@@ -40,6 +40,12 @@ from k8slb.reading.yamltree import YMap, YSeq
 
 # The files whose folder is a program's, for the languages that have them: a module belongs
 # to the nearest such folder above it (projects.py).
+# An Nx project's file: its targets' `options.main` and `options.outputPath` say which
+# module a bundler (`@nx/webpack:webpack`, `@nx/esbuild:esbuild`, `@nx/js:tsc`) builds
+# into which folder, both from the workspace's top
+NX_PROJECT = "project.json"
+# How many of a project.json's targets are read for a build's entry and output
+MAX_NX_TARGETS = 64
 PROJECT_FILES = frozenset(
     name for language in LANGUAGES.values() for name in language.project_files
 )
@@ -107,7 +113,7 @@ def is_build_file(name: str) -> bool:
     script, for what an image that runs it as its entry point leaves as PID 1; go.mod,
     for its module's name)."""
     return (
-        name in (TILTFILE, GO_MODULE)
+        name in (TILTFILE, GO_MODULE, NX_PROJECT)
         or name in BAZEL_BUILD_FILES
         or name == CARGO_FILE
         or name in PROJECT_FILES
@@ -470,6 +476,8 @@ class BuildFacts:
     crates: dict[str, Said] = field(default_factory=dict)
     # each Makefile's explicit targets with the `go build`s of their recipes, by its path
     make_rules: dict[str, dict[str, tuple[GoBuild, ...]]] = field(default_factory=dict)
+    # each Nx project.json's bundled builds (entry module, output folder), by its folder
+    bundles: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
 
 def names_builds(path: str) -> bool:
@@ -514,6 +522,9 @@ class BuildFile:
     artifacts: tuple[str, ...] = ()
     # a Makefile's explicit targets, each with the `go build`s of its recipe (make_rules)
     make_rules: tuple[tuple[str, tuple[GoBuild, ...]], ...] = ()
+    # an Nx project.json's bundled builds: (the entry module, the output folder), each as
+    # the file writes it, from the workspace's top
+    bundles: tuple[tuple[str, str], ...] = ()
     # a pom.xml's coordinates, parent, properties and Jib configuration: the image a module
     # inherits from its parent POM (maven_poms.py), settled once every POM is read
     pom: Pom | None = None
@@ -528,6 +539,8 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return BuildFile(path, project=True, package=_node_package(_text(data)))
     if name in PROJECT_FILES:
         return BuildFile(path, project=True)
+    if name == NX_PROJECT:
+        return BuildFile(path, bundles=_nx_bundles(_text(data)))
     if name == GO_MODULE:
         return BuildFile(path, name=_go_module(path, _text(data)))
     if name == CARGO_FILE:
@@ -764,6 +777,28 @@ def _node_package(text: str) -> NodePackage:
     )
 
 
+def _nx_bundles(text: str) -> tuple[tuple[str, str], ...]:
+    """An Nx project.json's targets that build an entry module into a folder: each
+    target's (or configuration's) `options.main` and `options.outputPath`, MAX_NX_TARGETS
+    targets at most; none from a file that is not a JSON object."""
+    try:
+        project = json.loads(text)
+    except (ValueError, RecursionError):
+        return ()
+    targets = project.get("targets") if isinstance(project, dict) else None
+    if not isinstance(targets, dict):
+        return ()
+    found: list[tuple[str, str]] = []
+    for target in list(targets.values())[:MAX_NX_TARGETS]:
+        options = target.get("options") if isinstance(target, dict) else None
+        if not isinstance(options, dict):
+            continue
+        main, output = options.get("main"), options.get("outputPath")
+        if isinstance(main, str) and isinstance(output, str) and main and output:
+            found.append((main, output))
+    return tuple(dict.fromkeys(found))
+
+
 _GO_MODULE_LINE = regex.compile(r"^\s*module\s+\"?([^\s\"]+)\"?\s*(?://.*)?$", regex.MULTILINE)
 
 
@@ -941,6 +976,8 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
             facts.crates[os.path.dirname(os.path.normpath(file.path)) or "."] = file.crate
         if file.make_rules:
             facts.make_rules[os.path.normpath(file.path)] = dict(file.make_rules)
+        if file.bundles:
+            facts.bundles[os.path.dirname(os.path.normpath(file.path)) or "."] = file.bundles
     if poms:
         facts.builds += map(_within_run, _inherited_jib_builds(poms, facts.builds))
         _inherited_registries(poms, facts.grpc_java)

@@ -13,6 +13,7 @@ from k8slb.code.facts import CodeFacts
 from k8slb.code.imported import resolve_imports
 from k8slb.code.projects import (
     assign_projects,
+    built_in_test_folders,
     test_only_code,
     test_support,
     without_build_output,
@@ -232,6 +233,7 @@ def _gather(
             build_files += [also] if also is not None else []
     read.builds = read_build_facts(build_files)
     read.modules = without_build_output(read.modules)
+    read.modules = built_in_test_folders(read.modules, read.builds.dockerfiles)
     assign_projects(read.modules, read.builds.projects)
     read.modules = test_support(read.modules)
     read.modules = test_only_code(read.modules)

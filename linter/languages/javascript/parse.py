@@ -807,6 +807,26 @@ def _long_lived(node: Node) -> bool:
     return function is None or _function_name(function) in ("main", "constructor")
 
 
+# How many calls of a SIGTERM handler are read for what it closes
+MAX_HANDLER_CALLS = 500
+
+
+def _closed(handler: Node, held: HeldCalls | None) -> set[str]:
+    """The receivers a SIGTERM handler calls `close()` on (`server.close(cb)`), in its
+    own body or the callbacks it holds; MAX_HANDLER_CALLS of its calls at most."""
+    calls = held.within(handler) if held is not None else []
+    closed: set[str] = set()
+    for call in calls[:MAX_HANDLER_CALLS]:
+        function = call.child_by_field_name("function")
+        if (
+            function is not None
+            and function.type == "member_expression"
+            and _text(function.child_by_field_name("property")) == "close"
+        ):
+            closed.add(_text(function.child_by_field_name("object")))
+    return closed
+
+
 class _Call:
     """What a call calls, read from its node once (each pass over the module's calls
     asks): its function (`this.server.tryShutdown`), the owner and method of a member
@@ -855,6 +875,10 @@ class _Module:
         self.ends = Calls(())  # where it calls `x.close()`, `x.tryShutdown()` (read)
         self.substituted: set[int] = set()  # the nodes in a template's `${...}` (read)
         self.paused: set[int] = set()  # the SIGTERM handlers read for a pause, by node id
+        # what each SIGTERM handler calls `close()` on (its registration's place), and the
+        # names the module listens with (`server.listen()`, `const server = app.listen()`)
+        self.closing: list[tuple[Loc, set[str]]] = []
+        self.listening: set[str] = set()
         self._signal_helpers: dict[str, int] | None = None  # made when first asked
         self._calls: list[_Call] | None = None  # made when first asked
         # the module's environment helpers, by name, each read when first called
@@ -912,6 +936,9 @@ class _Module:
         self._servers_made_elsewhere(servers)
         for call in self.calls:
             self._called(call, servers)
+        self.facts.sigterm_drains += [
+            loc for loc, closed in self.closing if closed & self.listening
+        ]
         self._default_agent()
         # what a template's `${...}` holds, read as part of the template (found from the
         # templates down: a node's parent is searched from the root, each time asked)
@@ -954,6 +981,16 @@ class _Module:
 
     def of(self, kind: str) -> list[Node]:
         return self.found.get(kind, [])
+
+    def _listening(self, node: Node, owner: str) -> None:
+        """The names a `listen()` call serves with: its receiver, and the name its result
+        is bound to (`const server = app.listen(port)`)."""
+        self.listening.add(owner)
+        parent = node.parent
+        if parent is not None and parent.type == "variable_declarator":
+            self.listening.add(_text(parent.child_by_field_name("name")))
+        elif parent is not None and parent.type == "assignment_expression":
+            self.listening.add(_text(parent.child_by_field_name("left")))
 
     def held_calls(self) -> HeldCalls | None:
         """The module's calls by where they are, when the query read them all (`whole`)."""
@@ -1847,6 +1884,8 @@ class _Module:
             return
         self.facts.called.add(method)
         self._registration(node, call.text)
+        if method == "listen":
+            self._listening(node, owner)
         if owner != "process" and self._may_name_sigterm(node):
             self._signal_helper_call(node, method, owner)
         if owner == "process" and method in _LISTENERS:
@@ -1863,6 +1902,7 @@ class _Module:
                     exit = signal_exit(node, handler, self.loc, held)
                     if exit is not None:
                         self.facts.signal_exits.append(exit)
+                    self.closing.append((self.loc(node), _closed(handler, held)))
         elif method == SHUTDOWN_HOOKS:  # NestJS: a SIGTERM handler that closes the app
             self.facts.sigterm_handlers.append(self.loc(node))
         elif method in _NEST_TERMINUS_6 and self.members.get(owner, ("", ""))[0] == NEST_TERMINUS:
