@@ -571,12 +571,15 @@ def verdicts(
     findings = run_rules(context, settings.rules, read.errors, progress)
     findings = move_to_patches(findings, context.patched)
     findings, suppressed = suppress(findings, context, settings, read)
+    reported = _reported(sources, read)
+    if not reported.every:  # what another chart rendered of a template a named one renders
+        findings = [f for f in findings if reported.rendered(f.path)]
+        suppressed = [(f, why) for f, why in suppressed if reported.rendered(f.path)]
     if read.templates:  # findings about rendered charts and builds go to their files
         findings = _once([relocate(f, read.templates) for f in findings], lambda f: f)
         suppressed = _once(
             [(relocate(f, read.templates), w) for f, w in suppressed], lambda pair: pair[0]
         )
-    reported = _reported(sources, read)
     if not reported.every:  # --context: the other files only inform
         findings = [f for f in findings if reported(f.path)]
         suppressed = [(f, why) for f, why in suppressed if reported(f.path)]
@@ -727,20 +730,39 @@ class Reported:
     every: bool
     paths: frozenset[str]
     charts: tuple[str, ...]  # the named charts' folders, each ending in a separator
+    # The files (keys) that charts the run did not name rendered of a template that a
+    # named chart renders too (a dependency folder several charts use), where no named
+    # file or folder holds it: the template is reported for the named chart's objects.
+    elsewhere: frozenset[str] = frozenset()
 
     def __call__(self, path: str) -> bool:
         return self.every or path in self.paths or path.startswith(self.charts)
+
+    def rendered(self, path: str) -> bool:
+        """Whether a finding at `path`, before it goes to its template, is reported: not
+        one on another chart's rendering of a template a named chart renders."""
+        return path not in self.elsewhere
 
 
 def _reported(sources: Sequence[Source], read: Sources) -> Reported:
     named = {s.path for s in sources if s.report}
     if len(named) == len(sources):
         return Reported(True, frozenset(named), ())
-    named |= {real_path(path) for path, chart in read.rendered_from.items() if chart in named}
+    own = set(named)
+    theirs = {real_path(path) for path, chart in read.rendered_from.items() if chart in own}
+    named |= theirs
     readers = [(s, reader) for s in sources if s.report and (reader := reader_of(s.language))]
     named |= {path for s, reader in readers for path in reader.reported_files(s.path)}
-    folders = [s.path for s, reader in readers if reader.reports_folder]
-    return Reported(False, frozenset(named), tuple(os.path.join(f, "") for f in folders))
+    folders = tuple(os.path.join(s.path, "") for s, reader in readers if reader.reports_folder)
+    elsewhere = frozenset(
+        path
+        for path, chart in read.rendered_from.items()
+        if chart not in own
+        and (template := real_path(path)) in theirs
+        and template not in own
+        and not template.startswith(folders)
+    )
+    return Reported(False, frozenset(named), folders, elsewhere)
 
 
 def _result(
