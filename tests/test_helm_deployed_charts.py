@@ -187,22 +187,47 @@ def test_every_chart_sharing_one_dependency_folder_is_linted_with_its_own_values
 ) -> None:
     """Three charts use `file://../web`: each renders web's templates with its values,
     and each object is reported at the shared template's line, naming the chart that
-    uses it; web alone, with its defaults, as before (the run's renderings of one shared
-    template are keyed apart, none replacing another's)."""
+    uses it (the run's renderings of one shared template are keyed apart, none replacing
+    another's). web alone, with its defaults, is no release: its Deployment/default/web
+    says what theirs say."""
     repo = tmp_path / "repo"
     services = ("cart", "orders", "search")
     _sharing(repo, services)
     _, report = check(str(repo))
     found = {f["object"]["name"]: f for f in report["findings"] if f["rule"] == "KLB401"}
-    assert sorted(found) == [*services, "web"]
+    assert sorted(found) == list(services)
     for name, finding in found.items():
         assert finding["path"].endswith("deploy/web/templates/deployment.yaml")
         assert finding["line"] == 14  # `- name: {{ .Values.name }}`
-        if name != "web":
-            assert f"deploy/{name} uses" in finding["message"]
+        assert f"deploy/{name} uses" in finding["message"]
     # one finding an object, however the charts are checked
     _, alone = check(str(repo / "deploy" / "orders"))
     assert [f["object"]["name"] for f in alone["findings"] if f["rule"] == "KLB401"] == ["orders"]
+
+
+def test_what_only_a_shared_chart_s_defaults_give_is_said_and_all_of_one_installed_alone(
+    tmp_path: Path,
+) -> None:
+    """web's defaults turn off its readiness probe, which every chart that uses it turns
+    on: that KLB302 is web's alone, said; its KLB401 is theirs. A script that installs
+    web alone makes its objects a release's: each finding said."""
+    repo = tmp_path / "repo"
+    _sharing(repo, ("cart", "orders"))
+    template = repo / "deploy" / "web" / "templates" / "deployment.yaml"
+    probe = "          readinessProbe: {httpGet: {path: /ready, port: http}}\n"
+    template.write_text(
+        template.read_text().replace(probe, "{{- if .Values.ready }}\n" + probe + "{{- end }}\n")
+    )
+    for name in ("cart", "orders"):
+        values = repo / "deploy" / name / "values.yaml"
+        values.write_text(values.read_text() + "  ready: true\n")
+    _, report = check(str(repo))
+    web = [f["rule"] for f in report["findings"] if (f["object"] or {}).get("name") == "web"]
+    assert web == ["KLB302"]
+    write(repo, {"deploy/up.sh": "helm upgrade --install web ./web\n"})
+    _, report = check(str(repo))
+    web = [f["rule"] for f in report["findings"] if (f["object"] or {}).get("name") == "web"]
+    assert sorted(web) == ["KLB302", "KLB401"]
 
 
 def test_every_chart_sharing_one_dependency_folder_links_its_own_image(tmp_path: Path) -> None:

@@ -9,7 +9,16 @@ with its own `base:` values): each renders the shared templates with its values,
 of those renderings is linted, its objects on the shared template's lines. A rendering keys
 a dependency's template `PATH#copyN` (one per alias, numbered within the chart); the keys of
 the run's charts are made apart here, so that no chart's rendering of a shared template
-takes the place of another's."""
+takes the place of another's.
+
+Alone, with its own defaults, such a chart renders objects no release has (a Deployment
+named after the shared chart, its image's repository often empty): a finding on one of
+them that a chart using it gives at the same place (rule, line), at that severity or
+above, is theirs, and not said again (Rendering.dependency_of; run/engine.py). What only
+its defaults give (a branch no user's values take) is kept: the repository may install it
+alone in a way k8slb does not read (an Argo CD Application, a Tiltfile). One that a command
+of the repository installs alone (a script's `helm install`, chart_installers.py) is a
+release: all its findings are said."""
 
 from __future__ import annotations
 
@@ -18,7 +27,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from k8slb.core.findings import Problem, Severity
+from k8slb.reading.chart_installers import installers
 from k8slb.reading.charts import UNRENDERED, Rendering, copied, copy_key
+from k8slb.reading.repository import repository_of
 
 
 def as_dependencies(rendered: Sequence[tuple[str, list[Rendering]]]) -> list[list[Rendering]]:
@@ -45,15 +56,38 @@ def as_dependencies(rendered: Sequence[tuple[str, list[Rendering]]]) -> list[lis
         for p in r.problems
         if p.rule == UNRENDERED
     }
+    installed = _installed_alone(rendered, users)
     return [
-        [_alone(r, users[os.path.abspath(path)], failing) for r in renderings]
+        [_alone(r, users[os.path.abspath(path)], failing, path in installed) for r in renderings]
         if os.path.abspath(path) in users
         else renderings
         for path, renderings in rendered
     ]
 
 
-def _alone(rendering: Rendering, user: str, failing: set[tuple[str, int, int]]) -> Rendering:
+def _installed_alone(
+    rendered: Sequence[tuple[str, list[Rendering]]], users: dict[str, str]
+) -> set[str]:
+    """The dependency charts (as shown) rendered with their defaults into objects that a
+    command of the repository installs alone (chart_installers.py): their objects are a
+    release's."""
+    tops: dict[str, list[str]] = {}
+    for path, renderings in rendered:
+        if os.path.abspath(path) not in users or not any(r.files for r in renderings):
+            continue
+        if all(r.installer is None for r in renderings):
+            tops.setdefault(os.path.realpath(repository_of(path)), []).append(path)
+    return {
+        chart
+        for top, charts in tops.items()
+        for chart, commands in installers(charts, top).items()
+        if commands
+    }
+
+
+def _alone(
+    rendering: Rendering, user: str, failing: set[tuple[str, int, int]], installed: bool
+) -> Rendering:
     if rendering.installer is not None:
         return rendering  # the repository installs it alone too: as it says
     # (that it renders nothing alone is no news: its user renders it)
@@ -64,9 +98,7 @@ def _alone(rendering: Rendering, user: str, failing: set[tuple[str, int, int]]) 
         for problem in rendering.problems
     ]
     problems = [p for p in said if p is not None]
-    if problems == rendering.problems:
-        return rendering
-    return replace(rendering, problems=problems)
+    return replace(rendering, problems=problems, dependency_of=None if installed else user)
 
 
 def _said(problem: Problem, chart: str, user: str) -> Problem | None:

@@ -110,6 +110,11 @@ class Rendering:
     left_out: list[str] = field(default_factory=list)
     # The repository's command it was rendered (or tried) with (chart_installers.py).
     installer: str | None = None
+    # A chart other charts of the run use from its folder (`file://../base`) and that no
+    # command installs alone: one that uses it (chart_dependencies.py). Rendered alone with
+    # its own defaults, its objects are no release's: what its users say at the same place
+    # is said of theirs.
+    dependency_of: str | None = None
 
     def path_of(self, member: str) -> str:
         """The file a member of the chart (as packed) is, as shown."""

@@ -78,6 +78,9 @@ class Sources:
     namespaces_elsewhere: list[K8sObject] = field(default_factory=list)  # other variants'
     # rendered path -> the templates its chart was rendered without (Helm failed on them)
     left_out: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # The rendered paths of a chart others use that is rendered alone only as their stand-in
+    # (Rendering.dependency_of): its findings their renderings give too are theirs.
+    stand_ins: set[str] = field(default_factory=set)
     # A chart stopped by a limit of the run (time, memory): the result is not kept, the
     # next run tries again.
     stopped: bool = False
@@ -341,6 +344,8 @@ def _add_rendered(
                 if without:
                     read.left_out[path] = without
                 read.variant_of[path], origin[path] = variant, (reader, rendering)
+                if rendering.dependency_of is not None:
+                    read.stand_ins.add(path)
                 parses.add(path, MANIFESTS.name, text.encode(), None)
 
 
@@ -456,6 +461,26 @@ _Item = TypeVar("_Item")
 def _said(finding: Finding) -> tuple[tuple[str, int, int, str], str]:
     """What a finding says, where: two that say the same on the same line are one."""
     return finding.sort_key(), finding.text
+
+
+def _without_repeats(placed: list[tuple[Finding, Finding]], stand_ins: set[str]) -> list[Finding]:
+    """The findings, each (as found, as placed on its template), but those on a stand-in's
+    rendered file (a dependency chart alone, with its own defaults) that a finding of
+    another rendering gives at the same place, at that severity or above."""
+    if not stand_ins:
+        return [f for _, f in placed]
+    theirs: dict[tuple[str, str, int, int], Severity] = {}
+    for found, f in placed:
+        if found.path not in stand_ins:
+            place = (f.rule, f.path, f.line, f.column)
+            theirs[place] = max(theirs.get(place, f.severity), f.severity)
+    return [
+        f
+        for found, f in placed
+        if found.path not in stand_ins
+        or (place := (f.rule, f.path, f.line, f.column)) not in theirs
+        or theirs[place] < f.severity
+    ]
 
 
 def _once(items: Sequence[_Item], finding: Callable[[_Item], Finding]) -> list[_Item]:
@@ -576,7 +601,8 @@ def verdicts(
         findings = [f for f in findings if reported.rendered(f.path)]
         suppressed = [(f, why) for f, why in suppressed if reported.rendered(f.path)]
     if read.templates:  # findings about rendered charts and builds go to their files
-        findings = _once([relocate(f, read.templates) for f in findings], lambda f: f)
+        placed = [(f, relocate(f, read.templates)) for f in findings]
+        findings = _once(_without_repeats(placed, read.stand_ins), lambda f: f)
         suppressed = _once(
             [(relocate(f, read.templates), w) for f, w in suppressed], lambda pair: pair[0]
         )
