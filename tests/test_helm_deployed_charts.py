@@ -5,10 +5,13 @@ said to."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+from k8slb.interface.cli import cli
 
 from .test_helm import check, where, write
 
@@ -125,6 +128,118 @@ def test_a_chart_its_own_script_installs_alone_keeps_its_warning(tmp_path: Path)
     _, report = check(str(repo))
     (alone,) = [f for f in report["findings"] if f["rule"] == "KLB003"]
     assert alone["severity"] == "warning"
+
+
+# A chart of one web workload that several service charts share, each setting its values
+# under the dependency's key (`web:`), the folder beside theirs, nothing vendored.
+SHARED_WEB = {
+    "Chart.yaml": "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+    "values.yaml": "name: web\nimage: registry.example/web\n",
+    "templates/deployment.yaml": """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Values.name }}
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: {{ .Values.name }}}
+  template:
+    metadata:
+      labels: {app: {{ .Values.name }}}
+    spec:
+      containers:
+        - name: {{ .Values.name }}
+          image: {{ .Values.image }}:1.0
+          ports: [{name: http, containerPort: 8080}]
+          readinessProbe: {httpGet: {path: /ready, port: http}}
+""",
+    "templates/service.yaml": """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ .Values.name }}
+spec:
+  selector: {app: {{ .Values.name }}}
+  ports: [{name: http, port: 80, targetPort: http}]
+""",
+}
+
+
+def _sharing(repo: Path, services: tuple[str, ...]) -> None:
+    (repo / ".git").mkdir(parents=True, exist_ok=True)
+    write(repo / "deploy" / "web", SHARED_WEB)
+    for name in services:
+        write(
+            repo / "deploy" / name,
+            {
+                "Chart.yaml": f"apiVersion: v2\nname: {name}\nversion: 0.1.0\ndependencies:\n"
+                "  - name: web\n    version: 0.1.0\n    repository: file://../web\n",
+                "values.yaml": f"web:\n  name: {name}\n  image: registry.example/{name}\n",
+            },
+        )
+        write(repo / name, {"Dockerfile": f'FROM node:20\nCOPY . .\nCMD ["node", "{name}.js"]\n'})
+        write(repo / name, {f"{name}.js": "require('http').createServer(() => {}).listen(8080)\n"})
+
+
+def test_every_chart_sharing_one_dependency_folder_is_linted_with_its_own_values(
+    tmp_path: Path,
+) -> None:
+    """Three charts use `file://../web`: each renders web's templates with its values,
+    and each object is reported at the shared template's line, naming the chart that
+    uses it (the run's renderings of one shared template are keyed apart, none replacing
+    another's). web alone, with its defaults, is no release: its Deployment/default/web
+    says what theirs say."""
+    repo = tmp_path / "repo"
+    services = ("cart", "orders", "search")
+    _sharing(repo, services)
+    _, report = check(str(repo))
+    found = {f["object"]["name"]: f for f in report["findings"] if f["rule"] == "KLB401"}
+    assert sorted(found) == list(services)
+    for name, finding in found.items():
+        assert finding["path"].endswith("deploy/web/templates/deployment.yaml")
+        assert finding["line"] == 14  # `- name: {{ .Values.name }}`
+        assert f"deploy/{name} uses" in finding["message"]
+    # one finding an object, however the charts are checked
+    _, alone = check(str(repo / "deploy" / "orders"))
+    assert [f["object"]["name"] for f in alone["findings"] if f["rule"] == "KLB401"] == ["orders"]
+
+
+def test_what_only_a_shared_chart_s_defaults_give_is_said_and_all_of_one_installed_alone(
+    tmp_path: Path,
+) -> None:
+    """web's defaults turn off its readiness probe, which every chart that uses it turns
+    on: that KLB302 is web's alone, said; its KLB401 is theirs. A script that installs
+    web alone makes its objects a release's: each finding said."""
+    repo = tmp_path / "repo"
+    _sharing(repo, ("cart", "orders"))
+    template = repo / "deploy" / "web" / "templates" / "deployment.yaml"
+    probe = "          readinessProbe: {httpGet: {path: /ready, port: http}}\n"
+    template.write_text(
+        template.read_text().replace(probe, "{{- if .Values.ready }}\n" + probe + "{{- end }}\n")
+    )
+    for name in ("cart", "orders"):
+        values = repo / "deploy" / name / "values.yaml"
+        values.write_text(values.read_text() + "  ready: true\n")
+    _, report = check(str(repo))
+    web = [f["rule"] for f in report["findings"] if (f["object"] or {}).get("name") == "web"]
+    assert web == ["KLB302"]
+    write(repo, {"deploy/up.sh": "helm upgrade --install web ./web\n"})
+    _, report = check(str(repo))
+    web = [f["rule"] for f in report["findings"] if (f["object"] or {}).get("name") == "web"]
+    assert sorted(web) == ["KLB302", "KLB401"]
+
+
+def test_every_chart_sharing_one_dependency_folder_links_its_own_image(tmp_path: Path) -> None:
+    """Each chart's container is linked to the code its own image is built from."""
+    repo = tmp_path / "repo"
+    services = ("cart", "orders", "search")
+    _sharing(repo, services)
+    done = CliRunner().invoke(cli, ["explain-links", "--isolated", "--format", "json", str(repo)])
+    assert done.exit_code == 0, done.output
+    linked = {row["container"]: row["code"] for row in json.loads(done.stdout)["links"]}
+    for name in services:
+        assert Path(linked[f"Deployment/default/{name}:{name}"]).parent == repo / name
 
 
 # A chart commented out, whose folder holds the charts a CI job installs one by one.

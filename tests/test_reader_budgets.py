@@ -2524,6 +2524,25 @@ def subchart_aliases(n: int) -> Files:
     return files
 
 
+def charts_sharing_a_folder(n: int, templates: int, aliases: int) -> Files:
+    """`n` charts each using one dependency folder of `templates` templates under
+    `aliases` aliases (chart_dependencies.py keys the run's renderings of each template
+    apart: `n * aliases` copies of each)."""
+    deps = "".join(
+        f"  - name: base\n    alias: a{i}\n    repository: file://../base\n" for i in range(aliases)
+    )
+    files = {"base/Chart.yaml": "apiVersion: v2\nname: base\nversion: 0.1.0\n"}
+    for i in range(templates):
+        files[f"base/templates/cm{i}.yaml"] = (
+            f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: {{{{ .Release.Name }}}}-{i}}}\n"
+        )
+    for i in range(n):
+        files[f"s{i}/Chart.yaml"] = (
+            f"apiVersion: v2\nname: s{i}\nversion: 0.1.0\ndependencies:\n{deps}"
+        )
+    return files
+
+
 def tiltfile_helm_calls(n: int) -> Files:
     """A Tiltfile (inputs/tiltfile.py) of some 900 kB (under the 1 MiB it is rendered
     to): `n` helm() calls of a chart deployed one by one, `n` names each given a call and
@@ -2847,6 +2866,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Helm: 5000 aliases of 50 dependency folders; a Chart.yaml of 5000 comments, 200 charts": (
         lambda: subchart_aliases(5000)
+    ),
+    "Helm: 100 charts using one dependency folder of 20 templates, each under 5 aliases": (
+        lambda: charts_sharing_a_folder(100, 20, 5)
     ),
     # 12000, not 20000: a linear read of 2.5 MB took 3.3 s alone, past 5 s on a loaded VM
     "Bazel: image calls 12000 deep, 12000 lists left open, 12000 image targets": (

@@ -110,6 +110,11 @@ class Rendering:
     left_out: list[str] = field(default_factory=list)
     # The repository's command it was rendered (or tried) with (chart_installers.py).
     installer: str | None = None
+    # A chart other charts of the run use from its folder (`file://../base`) and that no
+    # command installs alone: one that uses it (chart_dependencies.py). Rendered alone with
+    # its own defaults, its objects are no release's: what its users say at the same place
+    # is said of theirs.
+    dependency_of: str | None = None
 
     def path_of(self, member: str) -> str:
         """The file a member of the chart (as packed) is, as shown."""
@@ -534,13 +539,27 @@ _COPY = "#copy"
 def real_path(path: str) -> str:
     """A rendered template's file: `PATH#N` (its N-th value set) is PATH, and so is
     `PATH#copyN` (a template of a dependency's folder, its N-th copy: one per alias)."""
+    return copy_key(path)[0]
+
+
+def copy_key(path: str) -> tuple[str, int, str]:
+    """A rendered file's key as (the template's file, its copy number, 0 for none, and the
+    value set's `#N` or "")."""
     base, hash_sign, variant = path.rpartition("#")
+    suffix = ""
     if hash_sign and variant.isdigit():
-        path = base
+        path, suffix = base, f"#{variant}"
         base, hash_sign, variant = path.rpartition("#")
-    if hash_sign and variant.startswith(_COPY[1:]) and variant[len(_COPY) - 1 :].isdigit():
-        return base
-    return path
+    number = variant[len(_COPY) - 1 :]
+    if hash_sign and variant.startswith(_COPY[1:]) and number.isascii() and number.isdigit():
+        return base, int(number), suffix
+    return path, 0, suffix
+
+
+def copied(file: str, copy: int, variant: str = "") -> str:
+    """The key of a template's file rendered as its `copy`-th copy (0: the file's own)
+    with the value set `variant` (`#N`, or "")."""
+    return f"{file}{_COPY}{copy}{variant}" if copy else f"{file}{variant}"
 
 
 def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rendering:

@@ -79,6 +79,9 @@ class Sources:
     namespaces_elsewhere: list[K8sObject] = field(default_factory=list)  # other variants'
     # rendered path -> the templates its chart was rendered without (Helm failed on them)
     left_out: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # The rendered paths of a chart others use that is rendered alone only as their stand-in
+    # (Rendering.dependency_of): its findings their renderings give too are theirs.
+    stand_ins: set[str] = field(default_factory=set)
     # A chart stopped by a limit of the run (time, memory): the result is not kept, the
     # next run tries again.
     stopped: bool = False
@@ -343,6 +346,8 @@ def _add_rendered(
                 if without:
                     read.left_out[path] = without
                 read.variant_of[path], origin[path] = variant, (reader, rendering)
+                if rendering.dependency_of is not None:
+                    read.stand_ins.add(path)
                 parses.add(path, MANIFESTS.name, text.encode(), None)
 
 
@@ -460,6 +465,26 @@ def _said(finding: Finding) -> tuple[tuple[str, int, int, str], str]:
     return finding.sort_key(), finding.text
 
 
+def _without_repeats(placed: list[tuple[Finding, Finding]], stand_ins: set[str]) -> list[Finding]:
+    """The findings, each (as found, as placed on its template), but those on a stand-in's
+    rendered file (a dependency chart alone, with its own defaults) that a finding of
+    another rendering gives at the same place, at that severity or above."""
+    if not stand_ins:
+        return [f for _, f in placed]
+    theirs: dict[tuple[str, str, int, int], Severity] = {}
+    for found, f in placed:
+        if found.path not in stand_ins:
+            place = (f.rule, f.path, f.line, f.column)
+            theirs[place] = max(theirs.get(place, f.severity), f.severity)
+    return [
+        f
+        for found, f in placed
+        if found.path not in stand_ins
+        or (place := (f.rule, f.path, f.line, f.column)) not in theirs
+        or theirs[place] < f.severity
+    ]
+
+
 def _once(items: Sequence[_Item], finding: Callable[[_Item], Finding]) -> list[_Item]:
     """The items, each finding said once: a template line that renders several times (in
     a `range`) writes the same finding each time."""
@@ -573,12 +598,16 @@ def verdicts(
     findings = run_rules(context, settings.rules, read.errors, progress)
     findings = move_to_patches(findings, context.patched)
     findings, suppressed = suppress(findings, context, settings, read)
+    reported = _reported(sources, read)
+    if not reported.every:  # what another chart rendered of a template a named one renders
+        findings = [f for f in findings if reported.rendered(f.path)]
+        suppressed = [(f, why) for f, why in suppressed if reported.rendered(f.path)]
     if read.templates:  # findings about rendered charts and builds go to their files
-        findings = _once([relocate(f, read.templates) for f in findings], lambda f: f)
+        placed = [(f, relocate(f, read.templates)) for f in findings]
+        findings = _once(_without_repeats(placed, read.stand_ins), lambda f: f)
         suppressed = _once(
             [(relocate(f, read.templates), w) for f, w in suppressed], lambda pair: pair[0]
         )
-    reported = _reported(sources, read)
     if not reported.every:  # --context: the other files only inform
         findings = [f for f in findings if reported(f.path)]
         suppressed = [(f, why) for f, why in suppressed if reported(f.path)]
@@ -729,20 +758,39 @@ class Reported:
     every: bool
     paths: frozenset[str]
     charts: tuple[str, ...]  # the named charts' folders, each ending in a separator
+    # The files (keys) that charts the run did not name rendered of a template that a
+    # named chart renders too (a dependency folder several charts use), where no named
+    # file or folder holds it: the template is reported for the named chart's objects.
+    elsewhere: frozenset[str] = frozenset()
 
     def __call__(self, path: str) -> bool:
         return self.every or path in self.paths or path.startswith(self.charts)
+
+    def rendered(self, path: str) -> bool:
+        """Whether a finding at `path`, before it goes to its template, is reported: not
+        one on another chart's rendering of a template a named chart renders."""
+        return path not in self.elsewhere
 
 
 def _reported(sources: Sequence[Source], read: Sources) -> Reported:
     named = {s.path for s in sources if s.report}
     if len(named) == len(sources):
         return Reported(True, frozenset(named), ())
-    named |= {real_path(path) for path, chart in read.rendered_from.items() if chart in named}
+    own = set(named)
+    theirs = {real_path(path) for path, chart in read.rendered_from.items() if chart in own}
+    named |= theirs
     readers = [(s, reader) for s in sources if s.report and (reader := reader_of(s.language))]
     named |= {path for s, reader in readers for path in reader.reported_files(s.path)}
-    folders = [s.path for s, reader in readers if reader.reports_folder]
-    return Reported(False, frozenset(named), tuple(os.path.join(f, "") for f in folders))
+    folders = tuple(os.path.join(s.path, "") for s, reader in readers if reader.reports_folder)
+    elsewhere = frozenset(
+        path
+        for path, chart in read.rendered_from.items()
+        if chart not in own
+        and (template := real_path(path)) in theirs
+        and template not in own
+        and not template.startswith(folders)
+    )
+    return Reported(False, frozenset(named), folders, elsewhere)
 
 
 def _result(
