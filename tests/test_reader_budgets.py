@@ -1725,6 +1725,29 @@ def make_calls_and_rules(n: int) -> Files:
     }
 
 
+def rule_targets_and_waits(n: int) -> Files:
+    """A Makefile rule of `n` targets, `n / 4` recipe lines each naming the target `n / 50`
+    times (`$@`, `$(@D)`, `$(dir $@)`, `$(notdir $@)`), a rule of `n` targets named by a
+    variable and `n` recipes after it; an image copying one of the binaries, run by a
+    shell script of `n` waits in front (`sleep 1 && ...`) and `n` commands after."""
+    names = " ".join(f"c{i}/c{i}" for i in range(n))
+    uses = " ".join("$@ $(@D) $(dir $@) $(notdir $@)" for _ in range(n // 200))
+    recipe = f"\tgo build -o ./$@ {uses} ./$(dir $@)\n" * (n // 4)
+    more = "".join(f"t{i} " for i in range(n)) + "\nOUT := $(T)\n$(OUT):\n"
+    more += "\tgo build -o $@ ./$(@D)\n" * n
+    waits = " && ".join("sleep 1" for _ in range(n)) + " && /bin/x " + "; true" * n
+    return {
+        "Makefile": f"{names}: $(SRC)\n{recipe}T := {more}"
+        "images:\n\tdocker build -t acme/x:1 -f img/Dockerfile .\n",
+        "img/Dockerfile": "FROM alpine:3\nCOPY ./c1/c1 /bin/x\n",
+        "c1/main.go": "package main\n\nfunc main() {}\n",
+        "k8s/x.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\nspec:\n"
+        "  selector:\n    matchLabels: {app: x}\n  template:\n    metadata:\n"
+        "      labels: {app: x}\n    spec:\n      containers:\n"
+        f"        - name: x\n          image: acme/x:1\n          command: [sh, -c, '{waits}']\n",
+    }
+
+
 def imports_below_declared_modules(n: int) -> Files:
     """`n` go.mod files each declaring a module path of `n` elements, the last few of them
     declared twice, and a `main` of `n` imports each `n` elements deep below one of them
@@ -2716,6 +2739,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfile: 2000 named stages each FROM the last with a CMD; 2000 builds' targets": (
         lambda: stages_builds_target(2000)
+    ),
+    "Makefile: a rule of 600 targets, 150 recipe lines naming each 12 times; 600 waits": (
+        lambda: rule_targets_and_waits(600)
     ),
     "go.mod: 300 modules of 300-element paths, 5 shared; a main of 600 imports 300 deep": (
         lambda: imports_below_declared_modules(300)

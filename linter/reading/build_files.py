@@ -685,11 +685,16 @@ def host_go_builds(
         for _, line in lines:
             _assign(line, variables, make=True)
     pattern = _SHELL_GO_BUILD if shell or make else _HOST_GO_BUILD
+    recipes = {number for number, recipe, _ in _make_lines(text) if recipe} if make else set()
+    targets: list[str] = []  # the rule's targets a recipe's `$@` names in turn
+    room = [MAX_TARGET_COMMANDS]  # what a file's commands made for each target may hold
     found: list[GoBuild] = []
     for number, line in lines:
         if shell:
             here = _shell_folder(line.strip(), here, pushed, variables)
         said = Said(path, number, line.strip())
+        if make and number not in recipes and ":" in line and not _MAKE_DIRECTIVE.match(line):
+            targets = _rule_targets(_expanded(line, variables=variables, make=True))
         if make and _MAKE_ASSIGNMENT.match(line):
             continue  # `GOBUILD = $(GOCMD) build`: a value, run where a recipe uses it
         if make and "$" in line:
@@ -701,8 +706,53 @@ def host_go_builds(
         root = "/" if here.startswith("/") else "."
         copied, workdir = [Copy(root, "/host")], posixpath.normpath("/host/" + here.lstrip("/"))
         for match in pattern.finditer(line):
-            found += _go_builds(match.group(0), workdir, copied, said, templates=True)
+            commands = _each_target(match.group(0), targets, room) if make else [match.group(0)]
+            for command in commands:
+                # a target's own command, as make runs it (`go build -o ./api/api ./api/`)
+                run = said if command == match.group(0) else replace(said, text=command.strip())
+                found += _go_builds(command, workdir, copied, run, templates=True)
     return tuple(found)
+
+
+# Make's automatic variables for a rule's target (`$@`; its folder `$(@D)`, `$(dir $@)`;
+# its file name `$(@F)`, `$(notdir $@)`); how many targets of one rule are read, and how
+# many characters the commands made for each target may hold in all, in one file
+_TARGET_VARIABLE_USE = regex.compile(r"\$(?:\(dir \$@\)|\(notdir \$@\)|[({]@([DF])[)}]|@)")
+MAX_RULE_TARGETS = 64
+MAX_TARGET_COMMANDS = 4 * MAX_SCRIPT
+# a conditional's line, which leaves the rule a recipe belongs to as it was
+_MAKE_DIRECTIVE = regex.compile(r"\s*(?:ifeq|ifneq|ifdef|ifndef|else|endif)\b")
+
+
+def _each_target(command: str, targets: Sequence[str], room: list[int]) -> list[str]:
+    """A recipe's command as make runs it for each of its rule's targets in turn, when it
+    names the target (`go build -o ./$@ ./$(dir $@)` under `agent/agent api/api:`); the
+    command as it is otherwise, when no literal target is known, or once the file's
+    commands so made would pass `room` (MAX_RULE_TARGETS, MAX_TARGET_COMMANDS)."""
+    if "$" not in command or not targets or not _TARGET_VARIABLE_USE.search(command):
+        return [command]
+    targets = targets[:MAX_RULE_TARGETS]
+    cost = sum(len(command) + len(target) * command.count("$") for target in targets)
+    if cost > room[0]:
+        return [command]
+    room[0] -= cost
+
+    def put(target: str) -> Callable[[regex.Match[str]], str]:
+        folder, name = posixpath.split(target)
+        parts = {
+            "(dir $@)": (folder or ".") + "/",
+            "(notdir $@)": name,
+            "D": folder or ".",
+            "F": name,
+        }
+
+        def value(match: regex.Match[str]) -> str:
+            text = match.group(0)[1:]
+            return parts.get(match.group(1) or text, target)
+
+        return value
+
+    return [_TARGET_VARIABLE_USE.sub(put(t), command) for t in targets]
 
 
 def _shell_folder(
