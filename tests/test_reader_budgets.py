@@ -2110,6 +2110,28 @@ def workflow_matrix_folders(n: int) -> Files:
     return {".github/workflows/build.yml": workflow}
 
 
+def workflow_files_chosen_by_expressions(n: int) -> Files:
+    """A job whose matrix has 256 runs and `n` build steps, each choosing its `file` by an
+    expression of 40 alternatives (`k0 == 'v' && k1 != 'x' && 'f' || ...`, as long as
+    one is read), its `target` by one of `n` words never closed, past that length."""
+    keys = "".join(f"        k{i}: [a{i}, b{i}]\n" for i in range(8))
+    choice = " || ".join(
+        f"matrix.k{i % 8} == 'c{i}' && matrix.k1 != 'x' && 'f{i}'" for i in range(40)
+    )
+    unclosed = " && ".join("'" for _ in range(n))
+    step = (
+        "      - uses: docker/build-push-action@v6\n        with:\n"
+        "          tags: acme/s-${{ matrix.k0 }}:1\n"
+        f"          file: \"${{{{ {choice} || 'Dockerfile' }}}}\"\n"
+        f'          target: "${{{{ {unclosed} }}}}"\n'
+    )
+    workflow = (
+        "on: push\njobs:\n  b:\n    runs-on: x\n    strategy:\n      matrix:\n"
+        f"{keys}    steps:\n{step * n}"
+    )
+    return {".github/workflows/build.yml": workflow}
+
+
 def spring_settings_in_a_config_map(n: int) -> Files:
     """A Spring service whose Deployment mounts at /config a ConfigMap whose
     application.yaml holds a 1 MB value and `n` channels, and its application.yml keys
@@ -2739,6 +2761,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfile: 2000 named stages each FROM the last with a CMD; 2000 builds' targets": (
         lambda: stages_builds_target(2000)
+    ),
+    "a workflow matrix of 256 runs, 64 steps choosing files by 40-way expressions": (
+        lambda: workflow_files_chosen_by_expressions(64)
     ),
     "Makefile: a rule of 600 targets, 150 recipe lines naming each 12 times; 600 waits": (
         lambda: rule_targets_and_waits(600)

@@ -1748,6 +1748,73 @@ def _filled(value: object, known: dict[str, str]) -> object:
     return _EXPRESSION_VALUE.sub(lambda m: known.get(m.group(1), m.group(0)), value)
 
 
+# GitHub's idiom for a value chosen by a condition, `${{ COND && 'a' || COND && 'b' || 'c' }}`
+# (COND a `matrix.KEY` or `env.NAME` compared `==` or `!=` to a quoted literal): its words,
+# and how long an expression is read
+_CHOICE_WORD = regex.compile(r"'(?:[^']|'')*'|==|!=|&&|\|\||[A-Za-z_][\w.-]*|\S")
+MAX_CHOICE = 2048
+
+
+def _chosen(value: object, known: Mapping[str, str]) -> object:
+    """A value written as one `${{ ... }}` expression of GitHub's `&&`/`||` idiom, as the
+    values `known` of a run (its matrix's, its env's) choose it: the literal of the first
+    alternative whose every comparison holds; the value as it is when the expression is
+    not of that idiom, is past MAX_CHOICE, or compares a value not known."""
+    if not isinstance(value, str) or not known or len(value) > MAX_CHOICE:
+        return value
+    for comparisons, literal in _alternatives(value.strip()) or ():
+        for name, equal, compared in comparisons:
+            given = known.get(name)
+            if given is None:
+                return value
+            if (given == compared) != equal:
+                break
+        else:
+            return literal
+    return value
+
+
+# an alternative of a choice: its comparisons (a value's name, `==` or not, the literal)
+# and the literal it gives when they all hold
+_Alternative = tuple[tuple[tuple[str, bool, str], ...], str]
+
+
+@functools.lru_cache(maxsize=256)
+def _alternatives(expression: str) -> tuple[_Alternative, ...] | None:
+    """The alternatives of a `${{ COND && 'a' || ... || 'c' }}` expression (COND a value's
+    name compared `==` or `!=` to a literal, several joined by `&&`), read once for every
+    run of a matrix; None when it is not of that idiom."""
+    if not (expression.startswith("${{") and expression.endswith("}}")):
+        return None
+    alternatives: list[list[str]] = [[]]
+    for word in _CHOICE_WORD.findall(expression[3:-2]):
+        if word == "||":
+            alternatives.append([])
+        else:
+            alternatives[-1].append(word)
+    found = []
+    for words in alternatives:
+        # `NAME OP 'v' && NAME OP 'w' && 'literal'`: four words a comparison, the last one
+        if len(words) % 4 != 1 or not _quoted(words[-1]):
+            return None
+        comparisons = []
+        for at in range(0, len(words) - 1, 4):
+            name, operator, compared, joined = words[at : at + 4]
+            if operator not in ("==", "!=") or not _quoted(compared) or joined != "&&":
+                return None
+            comparisons.append((name, operator == "==", _unquoted(compared)))
+        found.append((tuple(comparisons), _unquoted(words[-1])))
+    return tuple(found)
+
+
+def _quoted(word: str) -> bool:
+    return len(word) >= 2 and word[0] == word[-1] == "'"
+
+
+def _unquoted(word: str) -> str:
+    return word[1:-1].replace("''", "'")
+
+
 # the keys a build action other than docker's names the image it builds in (a repository,
 # its tags given apart)
 _WORKFLOW_IMAGE_KEYS = ("repository", "image", "images", "image-name", "image_name")
@@ -1772,14 +1839,16 @@ def _build_push_step(
     if context is None:
         return []
     root = _joined(top, context)
-    dockerfile = _literal(_filled(given.get("file"), known))  # from the repository's top
+    # from the repository's top; one an expression chooses by the run's matrix (`${{
+    # matrix.service == 'web' && 'web/Dockerfile' || 'Dockerfile' }}`) as it chooses it
+    dockerfile = _literal(_filled(_chosen(given.get("file"), known), known))
     named = os.path.relpath(_joined(top, dockerfile), root) if dockerfile else None
     # an expression left (`${{ github.sha }}`) is one word, whatever spaces it holds
     listed = _WORKFLOW_EXPRESSION.sub("${EXPRESSION}", str(_filled(given.get(key, ""), known)))
     tags = listed.replace(",", " ").split()
     line = _line(given, key)
     args = _filled(given.get("build-args"), known)
-    target = build_target(_filled(given.get("target"), known))
+    target = build_target(_filled(_chosen(given.get("target"), known), known))
     return [
         replace(_built(tag, root, named, "workflow", path, text, line, args), target=target)
         for tag in filter(None, map(_image_past_registry, tags))
