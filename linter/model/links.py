@@ -1152,7 +1152,41 @@ class _Finder:
             found.append(Evidence("manifest in folder", said, own))
         if not found and isinstance(image, str) and doubts:
             self.why_not[(id(workload), id(container))] = doubts[0]
-        return self._ranked(workload, found)
+        found = self._ranked(workload, found)
+        if (ambiguous := self._builds_apart(workload, found)) is not None:
+            self.why_not[(id(workload), id(container))] = ambiguous
+            return []
+        return found
+
+    def _builds_apart(self, workload: K8sObject, ranked: Sequence[Evidence]) -> str | None:
+        """Why a container whose image two builds make from folders apart (neither inside
+        the other: `docker build -t ${IMG} .` in two components' Makefiles, a scaffold's
+        `IMG ?= controller:latest` in each) links no code when they are equally strong and
+        equally near the manifest: the folder that holds it decides (a component's own
+        `config/manager/`), and neither does. None when the strongest evidence is no
+        build, or no other build ties with it."""
+        if len(ranked) < 2 or ranked[0].kind not in BUILD_KINDS:
+            return None
+
+        def rank(e: Evidence) -> tuple[object, ...]:
+            paired = e.paired(workload.path) is None
+            return (self._absent(e), e.strength, paired, self._missing(e))
+
+        first = ranked[0]
+        near = _shared(first.folder, workload.path)
+        for other in ranked[1:]:
+            if other.kind not in BUILD_KINDS or rank(other) != rank(first):
+                continue
+            if _within(other.folder, first.folder) or _within(first.folder, other.folder):
+                continue
+            if _shared(other.folder, workload.path) != near:
+                continue
+            return (
+                f"{first.said.path}:{first.said.line} and {other.said.path}:{other.said.line} "
+                f"both build the image, from {first.folder} and {other.folder}, and neither "
+                f"folder holds {workload.path}: which code runs is unsaid, no code is linked"
+            )
+        return None
 
     def _guessed(self, workload: K8sObject, container: Container, image: str) -> list[Evidence]:
         """What names the program where nothing builds its image, the first that says
