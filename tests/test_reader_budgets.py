@@ -1812,6 +1812,29 @@ def make_calls_and_rules(n: int) -> Files:
     }
 
 
+def rule_targets_and_waits(n: int) -> Files:
+    """A Makefile rule of `n` targets, `n / 4` recipe lines each naming the target `n / 50`
+    times (`$@`, `$(@D)`, `$(dir $@)`, `$(notdir $@)`), a rule of `n` targets named by a
+    variable and `n` recipes after it; an image copying one of the binaries, run by a
+    shell script of `n` waits in front (`sleep 1 && ...`) and `n` commands after."""
+    names = " ".join(f"c{i}/c{i}" for i in range(n))
+    uses = " ".join("$@ $(@D) $(dir $@) $(notdir $@)" for _ in range(n // 200))
+    recipe = f"\tgo build -o ./$@ {uses} ./$(dir $@)\n" * (n // 4)
+    more = "".join(f"t{i} " for i in range(n)) + "\nOUT := $(T)\n$(OUT):\n"
+    more += "\tgo build -o $@ ./$(@D)\n" * n
+    waits = " && ".join("sleep 1" for _ in range(n)) + " && /bin/x " + "; true" * n
+    return {
+        "Makefile": f"{names}: $(SRC)\n{recipe}T := {more}"
+        "images:\n\tdocker build -t acme/x:1 -f img/Dockerfile .\n",
+        "img/Dockerfile": "FROM alpine:3\nCOPY ./c1/c1 /bin/x\n",
+        "c1/main.go": "package main\n\nfunc main() {}\n",
+        "k8s/x.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\nspec:\n"
+        "  selector:\n    matchLabels: {app: x}\n  template:\n    metadata:\n"
+        "      labels: {app: x}\n    spec:\n      containers:\n"
+        f"        - name: x\n          image: acme/x:1\n          command: [sh, -c, '{waits}']\n",
+    }
+
+
 def imports_below_declared_modules(n: int) -> Files:
     """`n` go.mod files each declaring a module path of `n` elements, the last few of them
     declared twice, and a `main` of `n` imports each `n` elements deep below one of them
@@ -2167,6 +2190,28 @@ def workflow_matrix_folders(n: int) -> Files:
     builds = "".join(f"          docker build -t acme/s{j}:1 d{j}\n" for j in range(n))
     step = "      - working-directory: w/${{ matrix.k0 }}/${{ matrix.k7 }}\n"
     step += f"        run: |\n{builds}"
+    workflow = (
+        "on: push\njobs:\n  b:\n    runs-on: x\n    strategy:\n      matrix:\n"
+        f"{keys}    steps:\n{step * n}"
+    )
+    return {".github/workflows/build.yml": workflow}
+
+
+def workflow_files_chosen_by_expressions(n: int) -> Files:
+    """A job whose matrix has 256 runs and `n` build steps, each choosing its `file` by an
+    expression of 40 alternatives (`k0 == 'v' && k1 != 'x' && 'f' || ...`, as long as
+    one is read), its `target` by one of `n` words never closed, past that length."""
+    keys = "".join(f"        k{i}: [a{i}, b{i}]\n" for i in range(8))
+    choice = " || ".join(
+        f"matrix.k{i % 8} == 'c{i}' && matrix.k1 != 'x' && 'f{i}'" for i in range(40)
+    )
+    unclosed = " && ".join("'" for _ in range(n))
+    step = (
+        "      - uses: docker/build-push-action@v6\n        with:\n"
+        "          tags: acme/s-${{ matrix.k0 }}:1\n"
+        f"          file: \"${{{{ {choice} || 'Dockerfile' }}}}\"\n"
+        f'          target: "${{{{ {unclosed} }}}}"\n'
+    )
     workflow = (
         "on: push\njobs:\n  b:\n    runs-on: x\n    strategy:\n      matrix:\n"
         f"{keys}    steps:\n{step * n}"
@@ -2927,6 +2972,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfile: 2000 named stages each FROM the last with a CMD; 2000 builds' targets": (
         lambda: stages_builds_target(2000)
+    ),
+    "a workflow matrix of 256 runs, 64 steps choosing files by 40-way expressions": (
+        lambda: workflow_files_chosen_by_expressions(64)
+    ),
+    "Makefile: a rule of 600 targets, 150 recipe lines naming each 12 times; 600 waits": (
+        lambda: rule_targets_and_waits(600)
     ),
     "go.mod: 300 modules of 300-element paths, 5 shared; a main of 600 imports 300 deep": (
         lambda: imports_below_declared_modules(300)

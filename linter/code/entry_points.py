@@ -213,6 +213,32 @@ def shell_script_of(argv: Sequence[object]) -> str | None:
     return None
 
 
+# Commands a `sh -c` script runs before its program that only wait or print, leaving the
+# folder as it was (`sleep 30 && /usr/bin/api --port=80`), and how many are looked past
+_WAITS = frozenset({"sleep", "echo", "printf", "true", ":", "set", "export", "ulimit", "umask"})
+MAX_WAITS = 8
+
+
+def script_words(script: str) -> list[str]:
+    """The words of the command a `sh -c` script runs as its program: its first, past up
+    to MAX_WAITS commands in front that only wait or print (`sleep 30 && /bin/api -v` ->
+    `/bin/api -v`; `sleep 5; exec /bin/api`), split on blanks; the script's words as they
+    are when none is in front, or nothing follows them."""
+    words = script.split()
+    rest = words
+    for _ in range(MAX_WAITS):
+        if not rest or rest[0] not in _WAITS:
+            break
+        ends = [at for at, word in enumerate(rest) if word in ("&&", ";") or word.endswith(";")]
+        if not ends:
+            return words
+        after = rest[ends[0] + 1 :]
+        if not after:
+            return words
+        rest = after
+    return rest
+
+
 def _from_shell(script: str) -> Entry | None:
     """The program of a `sh -c` script's last list that runs Python or Node
     (`cd /app && python x.py`), with the programs it runs beside it: each list sent to the

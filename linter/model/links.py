@@ -106,6 +106,7 @@ from k8slb.code.entry_points import (
     container_argv,
     entry_of,
     runs_code,
+    script_words,
     shell_script_of,
 )
 from k8slb.code.facts import (
@@ -1012,6 +1013,9 @@ def link_code_again(index: Index, python: Sequence[CodeFacts], before: CodeLinks
 
 
 class _Finder:
+    # the files the host's `go build`s write, as paths of the tree (_host_written)
+    _written: dict[str, list[GoBuild]] | None = None
+
     def __init__(
         self, modules: Mapping[str, CodeFacts], builds: BuildFacts, pins: Mapping[str, Pin]
     ) -> None:
@@ -1155,7 +1159,41 @@ class _Finder:
             found.append(Evidence("manifest in folder", said, own))
         if not found and isinstance(image, str) and doubts:
             self.why_not[(id(workload), id(container))] = doubts[0]
-        return self._ranked(workload, found)
+        found = self._ranked(workload, found)
+        if (ambiguous := self._builds_apart(workload, found)) is not None:
+            self.why_not[(id(workload), id(container))] = ambiguous
+            return []
+        return found
+
+    def _builds_apart(self, workload: K8sObject, ranked: Sequence[Evidence]) -> str | None:
+        """Why a container whose image two builds make from folders apart (neither inside
+        the other: `docker build -t ${IMG} .` in two components' Makefiles, a scaffold's
+        `IMG ?= controller:latest` in each) links no code when they are equally strong and
+        equally near the manifest: the folder that holds it decides (a component's own
+        `config/manager/`), and neither does. None when the strongest evidence is no
+        build, or no other build ties with it."""
+        if len(ranked) < 2 or ranked[0].kind not in BUILD_KINDS:
+            return None
+
+        def rank(e: Evidence) -> tuple[object, ...]:
+            paired = e.paired(workload.path) is None
+            return (self._absent(e), e.strength, paired, self._missing(e))
+
+        first = ranked[0]
+        near = _shared(first.folder, workload.path)
+        for other in ranked[1:]:
+            if other.kind not in BUILD_KINDS or rank(other) != rank(first):
+                continue
+            if _within(other.folder, first.folder) or _within(first.folder, other.folder):
+                continue
+            if _shared(other.folder, workload.path) != near:
+                continue
+            return (
+                f"{first.said.path}:{first.said.line} and {other.said.path}:{other.said.line} "
+                f"both build the image, from {first.folder} and {other.folder}, and neither "
+                f"folder holds {workload.path}: which code runs is unsaid, no code is linked"
+            )
+        return None
 
     def _guessed(self, workload: K8sObject, container: Container, image: str) -> list[Evidence]:
         """What names the program where nothing builds its image, the first that says
@@ -2800,7 +2838,7 @@ class _Finder:
         if not self.go.files or len(self.go.mains_below(folder)) == 1:
             return None
         script = shell_script_of(argv)
-        words = past_prefixes([str(w) for w in (script.split() if script else argv)])
+        words = past_prefixes([str(w) for w in (script_words(script) if script else argv)])
         ran = words[0] if words else ""
         named = {posixpath.basename(c.source.rstrip("/")) for c in dockerfile.copies}
         if not ran or "$" in ran or ("/" not in ran and ran not in named):
@@ -2936,6 +2974,8 @@ class _Finder:
                 path = _joined_folder(base, copy.source)
                 if path in self.modules or path in self.builds.scripts or self._held(path):
                     return None
+                if path in self._host_written():
+                    return None  # a binary a host's `go build` writes: that program's code
         if any(same_image(build.image, dockerfile.base) for build in self.builds.builds):
             return None
         copied = ", ".join(sorted({c.source for c in copies})[:3])
@@ -3493,7 +3533,7 @@ class _Finder:
         if dockerfile is not None and source is None:
             # its `go build`s of a package a build argument names, as this build gives it
             dockerfile = self._argument_builds(dockerfile, chosen.args)
-        go = self._go_main(argv, dockerfile, folder) if source is None and dockerfile else None
+        go = self._go_main(argv, dockerfile, folder, chosen) if not source and dockerfile else None
         if source is not None and LANGUAGES[self.modules[source].language].project_files:
             # a Node program: the modules of its package (the nearest package.json's folder)
             project = self.modules[source].project
@@ -3648,18 +3688,26 @@ class _Finder:
         return where
 
     def _go_main(
-        self, argv: Sequence[object], dockerfile: Dockerfile, folder: str
+        self,
+        argv: Sequence[object],
+        dockerfile: Dockerfile,
+        folder: str,
+        built_by: Evidence | None = None,
     ) -> tuple[GoBuild, str] | None:
         """The `go build` of the binary the container runs (named by its path or, for
         `go install`, by its package's folder), or the Dockerfile's only one, with the
-        scanned folder of its package; None when none is known or it holds no Go."""
+        scanned folder of its package; None when none is known or it holds no Go. Of a
+        binary built on the host, the build that writes the very file the image copies
+        from the context of the build `built_by` (`COPY ./api/api /usr/bin/acme-api`, `go
+        build -o ./api/api ./api`) before one named as the binary."""
         if (run := self._go_run(argv, dockerfile, folder)) is not None:
             return run
+        given = argv
         # with the `go build`s of the recipes its `make` commands run (folders of the tree)
         builds = (*dockerfile.go_builds, *self._make_builds(dockerfile, folder))
         script = shell_script_of(argv)  # `ENTRYPOINT build/trip`, `["sh", "-c", "/x $A"]`
         if script is not None:
-            argv = script.split()[:1] or argv
+            argv = script_words(script)[:1] or argv
         argv = past_prefixes([str(word) for word in argv])  # `envdir /env /bin/trip`
         ran = posixpath.basename(str(argv[0])) if argv else ""
         if ran.endswith(".sh") and len(argv) > 1 and ran not in map(_binary, builds):
@@ -3671,8 +3719,10 @@ class _Finder:
             # local_resource, a Makefile's `go build -o build/trip ./services/trip`, a
             # script's `go build -o bin/$1 service/$1/main.go`), its name a build
             # argument's too (`COPY ./${PROJECT}_api ./`)
+            context = built_by.folder if built_by is not None else folder
+            made = self._host_builds_copied(given, dockerfile, context)
             host = [_named(b, ran) for b in self.builds.go_builds]
-            builds = tuple(
+            builds = made or tuple(
                 {b.package: b for b in host if b is not None and _binary(b) == ran}.values()
             )
 
@@ -3709,6 +3759,47 @@ class _Finder:
             return None
         ((package, build),) = by_package.items()
         return (build, package) if package in self.go.files else None
+
+    def _host_builds_copied(
+        self, argv: Sequence[object], dockerfile: Dockerfile, context: str
+    ) -> tuple[GoBuild, ...]:
+        """The host's `go build`s that write the file the image runs, as the Dockerfile
+        copies it from the build `context` (`COPY ./api/api /usr/bin/acme-api` and a
+        Makefile's `go build -o ./api/api ./api`, or `go build ./api` run in the folder
+        above: Go names the binary after the package), one per package; none when the
+        command's program is not a file copied from the context."""
+        script = shell_script_of(argv)
+        words = past_prefixes([str(w) for w in (script_words(script) if script else argv)])
+        ran = words[0] if words else ""
+        if not ran or "$" in ran:
+            return ()
+        in_image = posixpath.normpath(posixpath.join(dockerfile.workdir, ran))
+        sources = {
+            os.path.normpath(os.path.join(context, source))
+            for source in dockerfile.sources_of(in_image)
+            if "$" not in source and not any(c in source for c in "*?[")
+        }
+        found: dict[str, GoBuild] = {}
+        for source in sorted(sources):
+            for build in self._host_written().get(source, ()):
+                found.setdefault(build.package, build)
+        return tuple(found.values())
+
+    def _host_written(self) -> Mapping[str, list[GoBuild]]:
+        """The files the host's `go build`s write (their `-o`, else the package's folder's
+        name in the folder the build runs from), as paths of the tree, with their builds;
+        not a template's (`-o bin/$1`) nor a pattern's (`./cmd/...`)."""
+        if self._written is None:
+            self._written = defaultdict(list)
+            for build in self.builds.go_builds:
+                if build.variable is not None or build.package.endswith("/..."):
+                    continue
+                output = build.output or posixpath.basename(build.package)
+                if "$" in output or os.path.isabs(output):
+                    continue
+                folder = os.path.dirname(build.said.path)
+                self._written[os.path.normpath(os.path.join(folder, output))].append(build)
+        return self._written
 
     @staticmethod
     def _argument_builds(dockerfile: Dockerfile, args: Sequence[tuple[str, str]]) -> Dockerfile:
@@ -3804,7 +3895,8 @@ class _Finder:
         if not self.builds.crates or not argv:
             return None
         script = shell_script_of(argv)
-        ran = posixpath.basename(script.split()[0] if script and script.split() else str(argv[0]))
+        words = script_words(script) if script else []
+        ran = posixpath.basename(words[0] if words else str(argv[0]))
         copied = {
             posixpath.basename(copy.source.rstrip("/"))
             for copy in (*dockerfile.copies, *dockerfile.stage_copies)
@@ -3860,7 +3952,7 @@ class _Finder:
             found.setdefault(named[0], (build.said, binary))
         if len(found) > 1 or unknown:  # an image of several programs: the one it runs
             script = shell_script_of(argv)
-            words = past_prefixes([str(w) for w in (script.split() if script else argv)])
+            words = past_prefixes([str(w) for w in (script_words(script) if script else argv)])
             ran = posixpath.basename(words[0]) if words else ""
             found = {crate: made for crate, made in found.items() if made[1] == ran}
         if len(found) != 1:
@@ -3911,7 +4003,7 @@ def _program_word(dockerfile: Dockerfile) -> str | None:
     a variable names it."""
     argv = container_argv(None, None, dockerfile.entrypoint, dockerfile.cmd)
     script = shell_script_of(argv)
-    words = past_prefixes([str(w) for w in (script.split() if script else argv)])
+    words = past_prefixes([str(w) for w in (script_words(script) if script else argv)])
     ran = words[0] if words else ""
     return ran if ran and "$" not in ran else None
 

@@ -698,11 +698,16 @@ def host_go_builds(
         for _, line in lines:
             _assign(line, variables, make=True)
     pattern = _SHELL_GO_BUILD if shell or make else _HOST_GO_BUILD
+    recipes = {number for number, recipe, _ in _make_lines(text) if recipe} if make else set()
+    targets: list[str] = []  # the rule's targets a recipe's `$@` names in turn
+    room = [MAX_TARGET_COMMANDS]  # what a file's commands made for each target may hold
     found: list[GoBuild] = []
     for number, line in lines:
         if shell:
             here = _shell_folder(line.strip(), here, pushed, variables)
         said = Said(path, number, line.strip())
+        if make and number not in recipes and ":" in line and not _MAKE_DIRECTIVE.match(line):
+            targets = _rule_targets(_expanded(line, variables=variables, make=True))
         if make and _MAKE_ASSIGNMENT.match(line):
             continue  # `GOBUILD = $(GOCMD) build`: a value, run where a recipe uses it
         if make and "$" in line:
@@ -714,8 +719,53 @@ def host_go_builds(
         root = "/" if here.startswith("/") else "."
         copied, workdir = [Copy(root, "/host")], posixpath.normpath("/host/" + here.lstrip("/"))
         for match in pattern.finditer(line):
-            found += _go_builds(match.group(0), workdir, copied, said, templates=True)
+            commands = _each_target(match.group(0), targets, room) if make else [match.group(0)]
+            for command in commands:
+                # a target's own command, as make runs it (`go build -o ./api/api ./api/`)
+                run = said if command == match.group(0) else replace(said, text=command.strip())
+                found += _go_builds(command, workdir, copied, run, templates=True)
     return tuple(found)
+
+
+# Make's automatic variables for a rule's target (`$@`; its folder `$(@D)`, `$(dir $@)`;
+# its file name `$(@F)`, `$(notdir $@)`); how many targets of one rule are read, and how
+# many characters the commands made for each target may hold in all, in one file
+_TARGET_VARIABLE_USE = regex.compile(r"\$(?:\(dir \$@\)|\(notdir \$@\)|[({]@([DF])[)}]|@)")
+MAX_RULE_TARGETS = 64
+MAX_TARGET_COMMANDS = 4 * MAX_SCRIPT
+# a conditional's line, which leaves the rule a recipe belongs to as it was
+_MAKE_DIRECTIVE = regex.compile(r"\s*(?:ifeq|ifneq|ifdef|ifndef|else|endif)\b")
+
+
+def _each_target(command: str, targets: Sequence[str], room: list[int]) -> list[str]:
+    """A recipe's command as make runs it for each of its rule's targets in turn, when it
+    names the target (`go build -o ./$@ ./$(dir $@)` under `agent/agent api/api:`); the
+    command as it is otherwise, when no literal target is known, or once the file's
+    commands so made would pass `room` (MAX_RULE_TARGETS, MAX_TARGET_COMMANDS)."""
+    if "$" not in command or not targets or not _TARGET_VARIABLE_USE.search(command):
+        return [command]
+    targets = targets[:MAX_RULE_TARGETS]
+    cost = sum(len(command) + len(target) * command.count("$") for target in targets)
+    if cost > room[0]:
+        return [command]
+    room[0] -= cost
+
+    def put(target: str) -> Callable[[regex.Match[str]], str]:
+        folder, name = posixpath.split(target)
+        parts = {
+            "(dir $@)": (folder or ".") + "/",
+            "(notdir $@)": name,
+            "D": folder or ".",
+            "F": name,
+        }
+
+        def value(match: regex.Match[str]) -> str:
+            text = match.group(0)[1:]
+            return parts.get(match.group(1) or text, target)
+
+        return value
+
+    return [_TARGET_VARIABLE_USE.sub(put(t), command) for t in targets]
 
 
 def _shell_folder(
@@ -1745,6 +1795,73 @@ def _filled(value: object, known: dict[str, str]) -> object:
     return _EXPRESSION_VALUE.sub(lambda m: known.get(m.group(1), m.group(0)), value)
 
 
+# GitHub's idiom for a value chosen by a condition, `${{ COND && 'a' || COND && 'b' || 'c' }}`
+# (COND a `matrix.KEY` or `env.NAME` compared `==` or `!=` to a quoted literal): its words,
+# and how long an expression is read
+_CHOICE_WORD = regex.compile(r"'(?:[^']|'')*'|==|!=|&&|\|\||[A-Za-z_][\w.-]*|\S")
+MAX_CHOICE = 2048
+
+
+def _chosen(value: object, known: Mapping[str, str]) -> object:
+    """A value written as one `${{ ... }}` expression of GitHub's `&&`/`||` idiom, as the
+    values `known` of a run (its matrix's, its env's) choose it: the literal of the first
+    alternative whose every comparison holds; the value as it is when the expression is
+    not of that idiom, is past MAX_CHOICE, or compares a value not known."""
+    if not isinstance(value, str) or not known or len(value) > MAX_CHOICE:
+        return value
+    for comparisons, literal in _alternatives(value.strip()) or ():
+        for name, equal, compared in comparisons:
+            given = known.get(name)
+            if given is None:
+                return value
+            if (given == compared) != equal:
+                break
+        else:
+            return literal
+    return value
+
+
+# an alternative of a choice: its comparisons (a value's name, `==` or not, the literal)
+# and the literal it gives when they all hold
+_Alternative = tuple[tuple[tuple[str, bool, str], ...], str]
+
+
+@functools.lru_cache(maxsize=256)
+def _alternatives(expression: str) -> tuple[_Alternative, ...] | None:
+    """The alternatives of a `${{ COND && 'a' || ... || 'c' }}` expression (COND a value's
+    name compared `==` or `!=` to a literal, several joined by `&&`), read once for every
+    run of a matrix; None when it is not of that idiom."""
+    if not (expression.startswith("${{") and expression.endswith("}}")):
+        return None
+    alternatives: list[list[str]] = [[]]
+    for word in _CHOICE_WORD.findall(expression[3:-2]):
+        if word == "||":
+            alternatives.append([])
+        else:
+            alternatives[-1].append(word)
+    found = []
+    for words in alternatives:
+        # `NAME OP 'v' && NAME OP 'w' && 'literal'`: four words a comparison, the last one
+        if len(words) % 4 != 1 or not _quoted(words[-1]):
+            return None
+        comparisons = []
+        for at in range(0, len(words) - 1, 4):
+            name, operator, compared, joined = words[at : at + 4]
+            if operator not in ("==", "!=") or not _quoted(compared) or joined != "&&":
+                return None
+            comparisons.append((name, operator == "==", _unquoted(compared)))
+        found.append((tuple(comparisons), _unquoted(words[-1])))
+    return tuple(found)
+
+
+def _quoted(word: str) -> bool:
+    return len(word) >= 2 and word[0] == word[-1] == "'"
+
+
+def _unquoted(word: str) -> str:
+    return word[1:-1].replace("''", "'")
+
+
 # the keys a build action other than docker's names the image it builds in (a repository,
 # its tags given apart)
 _WORKFLOW_IMAGE_KEYS = ("repository", "image", "images", "image-name", "image_name")
@@ -1769,14 +1886,16 @@ def _build_push_step(
     if context is None:
         return []
     root = _joined(top, context)
-    dockerfile = _literal(_filled(given.get("file"), known))  # from the repository's top
+    # from the repository's top; one an expression chooses by the run's matrix (`${{
+    # matrix.service == 'web' && 'web/Dockerfile' || 'Dockerfile' }}`) as it chooses it
+    dockerfile = _literal(_filled(_chosen(given.get("file"), known), known))
     named = os.path.relpath(_joined(top, dockerfile), root) if dockerfile else None
     # an expression left (`${{ github.sha }}`) is one word, whatever spaces it holds
     listed = _WORKFLOW_EXPRESSION.sub("${EXPRESSION}", str(_filled(given.get(key, ""), known)))
     tags = listed.replace(",", " ").split()
     line = _line(given, key)
     args = _filled(given.get("build-args"), known)
-    target = build_target(_filled(given.get("target"), known))
+    target = build_target(_filled(_chosen(given.get("target"), known), known))
     return [
         replace(_built(tag, root, named, "workflow", path, text, line, args), target=target)
         for tag in filter(None, map(_image_past_registry, tags))
