@@ -25,6 +25,14 @@ class InvalidManifest(ReadProblemRule):
     Kubernetes has: `v1` for the core group, `<group>/<version>` for the others; another
     tool's `apiVersion: v1beta1` or `apiVersion: 1` is not.
 
+    An object of a kind the rules judge (a Service, a workload, a Pod, an autoscaler) that
+    names itself nowhere, with neither `metadata.name` nor `metadata.generateName`, cannot
+    be created by kubectl, kustomize or Helm: it is a fragment, such as a state a test
+    waits for (any pod of an app, running and ready) or a patch, and no rule judges it as
+    deployed. It is reported only in a file a kustomization lists among its `resources`,
+    where kustomize refuses to build it. (A chart's rendered objects are judged as Helm
+    renders them.)
+
     ## Why it matters
     The API server rejects these objects, often only at deploy time. k8slb says so at
     the line where the shape is wrong instead of guessing what was meant.

@@ -7,11 +7,12 @@ items and the shape check (KLB002) all happen here, once per file.
 from __future__ import annotations
 
 import os
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from k8slb.core import regex
-from k8slb.core.findings import Problem, Severity
+from k8slb.core.findings import ObjectRef, Problem, Severity
 from k8slb.core.record import record
 from k8slb.reading.build_files import names_builds
 from k8slb.reading.encodings import yaml_codec
@@ -68,6 +69,9 @@ class ManifestFile:
     # and the files its lines name as patches that may merge (never objects of their own)
     kustomization: KustomizationParts | None = None
     patch_files: list[str] = field(default_factory=list)
+    # the documents of a kind k8slb judges that name nothing (no `metadata.name`, no
+    # `generateName`): patterns and patches, never created as they stand (unnamed_objects)
+    unnamed: list[Problem] = field(default_factory=list)
 
 
 def decode(path: str, data: bytes) -> str | Problem:
@@ -422,6 +426,48 @@ def _kubernetes_api(body: YMap) -> bool:
     return bool(group) and number.startswith("v") and number[1:2].isdigit()
 
 
+def _unnamed(body: YMap) -> bool:
+    """Whether an object names itself nowhere: no `metadata` at all, or one with neither a
+    `name` nor a `generateName` (null or empty). The API server creates no such object, so
+    it is a fragment: a test's assertion (a state to wait for, matched against whatever
+    objects the cluster holds) or a patch. A `metadata` of the wrong shape is KLB002's."""
+    metadata = body.get("metadata")
+    if metadata is None:
+        return True
+    if not isinstance(metadata, YMap):
+        return False
+    return all(metadata.get(key) in (None, "") for key in ("name", "generateName"))
+
+
+@record
+class Unnamed:
+    """What a run makes of its unnamed objects (ManifestFile.unnamed): their (path, ref),
+    which no rule judges, and KLB002 for those of a file a kustomization lists among its
+    `resources` (kustomize refuses to build them)."""
+
+    objects: frozenset[tuple[str, ObjectRef]]
+    said: tuple[Problem, ...]
+
+
+def unnamed_objects(manifests: Sequence[ManifestFile], rendered: Collection[str]) -> Unnamed:
+    """The run's unnamed objects (see Unnamed): anywhere but in a kustomization's
+    resources, a document that names nothing is a pattern or a patch, left out in
+    silence (a patch file's are still merged: model/patched.py reads them first)."""
+    found = [problem for m in manifests if m.path not in rendered for problem in m.unnamed]
+    if not found:
+        return Unnamed(frozenset(), ())
+    listed = {
+        os.path.normpath(resource)
+        for m in manifests
+        if m.kustomization is not None and m.path not in rendered
+        for resource in m.kustomization.resources
+    }
+    return Unnamed(
+        frozenset((p.path, p.object) for p in found if p.object is not None),
+        tuple(p for p in found if os.path.normpath(p.path) in listed),
+    )
+
+
 def _add_object(result: ManifestFile, doc: Document, body: YMap, item: int | None) -> None:
     api_version, kind = body.get("apiVersion"), body.get("kind")
     where = f"document {doc.index}" + ("" if item is None else f", item {item}")
@@ -460,6 +506,17 @@ def _add_object(result: ManifestFile, doc: Document, body: YMap, item: int | Non
         return
     obj = K8sObject(result.path, doc.index, item, api_version, kind, body)
     spec = KINDS.get((api_group(api_version), kind))
+    if spec is not None and _unnamed(body):
+        result.unnamed.append(
+            Problem(
+                "KLB002",
+                result.path,
+                *body.pos,
+                f"{where} ({kind}) has no `metadata.name` (nor `generateName`): kubectl, "
+                "kustomize and Helm cannot create it, and no rule judges it",
+                obj.ref,
+            )
+        )
     errors = list(shape_errors(body, spec.shape if spec else "Object"))
     separable = [error.separable for error in errors]
     kept = all(separable)  # every wrong field is one the object can be read without

@@ -45,7 +45,7 @@ from k8slb.reading.build_files import (
 )
 from k8slb.reading.chart_findings import RenderedTemplate
 from k8slb.reading.charts import Rendering, real_path
-from k8slb.reading.manifests import ManifestFile
+from k8slb.reading.manifests import ManifestFile, unnamed_objects
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source
 from k8slb.rulekit.base import Context, Rule
@@ -607,17 +607,23 @@ def analyse(
     merged = patched(
         [obj for m in read.manifests for obj in m.objects], read.manifests, read.rendered_from
     )
+    unnamed = unnamed_objects(read.manifests, read.rendered_from)
+    if unnamed.objects:  # patterns and patches: never judged as objects deployed
+        merged.objects = [o for o in merged.objects if (o.path, o.ref) not in unnamed.objects]
     objects = labelled(
         merged.objects,
         [labels for m in read.manifests for labels in m.added_labels],
         read.rendered_from,
     )
+    said = frozenset(p.path for p in unnamed.said)  # their shape is said there too
     problems: list[Problem] = [
         p
         for m in read.manifests
         if os.path.normpath(m.path) not in merged.patch_files
         for p in m.problems
+        if (p.path, p.object) not in unnamed.objects or p.path in said
     ]
+    problems += unnamed.said
     problems += [facts.problem for facts in read.modules if facts.problem is not None]
     problems += [Problem(UNREAD_FILE, s.path, 1, 1, s.unread) for s in sources if s.unread]
     index = Index(
@@ -641,6 +647,7 @@ def analyse(
         proxy_configs=[c for m in read.manifests for c in m.proxy_configs],
         patched=merged.moved,
         patch_files=merged.patch_files,
+        unnamed_said=said,
         left_out=read.left_out,
         grpc_java=read.builds.grpc_java,
         build_contexts=build_contexts(read.builds),
