@@ -31,7 +31,10 @@ class InvalidManifest(ReadProblemRule):
     waits for (any pod of an app, running and ready) or a patch, and no rule judges it as
     deployed. It is reported only in a file a kustomization lists among its `resources`,
     where kustomize refuses to build it. (A chart's rendered objects are judged as Helm
-    renders them.)
+    renders them.) The assertions of a test runner (the files a chainsaw `Test` matches
+    under `assert:` or `error:`, a kuttl `TestStep`'s, a step file named `01-assert.yaml`
+    or `01-errors.yaml`) are patterns, not objects: their shapes are not checked (a key
+    may be an expression, a value its expected result) and no rule judges them.
 
     ## Why it matters
     The API server rejects these objects, often only at deploy time. k8slb says so at

@@ -113,3 +113,102 @@ def test_an_unnamed_patch_a_kustomization_lists_is_no_error(tmp_path: Path) -> N
     }
     findings = lint_files(tmp_path, files).findings
     assert not [f for f in findings if f.path.endswith("prestop.yaml")]
+
+
+# A chainsaw test: applies the app, then waits for a Service and a pod as the cluster holds
+# them (named, both are patterns too: the shapes match, whatever else the objects hold)
+CHAINSAW = """\
+apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata:
+  name: cart-rollout
+spec:
+  steps:
+    - name: install
+      try:
+        - apply:
+            file: install.yaml
+        - assert:
+            file: install.yaml
+    - name: wait for the cart
+      try:
+        - assert:
+            timeout: 2m
+            file: ../shared/cart-ready.yaml
+      catch:
+        - error:
+            file: cart-crashing.yaml
+"""
+# a Service as a test waits for it: its labels matched by an expression of the runner
+SERVICE_WAITED_FOR = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: cart
+  namespace: shop
+  labels:
+    (contains(keys(@), 'app')): true
+spec:
+  selector:
+    app: cart
+"""
+CRASHING = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: cart-0
+  namespace: shop
+  labels:
+    app: cart
+spec:
+  containers:
+    - name: cart
+status:
+  phase: Failed
+"""
+
+
+def test_what_a_chainsaw_test_asserts_is_a_pattern(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    files = {
+        "e2e/cart/chainsaw-test.yaml": CHAINSAW,
+        "e2e/cart/install.yaml": SERVICE + "---\n" + POD.format(name="  name: cart\n"),
+        "e2e/shared/cart-ready.yaml": SERVICE_WAITED_FOR,
+        "e2e/cart/cart-crashing.yaml": CRASHING,
+    }
+    found = _paths(lint_files(tmp_path, files).findings)
+    # what it applies (and asserts after) is deployed: judged
+    assert ("KLB401", "install.yaml") in found
+    assert {name for _, name in found} == {"install.yaml"}
+
+
+def test_a_file_no_runner_names_is_judged(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    files = {"e2e/shared/cart-ready.yaml": SERVICE_WAITED_FOR}
+    found = _paths(lint_files(tmp_path, files).findings)
+    assert ("KLB002", "cart-ready.yaml") in found
+
+
+def test_kuttl_assertions_by_name_and_by_test_step(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    step = (
+        "apiVersion: kuttl.dev/v1beta1\nkind: TestStep\napply:\n  - ../app/install.yaml\n"
+        "assert:\n  - ../app/cart-listening.yaml\n"
+    )
+    files = {
+        "kuttl/cart/00-install.yaml": SERVICE,
+        "kuttl/cart/01-assert.yaml": POD.format(name="  name: cart-0\n"),
+        "kuttl/cart/02-errors.yaml": CRASHING,
+        "kuttl/cart/03-step.yaml": step,
+        "kuttl/app/cart-listening.yaml": POD.format(name="  name: cart-1\n"),
+    }
+    found = _paths(lint_files(tmp_path, files).findings)
+    assert not {name for _, name in found} & {
+        "01-assert.yaml",
+        "02-errors.yaml",
+        "cart-listening.yaml",
+    }
+    files["kuttl/cart/01-assert.yaml"] = ""
+    files["kuttl/cart/01-pods.yaml"] = POD.format(name="  name: cart-0\n")
+    found = _paths(lint_files(tmp_path, files).findings)
+    assert ("KLB401", "01-pods.yaml") in found

@@ -72,6 +72,8 @@ class ManifestFile:
     # the documents of a kind k8slb judges that name nothing (no `metadata.name`, no
     # `generateName`): patterns and patches, never created as they stand (unnamed_objects)
     unnamed: list[Problem] = field(default_factory=list)
+    # what a test runner reads of the files named here (test_patterns)
+    runner: RunnerFiles = field(default_factory=lambda: RunnerFiles())
 
 
 def decode(path: str, data: bytes) -> str | Problem:
@@ -290,6 +292,7 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
                 result.proxy_configs.append(ProxyConfig(path, doc.pos[0], doc.data))
         else:
             strays.append(doc)
+    result.runner = test_patterns(path, result.objects)
     for doc in strays:
         # A list or a scalar amid manifests is a slip (a bad `---` split, a stray line);
         # a file of nothing but such documents is simply not a manifest file.
@@ -306,6 +309,81 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
         else:
             result.other_documents += 1
     return result
+
+
+# A test runner's assertion or error file by its name alone, in kuttl's and chainsaw's
+# convention for the steps of a test folder: `<index>-assert*.yaml`, `<index>-errors.yaml`
+_PATTERN_FILE = regex.compile(r"^[0-9]{1,4}-(?:assert|errors?)(?:[-_.][^/]*)?\.ya?ml$")
+# The operations of a runner's step that match the cluster against a file's objects, and
+# those that apply them (a file asserted after it is applied is deployed all the same)
+_MATCHED = frozenset({"assert", "error"})
+_APPLIED = frozenset({"apply", "create", "update", "patch"})
+_BLOCKS = ("try", "catch", "finally", "cleanup")
+# The files one file names to a runner at most: past it, none is read as a pattern
+MAX_PATTERN_FILES = 1024
+
+
+@record
+class RunnerFiles:
+    """What a test runner's file says of other files (test_patterns): those it matches
+    against the cluster, those it applies (normalised paths)."""
+
+    matched: tuple[str, ...] = ()
+    applied: tuple[str, ...] = ()
+
+
+def test_patterns(path: str, objects: Sequence[K8sObject]) -> RunnerFiles:
+    """What a test runner reads of the files named here: this file itself is matched
+    when its name is a step's assertion or error in kuttl's and chainsaw's convention
+    (`01-assert.yaml`, `01-errors.yaml`); a chainsaw `Test` (or `StepTemplate`) names the
+    files of its steps' operations (`assert:`/`error:` match, `apply:`/`create:`/... apply)
+    and a kuttl `TestStep` those of its `assert:`/`error:` and `apply:` lists. A name that
+    is an expression, a glob or absolute is not followed; past MAX_PATTERN_FILES, nothing."""
+    matched = [os.path.normpath(path)] if _PATTERN_FILE.match(os.path.basename(path)) else []
+    applied: list[str] = []
+    folder = os.path.dirname(path)
+    for obj in objects:
+        for operation, named in _runner_files(obj):
+            if len(matched) + len(applied) >= MAX_PATTERN_FILES:
+                return RunnerFiles()
+            if not named or any(c in named for c in "*?[($:{") or os.path.isabs(named):
+                continue
+            listed = matched if operation in _MATCHED else applied
+            listed.append(os.path.normpath(os.path.join(folder, named)))
+    return RunnerFiles(tuple(matched), tuple(applied))
+
+
+def _runner_files(obj: K8sObject) -> list[tuple[str, str]]:
+    """(operation, file name) of each file a chainsaw Test/StepTemplate or a kuttl
+    TestStep matches or applies."""
+    operations = _MATCHED | _APPLIED
+    if obj.group == "kuttl.dev" and obj.kind == "TestStep":
+        lists = [(key, obj.body.get(key)) for key in sorted(operations)]
+        return [(k, n) for k, names in lists if isinstance(names, list) for n in names]
+    if obj.group != "chainsaw.kyverno.io" or obj.kind not in ("Test", "StepTemplate"):
+        return []
+    spec = obj.body.get("spec")
+    steps = spec.get("steps") if isinstance(spec, dict) and obj.kind == "Test" else [spec]
+    found: list[tuple[str, str]] = []
+    for step in steps if isinstance(steps, list) else []:
+        blocks = [step.get(key) for key in _BLOCKS] if isinstance(step, dict) else []
+        for operation in (o for b in blocks if isinstance(b, list) for o in b):
+            for key in sorted(operations & operation.keys()) if isinstance(operation, dict) else ():
+                named = operation[key].get("file") if isinstance(operation[key], dict) else None
+                found += [(key, named)] if isinstance(named, str) else []
+    return found
+
+
+def read_as_patterns(
+    manifests: Sequence[ManifestFile], rendered: Collection[str]
+) -> frozenset[str]:
+    """Every file (normalised) a test runner of the run matches against the cluster and
+    none applies (test_patterns): its objects are patterns, never deployed."""
+    runners = [m.runner for m in manifests if m.path not in rendered]
+    matched = {named for r in runners for named in r.matched}
+    if not matched:
+        return frozenset()
+    return frozenset(matched - {named for r in runners for named in r.applied})
 
 
 def _yaml_problems(path: str, text: str, problems: list[tuple[int, YAMLProblem]]) -> list[Problem]:

@@ -45,7 +45,7 @@ from k8slb.reading.build_files import (
 )
 from k8slb.reading.chart_findings import RenderedTemplate
 from k8slb.reading.charts import Rendering, real_path
-from k8slb.reading.manifests import ManifestFile, unnamed_objects
+from k8slb.reading.manifests import ManifestFile, read_as_patterns, unnamed_objects
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source
 from k8slb.rulekit.base import Context, Rule
@@ -604,8 +604,16 @@ def analyse(
     """The model the rules read: the index of objects (deployment units, meshes), which
     code runs in which container, the read problems; with --context, what is judged.
     `links`: the last model's, after an edit that changed no code and no build file."""
+    patterns = read_as_patterns(read.manifests, read.rendered_from)  # a test's, to match
     merged = patched(
-        [obj for m in read.manifests for obj in m.objects], read.manifests, read.rendered_from
+        [
+            obj
+            for m in read.manifests
+            if not patterns or os.path.normpath(m.path) not in patterns
+            for obj in m.objects
+        ],
+        read.manifests,
+        read.rendered_from,
     )
     unnamed = unnamed_objects(read.manifests, read.rendered_from)
     if unnamed.objects:  # patterns and patches: never judged as objects deployed
@@ -622,6 +630,7 @@ def analyse(
         if os.path.normpath(m.path) not in merged.patch_files
         for p in m.problems
         if (p.path, p.object) not in unnamed.objects or p.path in said
+        if p.rule != "KLB002" or os.path.normpath(p.path) not in patterns
     ]
     problems += unnamed.said
     problems += [facts.problem for facts in read.modules if facts.problem is not None]
@@ -648,6 +657,7 @@ def analyse(
         patched=merged.moved,
         patch_files=merged.patch_files,
         unnamed_said=said,
+        patterns=patterns,
         left_out=read.left_out,
         grpc_java=read.builds.grpc_java,
         build_contexts=build_contexts(read.builds),
