@@ -36,6 +36,12 @@ class InvalidManifest(ReadProblemRule):
     or `01-errors.yaml`) are patterns, not objects: their shapes are not checked (a key
     may be an expression, a value its expected result) and no rule judges them.
 
+    A value written wholly as a `#{NAME}` placeholder (`namespace: #{NS}`, an args item
+    `- #{FLAG}`) is one a program writes into the text before it applies the file; YAML
+    reads the `#` as a comment and the value as empty. That empty value is not said as a
+    wrong shape, but the object it would have made unreadable still stays out of the
+    rules (what fills it is not known); an empty value written as such still is said.
+
     ## Why it matters
     The API server rejects these objects, often only at deploy time. k8slb says so at
     the line where the shape is wrong instead of guessing what was meant.

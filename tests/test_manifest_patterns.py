@@ -212,3 +212,43 @@ def test_kuttl_assertions_by_name_and_by_test_step(tmp_path: Path) -> None:
     files["kuttl/cart/01-pods.yaml"] = POD.format(name="  name: cart-0\n")
     found = _paths(lint_files(tmp_path, files).findings)
     assert ("KLB401", "01-pods.yaml") in found
+
+
+# A manifest a program fills in before it applies it: `#{NAME}` is replaced in the text,
+# and YAML, reading `#` as a comment, sees an empty value there
+FILLED_BY_CODE = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: scheduler
+  namespace: #{TENANT_NAMESPACE}
+spec:
+  selector:
+    matchLabels:
+      app: scheduler
+  template:
+    metadata:
+      labels:
+        app: scheduler
+    spec:
+      containers:
+        - name: scheduler
+          image: registry.example/scheduler:2.0
+          args:
+            - --tenant
+            - #{TENANT_ID}
+            -{empty}
+"""
+
+
+def test_a_value_wholly_a_placeholder_the_code_fills_is_no_wrong_shape(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    files = {"templates/scheduler.yaml": FILLED_BY_CODE.replace("{empty}", " --verbose")}
+    assert lint_files(tmp_path, files, ["KLB002"]).findings == []
+
+
+def test_an_empty_value_written_as_such_is_still_a_wrong_shape(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    files = {"templates/scheduler.yaml": FILLED_BY_CODE.replace("{empty}", "  # {TENANT_ID}")}
+    findings = lint_files(tmp_path, files, ["KLB002"]).findings
+    assert [(f.rule, f.line) for f in findings] == [("KLB002", 21)]

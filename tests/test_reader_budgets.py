@@ -2525,6 +2525,24 @@ def runner_patterns_everywhere(n: int) -> Files:
     return files
 
 
+def hash_placeholders(n: int) -> Files:
+    """A Deployment of `n` args each a `#{NAME}` placeholder (YAML: empty, each a shape
+    KLB002 does not say), `n` more as keys, and a key line of 1 MB before a `#{`."""
+    args = "".join(f"        - #{{A{i}}}\n" for i in range(n))
+    keys = "".join(f"  k{i}: #{{V{i}}}\n" for i in range(n))
+    deployment = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n"
+        "  namespace: #{NS}\nspec:\n  template:\n    spec:\n      containers:\n"
+        f"      - name: c\n        image: x\n        args:\n{args}"
+    )
+    return {
+        ".git/HEAD": "ref: refs/heads/main\n",
+        "a.yaml": deployment,
+        "b.yaml": f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c}}\ndata:\n{keys}",
+        "c.yaml": "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n" + "x" * (1 << 20) + ": #{",
+    }
+
+
 def kustomize_patches_everywhere(n: int) -> Files:
     """A base of `n` Deployments; an overlay with a patch for each, one file of `n`
     patches of one Deployment and a patch adding `n` containers of `n` env entries each;
@@ -2678,6 +2696,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Test runners: a chainsaw Test of 2000 steps of 8 files, 2000 kuttl assertions": (
         lambda: runner_patterns_everywhere(2000)
+    ),
+    "YAML: 50,000 `#{NAME}` placeholder values as list items and keys, a 1 MB key line": (
+        lambda: hash_placeholders(50_000)
     ),
     "Go: 3000 packages importing each other in a chain that only tests import": (
         lambda: go_test_support_chain(3000)

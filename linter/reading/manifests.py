@@ -275,6 +275,7 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
         result.added_labels += [added] if added is not None else []
         result.kustomization = kustomization_parts(path, composed.documents[0].data, text)
     strays: list[Document] = []
+    holes = placeholder_values(text) if "#{" in text else frozenset()
     for doc in composed.documents:
         if (
             isinstance(doc.data, YMap)
@@ -285,7 +286,7 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
             )
             and not _chart_index(doc.data)
         ):
-            _add_object(result, doc, doc.data, None)
+            _add_object(result, doc, doc.data, None, holes)
         elif doc.data is None or isinstance(doc.data, YMap):
             result.other_documents += 1  # empty, or YAML that is not a manifest
             if isinstance(doc.data, YMap) and "static_resources" in doc.data:
@@ -444,6 +445,40 @@ def _placeholder_near(text: str, line: int) -> tuple[int, str] | None:
     return None
 
 
+# A value written wholly as a `#{NAME}` placeholder (`namespace: #{NS}`, `- #{FLAG}`),
+# which a program replaces in the text before it applies the file; YAML reads it as a
+# comment, the value as empty
+_HASH_PLACEHOLDER = regex.compile(
+    r"^[ \t]*(?:-[ \t]+|[^#'\"\n]*:[ \t]+)#\{[A-Za-z_][A-Za-z0-9_.-]*\}[ \t]*\r?$",
+    regex.MULTILINE,
+)
+
+
+def placeholder_values(text: str) -> frozenset[int]:
+    """The lines (from 1) whose value is wholly a `#{NAME}` placeholder: YAML reads an
+    empty value there, where the file's own program writes one before use, so that empty
+    value is no wrong shape of the author's (the object stays out of the rules, since what
+    fills it is not known, but KLB002 does not say it)."""
+    lines: list[int] = []
+    line, at = 1, 0
+    for found in _HASH_PLACEHOLDER.finditer(text):
+        line += text.count("\n", at, found.start())
+        at = found.start()
+        lines.append(line)
+    return frozenset(lines)
+
+
+def _value_at(body: YMap, path: tuple[str | int, ...]) -> object:
+    """The value at `path` in the object (None when a step is missing)."""
+    value: object = body
+    for step in path:
+        listed = isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value)
+        if not listed and not (isinstance(value, dict) and step in value):
+            return None
+        value = value[step]  # type: ignore[index]
+    return value
+
+
 def _misnamed_chart(path: str, body: YMap, item: int | None) -> Problem | None:
     """A chart's metadata (`apiVersion`, `name`, `version`, no `kind`) in a file named as
     Chart.yaml in another case (`chart.yaml`): Helm loads a chart only from `Chart.yaml`, so
@@ -546,7 +581,25 @@ def unnamed_objects(manifests: Sequence[ManifestFile], rendered: Collection[str]
     )
 
 
-def _add_object(result: ManifestFile, doc: Document, body: YMap, item: int | None) -> None:
+def _unnamed_said(obj: K8sObject, where: str) -> Problem:
+    """KLB002 for an object that names itself nowhere (said where unnamed_objects says)."""
+    return Problem(
+        "KLB002",
+        obj.path,
+        *obj.body.pos,
+        f"{where} ({obj.kind}) has no `metadata.name` (nor `generateName`): kubectl, "
+        "kustomize and Helm cannot create it, and no rule judges it",
+        obj.ref,
+    )
+
+
+def _add_object(
+    result: ManifestFile,
+    doc: Document,
+    body: YMap,
+    item: int | None,
+    holes: frozenset[int] = frozenset(),
+) -> None:
     api_version, kind = body.get("apiVersion"), body.get("kind")
     where = f"document {doc.index}" + ("" if item is None else f", item {item}")
     if not isinstance(kind, str) or not kind:
@@ -571,7 +624,7 @@ def _add_object(result: ManifestFile, doc: Document, body: YMap, item: int | Non
             return
         for number, entry in enumerate(items):
             if isinstance(entry, YMap):
-                _add_object(result, doc, entry, number)
+                _add_object(result, doc, entry, number, holes)
             else:
                 result.problems.append(
                     Problem(
@@ -585,20 +638,13 @@ def _add_object(result: ManifestFile, doc: Document, body: YMap, item: int | Non
     obj = K8sObject(result.path, doc.index, item, api_version, kind, body)
     spec = KINDS.get((api_group(api_version), kind))
     if spec is not None and _unnamed(body):
-        result.unnamed.append(
-            Problem(
-                "KLB002",
-                result.path,
-                *body.pos,
-                f"{where} ({kind}) has no `metadata.name` (nor `generateName`): kubectl, "
-                "kustomize and Helm cannot create it, and no rule judges it",
-                obj.ref,
-            )
-        )
+        result.unnamed.append(_unnamed_said(obj, where))
     errors = list(shape_errors(body, spec.shape if spec else "Object"))
     separable = [error.separable for error in errors]
     kept = all(separable)  # every wrong field is one the object can be read without
     for error, leaf in zip(errors, separable, strict=True):
+        if error.pos[0] in holes and _value_at(body, error.path) is None:
+            continue  # a placeholder the code that reads the file fills: not YAML's value
         detail = (
             (f"the rules that read `{leaf[-1]}` skip this object; the others still check it",)
             if kept and leaf
