@@ -25,6 +25,23 @@ class InvalidManifest(ReadProblemRule):
     Kubernetes has: `v1` for the core group, `<group>/<version>` for the others; another
     tool's `apiVersion: v1beta1` or `apiVersion: 1` is not.
 
+    An object of a kind the rules judge (a Service, a workload, a Pod, an autoscaler) that
+    names itself nowhere, with neither `metadata.name` nor `metadata.generateName`, cannot
+    be created by kubectl, kustomize or Helm: it is a fragment, such as a state a test
+    waits for (any pod of an app, running and ready) or a patch, and no rule judges it as
+    deployed. It is reported only in a file a kustomization lists among its `resources`,
+    where kustomize refuses to build it. (A chart's rendered objects are judged as Helm
+    renders them.) The assertions of a test runner (the files a chainsaw `Test` matches
+    under `assert:` or `error:`, a kuttl `TestStep`'s, a step file named `01-assert.yaml`
+    or `01-errors.yaml`) are patterns, not objects: their shapes are not checked (a key
+    may be an expression, a value its expected result) and no rule judges them.
+
+    A value written wholly as a `#{NAME}` placeholder (`namespace: #{NS}`, an args item
+    `- #{FLAG}`) is one a program writes into the text before it applies the file; YAML
+    reads the `#` as a comment and the value as empty. That empty value is not said as a
+    wrong shape, but the object it would have made unreadable still stays out of the
+    rules (what fills it is not known); an empty value written as such still is said.
+
     ## Why it matters
     The API server rejects these objects, often only at deploy time. k8slb says so at
     the line where the shape is wrong instead of guessing what was meant.

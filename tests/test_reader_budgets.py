@@ -2734,6 +2734,53 @@ def kustomize_labels_everywhere(n: int) -> Files:
     return files
 
 
+def runner_patterns_everywhere(n: int) -> Files:
+    """A chainsaw Test of `n` steps of 8 operations each naming a file to match or apply
+    (past MAX_PATTERN_FILES: none read as a pattern), another within it naming `n` / 32
+    steps' files, `n` files named as kuttl's assertions, and a kuttl TestStep of `n`
+    entries in a list."""
+    operations = "".join(
+        f"        - {key}: {{{{file: f{{i}}-{j}.yaml}}}}\n"
+        for j, key in enumerate(("assert", "error", "apply", "create") * 2)
+    )
+    steps = "".join(f"    - try:\n{operations.format(i=i)}" for i in range(n))
+    few = "".join(f"    - try:\n{operations.format(i=i)}" for i in range(n // 32))
+    head = "apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata: {name: t}\n"
+    pod = (
+        "apiVersion: v1\nkind: Pod\nmetadata: {labels: {app: a}}\n"
+        "spec: {containers: [{name: c, image: x}]}\nstatus: {phase: Running}\n"
+    )
+    entries = "".join(f"  - f{i}-0.yaml\n" for i in range(n))
+    files = {
+        ".git/HEAD": "ref: refs/heads/main\n",
+        "big/chainsaw-test.yaml": f"{head}spec:\n  steps:\n{steps}",
+        "ok/chainsaw-test.yaml": f"{head}spec:\n  steps:\n{few}",
+        "kuttl/step.yaml": f"apiVersion: kuttl.dev/v1beta1\nkind: TestStep\nassert:\n{entries}",
+    }
+    for i in range(n):
+        files[f"kuttl/{i:02d}-assert-{i}.yaml"] = pod
+        files[f"ok/f{i}-0.yaml"] = pod if i < n // 32 else ""
+    return files
+
+
+def hash_placeholders(n: int) -> Files:
+    """A Deployment of `n` args each a `#{NAME}` placeholder (YAML: empty, each a shape
+    KLB002 does not say), `n` more as keys, and a key line of 1 MB before a `#{`."""
+    args = "".join(f"        - #{{A{i}}}\n" for i in range(n))
+    keys = "".join(f"  k{i}: #{{V{i}}}\n" for i in range(n))
+    deployment = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n"
+        "  namespace: #{NS}\nspec:\n  template:\n    spec:\n      containers:\n"
+        f"      - name: c\n        image: x\n        args:\n{args}"
+    )
+    return {
+        ".git/HEAD": "ref: refs/heads/main\n",
+        "a.yaml": deployment,
+        "b.yaml": f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c}}\ndata:\n{keys}",
+        "c.yaml": "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n" + "x" * (1 << 20) + ": #{",
+    }
+
+
 def kustomize_patches_everywhere(n: int) -> Files:
     """A base of `n` Deployments; an overlay with a patch for each, one file of `n`
     patches of one Deployment and a patch adding `n` containers of `n` env entries each;
@@ -2884,6 +2931,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Kustomize: 2000 resource files labelled, 2000 label entries and common labels": (
         lambda: kustomize_labels_everywhere(2000)
+    ),
+    "Test runners: a chainsaw Test of 2000 steps of 8 files, 2000 kuttl assertions": (
+        lambda: runner_patterns_everywhere(2000)
+    ),
+    "YAML: 50,000 `#{NAME}` placeholder values as list items and keys, a 1 MB key line": (
+        lambda: hash_placeholders(50_000)
     ),
     "Go: 3000 packages importing each other in a chain that only tests import": (
         lambda: go_test_support_chain(3000)

@@ -7,11 +7,12 @@ items and the shape check (KLB002) all happen here, once per file.
 from __future__ import annotations
 
 import os
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from k8slb.core import regex
-from k8slb.core.findings import Problem, Severity
+from k8slb.core.findings import ObjectRef, Problem, Severity
 from k8slb.core.record import record
 from k8slb.reading.build_files import names_builds
 from k8slb.reading.encodings import yaml_codec
@@ -68,6 +69,11 @@ class ManifestFile:
     # and the files its lines name as patches that may merge (never objects of their own)
     kustomization: KustomizationParts | None = None
     patch_files: list[str] = field(default_factory=list)
+    # the documents of a kind k8slb judges that name nothing (no `metadata.name`, no
+    # `generateName`): patterns and patches, never created as they stand (unnamed_objects)
+    unnamed: list[Problem] = field(default_factory=list)
+    # what a test runner reads of the files named here (test_patterns)
+    runner: RunnerFiles = field(default_factory=lambda: RunnerFiles())
 
 
 def decode(path: str, data: bytes) -> str | Problem:
@@ -269,6 +275,7 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
         result.added_labels += [added] if added is not None else []
         result.kustomization = kustomization_parts(path, composed.documents[0].data, text)
     strays: list[Document] = []
+    holes = placeholder_values(text) if "#{" in text else frozenset()
     for doc in composed.documents:
         if (
             isinstance(doc.data, YMap)
@@ -279,13 +286,14 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
             )
             and not _chart_index(doc.data)
         ):
-            _add_object(result, doc, doc.data, None)
+            _add_object(result, doc, doc.data, None, holes)
         elif doc.data is None or isinstance(doc.data, YMap):
             result.other_documents += 1  # empty, or YAML that is not a manifest
             if isinstance(doc.data, YMap) and "static_resources" in doc.data:
                 result.proxy_configs.append(ProxyConfig(path, doc.pos[0], doc.data))
         else:
             strays.append(doc)
+    result.runner = test_patterns(path, result.objects)
     for doc in strays:
         # A list or a scalar amid manifests is a slip (a bad `---` split, a stray line);
         # a file of nothing but such documents is simply not a manifest file.
@@ -302,6 +310,81 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
         else:
             result.other_documents += 1
     return result
+
+
+# A test runner's assertion or error file by its name alone, in kuttl's and chainsaw's
+# convention for the steps of a test folder: `<index>-assert*.yaml`, `<index>-errors.yaml`
+_PATTERN_FILE = regex.compile(r"^[0-9]{1,4}-(?:assert|errors?)(?:[-_.][^/]*)?\.ya?ml$")
+# The operations of a runner's step that match the cluster against a file's objects, and
+# those that apply them (a file asserted after it is applied is deployed all the same)
+_MATCHED = frozenset({"assert", "error"})
+_APPLIED = frozenset({"apply", "create", "update", "patch"})
+_BLOCKS = ("try", "catch", "finally", "cleanup")
+# The files one file names to a runner at most: past it, none is read as a pattern
+MAX_PATTERN_FILES = 1024
+
+
+@record
+class RunnerFiles:
+    """What a test runner's file says of other files (test_patterns): those it matches
+    against the cluster, those it applies (normalised paths)."""
+
+    matched: tuple[str, ...] = ()
+    applied: tuple[str, ...] = ()
+
+
+def test_patterns(path: str, objects: Sequence[K8sObject]) -> RunnerFiles:
+    """What a test runner reads of the files named here: this file itself is matched
+    when its name is a step's assertion or error in kuttl's and chainsaw's convention
+    (`01-assert.yaml`, `01-errors.yaml`); a chainsaw `Test` (or `StepTemplate`) names the
+    files of its steps' operations (`assert:`/`error:` match, `apply:`/`create:`/... apply)
+    and a kuttl `TestStep` those of its `assert:`/`error:` and `apply:` lists. A name that
+    is an expression, a glob or absolute is not followed; past MAX_PATTERN_FILES, nothing."""
+    matched = [os.path.normpath(path)] if _PATTERN_FILE.match(os.path.basename(path)) else []
+    applied: list[str] = []
+    folder = os.path.dirname(path)
+    for obj in objects:
+        for operation, named in _runner_files(obj):
+            if len(matched) + len(applied) >= MAX_PATTERN_FILES:
+                return RunnerFiles()
+            if not named or any(c in named for c in "*?[($:{") or os.path.isabs(named):
+                continue
+            listed = matched if operation in _MATCHED else applied
+            listed.append(os.path.normpath(os.path.join(folder, named)))
+    return RunnerFiles(tuple(matched), tuple(applied))
+
+
+def _runner_files(obj: K8sObject) -> list[tuple[str, str]]:
+    """(operation, file name) of each file a chainsaw Test/StepTemplate or a kuttl
+    TestStep matches or applies."""
+    operations = _MATCHED | _APPLIED
+    if obj.group == "kuttl.dev" and obj.kind == "TestStep":
+        lists = [(key, obj.body.get(key)) for key in sorted(operations)]
+        return [(k, n) for k, names in lists if isinstance(names, list) for n in names]
+    if obj.group != "chainsaw.kyverno.io" or obj.kind not in ("Test", "StepTemplate"):
+        return []
+    spec = obj.body.get("spec")
+    steps = spec.get("steps") if isinstance(spec, dict) and obj.kind == "Test" else [spec]
+    found: list[tuple[str, str]] = []
+    for step in steps if isinstance(steps, list) else []:
+        blocks = [step.get(key) for key in _BLOCKS] if isinstance(step, dict) else []
+        for operation in (o for b in blocks if isinstance(b, list) for o in b):
+            for key in sorted(operations & operation.keys()) if isinstance(operation, dict) else ():
+                named = operation[key].get("file") if isinstance(operation[key], dict) else None
+                found += [(key, named)] if isinstance(named, str) else []
+    return found
+
+
+def read_as_patterns(
+    manifests: Sequence[ManifestFile], rendered: Collection[str]
+) -> frozenset[str]:
+    """Every file (normalised) a test runner of the run matches against the cluster and
+    none applies (test_patterns): its objects are patterns, never deployed."""
+    runners = [m.runner for m in manifests if m.path not in rendered]
+    matched = {named for r in runners for named in r.matched}
+    if not matched:
+        return frozenset()
+    return frozenset(matched - {named for r in runners for named in r.applied})
 
 
 def _yaml_problems(path: str, text: str, problems: list[tuple[int, YAMLProblem]]) -> list[Problem]:
@@ -360,6 +443,40 @@ def _placeholder_near(text: str, line: int) -> tuple[int, str] | None:
         if found is not None:
             return first + number, found.group(1)
     return None
+
+
+# A value written wholly as a `#{NAME}` placeholder (`namespace: #{NS}`, `- #{FLAG}`),
+# which a program replaces in the text before it applies the file; YAML reads it as a
+# comment, the value as empty
+_HASH_PLACEHOLDER = regex.compile(
+    r"^[ \t]*(?:-[ \t]+|[^#'\"\n]*:[ \t]+)#\{[A-Za-z_][A-Za-z0-9_.-]*\}[ \t]*\r?$",
+    regex.MULTILINE,
+)
+
+
+def placeholder_values(text: str) -> frozenset[int]:
+    """The lines (from 1) whose value is wholly a `#{NAME}` placeholder: YAML reads an
+    empty value there, where the file's own program writes one before use, so that empty
+    value is no wrong shape of the author's (the object stays out of the rules, since what
+    fills it is not known, but KLB002 does not say it)."""
+    lines: list[int] = []
+    line, at = 1, 0
+    for found in _HASH_PLACEHOLDER.finditer(text):
+        line += text.count("\n", at, found.start())
+        at = found.start()
+        lines.append(line)
+    return frozenset(lines)
+
+
+def _value_at(body: YMap, path: tuple[str | int, ...]) -> object:
+    """The value at `path` in the object (None when a step is missing)."""
+    value: object = body
+    for step in path:
+        listed = isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value)
+        if not listed and not (isinstance(value, dict) and step in value):
+            return None
+        value = value[step]  # type: ignore[index]
+    return value
 
 
 def _misnamed_chart(path: str, body: YMap, item: int | None) -> Problem | None:
@@ -422,7 +539,67 @@ def _kubernetes_api(body: YMap) -> bool:
     return bool(group) and number.startswith("v") and number[1:2].isdigit()
 
 
-def _add_object(result: ManifestFile, doc: Document, body: YMap, item: int | None) -> None:
+def _unnamed(body: YMap) -> bool:
+    """Whether an object names itself nowhere: no `metadata` at all, or one with neither a
+    `name` nor a `generateName` (null or empty). The API server creates no such object, so
+    it is a fragment: a test's assertion (a state to wait for, matched against whatever
+    objects the cluster holds) or a patch. A `metadata` of the wrong shape is KLB002's."""
+    metadata = body.get("metadata")
+    if metadata is None:
+        return True
+    if not isinstance(metadata, YMap):
+        return False
+    return all(metadata.get(key) in (None, "") for key in ("name", "generateName"))
+
+
+@record
+class Unnamed:
+    """What a run makes of its unnamed objects (ManifestFile.unnamed): their (path, ref),
+    which no rule judges, and KLB002 for those of a file a kustomization lists among its
+    `resources` (kustomize refuses to build them)."""
+
+    objects: frozenset[tuple[str, ObjectRef]]
+    said: tuple[Problem, ...]
+
+
+def unnamed_objects(manifests: Sequence[ManifestFile], rendered: Collection[str]) -> Unnamed:
+    """The run's unnamed objects (see Unnamed): anywhere but in a kustomization's
+    resources, a document that names nothing is a pattern or a patch, left out in
+    silence (a patch file's are still merged: model/patched.py reads them first)."""
+    found = [problem for m in manifests if m.path not in rendered for problem in m.unnamed]
+    if not found:
+        return Unnamed(frozenset(), ())
+    listed = {
+        os.path.normpath(resource)
+        for m in manifests
+        if m.kustomization is not None and m.path not in rendered
+        for resource in m.kustomization.resources
+    }
+    return Unnamed(
+        frozenset((p.path, p.object) for p in found if p.object is not None),
+        tuple(p for p in found if os.path.normpath(p.path) in listed),
+    )
+
+
+def _unnamed_said(obj: K8sObject, where: str) -> Problem:
+    """KLB002 for an object that names itself nowhere (said where unnamed_objects says)."""
+    return Problem(
+        "KLB002",
+        obj.path,
+        *obj.body.pos,
+        f"{where} ({obj.kind}) has no `metadata.name` (nor `generateName`): kubectl, "
+        "kustomize and Helm cannot create it, and no rule judges it",
+        obj.ref,
+    )
+
+
+def _add_object(
+    result: ManifestFile,
+    doc: Document,
+    body: YMap,
+    item: int | None,
+    holes: frozenset[int] = frozenset(),
+) -> None:
     api_version, kind = body.get("apiVersion"), body.get("kind")
     where = f"document {doc.index}" + ("" if item is None else f", item {item}")
     if not isinstance(kind, str) or not kind:
@@ -447,7 +624,7 @@ def _add_object(result: ManifestFile, doc: Document, body: YMap, item: int | Non
             return
         for number, entry in enumerate(items):
             if isinstance(entry, YMap):
-                _add_object(result, doc, entry, number)
+                _add_object(result, doc, entry, number, holes)
             else:
                 result.problems.append(
                     Problem(
@@ -460,10 +637,14 @@ def _add_object(result: ManifestFile, doc: Document, body: YMap, item: int | Non
         return
     obj = K8sObject(result.path, doc.index, item, api_version, kind, body)
     spec = KINDS.get((api_group(api_version), kind))
+    if spec is not None and _unnamed(body):
+        result.unnamed.append(_unnamed_said(obj, where))
     errors = list(shape_errors(body, spec.shape if spec else "Object"))
     separable = [error.separable for error in errors]
     kept = all(separable)  # every wrong field is one the object can be read without
     for error, leaf in zip(errors, separable, strict=True):
+        if error.pos[0] in holes and _value_at(body, error.path) is None:
+            continue  # a placeholder the code that reads the file fills: not YAML's value
         detail = (
             (f"the rules that read `{leaf[-1]}` skip this object; the others still check it",)
             if kept and leaf

@@ -96,6 +96,10 @@ class Context:
     # container a patch added whole -> its patch file; and every patch file read
     patched: Mapping[tuple[str, ObjectRef], Mapping[str, str]] = field(default_factory=dict)
     patch_files: frozenset[str] = frozenset()
+    # the files whose unnamed objects are said (a kustomization lists them: unnamed_objects)
+    unnamed_said: frozenset[str] = frozenset()
+    # the files a test runner matches against the cluster (reading/manifests.py)
+    patterns: frozenset[str] = frozenset()
     # a rendered file -> the templates of its chart Helm failed on (rendered without them)
     left_out: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # what Java builds say of grpc-java, by the project folder each speaks for

@@ -46,7 +46,7 @@ from k8slb.reading.build_files import (
 )
 from k8slb.reading.chart_findings import RenderedTemplate
 from k8slb.reading.charts import Rendering, real_path
-from k8slb.reading.manifests import ManifestFile
+from k8slb.reading.manifests import ManifestFile, read_as_patterns, unnamed_objects
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source
 from k8slb.rulekit.base import Context, Rule
@@ -635,20 +635,35 @@ def analyse(
     """The model the rules read: the index of objects (deployment units, meshes), which
     code runs in which container, the read problems; with --context, what is judged.
     `links`: the last model's, after an edit that changed no code and no build file."""
+    patterns = read_as_patterns(read.manifests, read.rendered_from)  # a test's, to match
     merged = patched(
-        [obj for m in read.manifests for obj in m.objects], read.manifests, read.rendered_from
+        [
+            obj
+            for m in read.manifests
+            if not patterns or os.path.normpath(m.path) not in patterns
+            for obj in m.objects
+        ],
+        read.manifests,
+        read.rendered_from,
     )
+    unnamed = unnamed_objects(read.manifests, read.rendered_from)
+    if unnamed.objects:  # patterns and patches: never judged as objects deployed
+        merged.objects = [o for o in merged.objects if (o.path, o.ref) not in unnamed.objects]
     objects = labelled(
         merged.objects,
         [labels for m in read.manifests for labels in m.added_labels],
         read.rendered_from,
     )
+    said = frozenset(p.path for p in unnamed.said)  # their shape is said there too
     problems: list[Problem] = [
         p
         for m in read.manifests
         if os.path.normpath(m.path) not in merged.patch_files
         for p in m.problems
+        if (p.path, p.object) not in unnamed.objects or p.path in said
+        if p.rule != "KLB002" or os.path.normpath(p.path) not in patterns
     ]
+    problems += unnamed.said
     problems += [facts.problem for facts in read.modules if facts.problem is not None]
     problems += [Problem(UNREAD_FILE, s.path, 1, 1, s.unread) for s in sources if s.unread]
     index = Index(
@@ -672,6 +687,8 @@ def analyse(
         proxy_configs=[c for m in read.manifests for c in m.proxy_configs],
         patched=merged.moved,
         patch_files=merged.patch_files,
+        unnamed_said=said,
+        patterns=patterns,
         left_out=read.left_out,
         grpc_java=read.builds.grpc_java,
         build_contexts=build_contexts(read.builds),

@@ -458,6 +458,10 @@ def _affected(
         return None
     if any(_patching(path, before.context) or _patching(path, context) for path in changed):
         return None  # a patch merges into another file's object: see model/patched.py
+    if before.context.unnamed_said != context.unnamed_said:
+        return None  # a kustomization's resources name a file of unnamed objects, or no more
+    if before.context.patterns != context.patterns:
+        return None  # a test runner's file names other files as patterns, or no more
     seeds = set(changed)
     seeds |= _facts_changed(before.context.modules, context.modules)
     seeds |= _links_changed(before.context, context)
