@@ -1404,6 +1404,26 @@ def javascript_request_urls(n: int) -> Files:
     return {"web/main.js": head + consts + "function f(id) {\n" + requests + "}\n"}
 
 
+def go_envconfig_package_variables(n: int) -> Files:
+    """envconfig's split words (go/parse.py export_tagged_variables, _words): a struct of
+    `n` fields each of a name `n` words long, `n` variables of it, read `n` times from
+    another package."""
+    mod = "module example.com/m\n\ngo 1.22\n"
+    word = "AbCDe" * n
+    tag = '`split_words:"true" default:"a:1"`'
+    fields = "".join(f"\tF{i}{word} string {tag}\n" for i in range(n))
+    variables = "".join(f"var V{i} S\n" for i in range(n))
+    settings = f"package settings\n\ntype S struct {{\n{fields}}}\n\n{variables}"
+    dials = "".join(
+        f"\tgrpc.NewClient(settings.V{i}.F{i}{word} + settings.V{i}.F0{word})\n" for i in range(n)
+    )
+    main = (
+        'package main\n\nimport (\n\t"google.golang.org/grpc"\n\t"example.com/m/settings"\n)\n\n'
+        f"func main() {{\n{dials}}}\n"
+    )
+    return {"go.mod": mod, "settings/settings.go": settings, "main.go": main}
+
+
 def javascript_credentials_in_variables(n: int, depth: int) -> Files:
     """Clients given credentials held in a variable: `n` functions that each declare and
     assign their own, each making a client, between `n` assignments of the module's; and
@@ -3008,6 +3028,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "JavaScript: 3000 requests to constants and + chains, 30 to templates 3000 long": (
         lambda: javascript_request_urls(3000)
+    ),
+    "Go: envconfig's split words, 300 fields of 1500 words, 300 variables read 300 times": (
+        lambda: go_envconfig_package_variables(300)
     ),
     "JavaScript: credentials in a variable, in 3000 functions and 300 nested": (
         lambda: javascript_credentials_in_variables(3000, 300)
