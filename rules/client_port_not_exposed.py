@@ -68,16 +68,19 @@ class ClientPortNotExposed(Rule):
     """A client in the code dials a Service on a port the Service does not expose.
 
     ## What it does
-    Follows each gRPC channel's target and each HTTP URL in the code (in Python: a literal, a
-    constant, an f-string, or an environment variable as the scanned workloads set it; in
+    Follows each gRPC channel's target and each HTTP URL in the code (in Python: a literal,
+    a constant, an f-string, or an environment variable as the scanned workloads set it; in
     Go: a literal, a constant, `fmt.Sprintf` or a concatenation of those, `os.Getenv` as the
-    workloads set it, the values the Go reader resolves for KLB101 and KLB102) to the
-    scanned Service it names, and reports it when the port it dials is none the Service
-    exposes. A target the reader does not resolve exactly (built by a function of the
-    code, `addr(env, "stock", port)`, or read from a variable no workload sets) is not
-    judged: no port is reported that k8slb is unsure of. A port the address does not write
-    is the one the client uses anyway: 443 for a gRPC `dns` target (grpcio's default), 80
-    for `http://`, 443 for `https://`.
+    workloads set it, the values the Go reader resolves for KLB101 and KLB102; in JavaScript
+    and TypeScript: the values the Node reader resolves for targets, and the URL of a
+    request, axios's, `fetch`'s, got's or `http.request`'s, written as a template or a `+`
+    chain that begins with an environment variable or a constant and goes on with a path,
+    read up to that path) to the scanned Service it names, and reports it when the port it
+    dials is none the Service exposes. A target the reader does not resolve exactly (built
+    by a function of the code, `addr(env, "stock", port)`, or read from a variable no
+    workload sets) is not judged: no port is reported that k8slb is unsure of. A port the
+    address does not write is the one the client uses anyway: 443 for a gRPC `dns` target
+    (grpcio's default), 80 for `http://`, 443 for `https://`.
     A headless Service's name resolves to its pods, so there the pods' container ports and
     the numeric target ports count too. A name no scanned Service has is left alone: k8slb
     cannot tell what it is. So is a URL a load balancer resolves: one handed to a Spring

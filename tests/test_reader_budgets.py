@@ -1387,6 +1387,43 @@ def javascript_sums_and_module_variables(n: int) -> Files:
     return {"web/main.js": head + code}
 
 
+def javascript_request_urls(n: int) -> Files:
+    """HTTP requests whose URL is read up to its path (javascript/parse.py _request_urls):
+    `n` requests each given a constant, the one before with a path added, and a `+` chain
+    of 60 terms; `n // 100` given a template of `n` substitutions that begins with an
+    environment value; one given a `+` chain of `n // 5` terms."""
+    head = "const axios = require('axios');\n"
+    consts = "const C0 = 'http://a:1';\n" + "".join(
+        f"const C{i} = C{i - 1} + '/p';\n" for i in range(1, n)
+    )
+    chain = " + ".join(["'/a/'", "id"] * 30)
+    template = "`${process.env.BASE}" + "/${id}" * n + "`"
+    long_chain = " + ".join(["process.env.BASE", *(["'/a/'", "id"] * (n // 10))])
+    requests = "".join(f"  axios.get(C{i} + {chain});\n" for i in range(n))
+    requests += f"  axios.post({template});\n" * (n // 100) + f"  fetch({long_chain});\n"
+    return {"web/main.js": head + consts + "function f(id) {\n" + requests + "}\n"}
+
+
+def go_envconfig_package_variables(n: int) -> Files:
+    """envconfig's split words (go/parse.py export_tagged_variables, _words): a struct of
+    `n` fields each of a name `n` words long, `n` variables of it, read `n` times from
+    another package."""
+    mod = "module example.com/m\n\ngo 1.22\n"
+    word = "AbCDe" * n
+    tag = '`split_words:"true" default:"a:1"`'
+    fields = "".join(f"\tF{i}{word} string {tag}\n" for i in range(n))
+    variables = "".join(f"var V{i} S\n" for i in range(n))
+    settings = f"package settings\n\ntype S struct {{\n{fields}}}\n\n{variables}"
+    dials = "".join(
+        f"\tgrpc.NewClient(settings.V{i}.F{i}{word} + settings.V{i}.F0{word})\n" for i in range(n)
+    )
+    main = (
+        'package main\n\nimport (\n\t"google.golang.org/grpc"\n\t"example.com/m/settings"\n)\n\n'
+        f"func main() {{\n{dials}}}\n"
+    )
+    return {"go.mod": mod, "settings/settings.go": settings, "main.go": main}
+
+
 def javascript_credentials_in_variables(n: int, depth: int) -> Files:
     """Clients given credentials held in a variable: `n` functions that each declare and
     assign their own, each making a client, between `n` assignments of the module's; and
@@ -3193,6 +3230,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "JavaScript: a + chain 9000 terms long, 3000 lets doubled by +, a let assigned 3000 times": (
         lambda: javascript_sums_and_module_variables(3000)
+    ),
+    "JavaScript: 3000 requests to constants and + chains, 30 to templates 3000 long": (
+        lambda: javascript_request_urls(3000)
+    ),
+    "Go: envconfig's split words, 300 fields of 1500 words, 300 variables read 300 times": (
+        lambda: go_envconfig_package_variables(300)
     ),
     "JavaScript: credentials in a variable, in 3000 functions and 300 nested": (
         lambda: javascript_credentials_in_variables(3000, 300)

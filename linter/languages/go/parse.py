@@ -403,6 +403,7 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
             _ADDRESS_VALUE.search(data) is not None
             or _ADDRESS_FIELD.search(data) is not None
             or _ENV_HELPER_CALL.search(data) is not None
+            or any(style.found(data) for style in _ENV_TAGS)  # a struct an env library fills
         ):
             # for the packages that import it, and the package's own other files
             _read_values(path, data, facts)
@@ -481,18 +482,60 @@ class _EnvTag:
     upper: bool = False  # the library upper-cases the name
     # the file may prefix the names (a tag then names only their end): not read there
     prefixes: tuple[bytes, ...] = ()
+    # envconfig's `split_words:"true"` on a field its tag does not name: the field's name
+    # split into its words, joined by `_` (`AuthGrpcPort`: AUTH_GRPC_PORT); a mark of it
+    split: bytes = b""
 
     def unsure(self, data: bytes) -> bool:
         return any(prefix in data for prefix in self.prefixes)
 
+    def found(self, data: bytes) -> bool:
+        return (self.marker in data or (bool(self.split) and self.split in data)) and not (
+            self.unsure(data)
+        )
 
+    def variable(self, values: dict[str, str], field: str) -> EnvRef | None:
+        """The variable the tag's `values` name for the field, with its default."""
+        name = values.get(self.key, "").split(",", 1)[0].strip()
+        if not name and self.split and values.get("split_words") == "true":
+            name = "_".join(_words(field))
+        name = name.upper() if self.upper else name
+        if not name or name == "-":  # `env:"-"`: the field is not read
+            return None
+        return EnvRef(name, values.get(self.default))
+
+
+def _words(name: str) -> list[str]:
+    """A Go name's words as envconfig splits them: a run of capitals with the lower-case run
+    after it (or alone), a lower-case run, and an acronym's last capital taken to the word
+    it begins (`GRPCEndpoint`: GRPC, Endpoint)."""
+    words: list[str] = []
+    at = 0
+    while at < len(name):
+        start = at
+        while at < len(name) and name[at].isupper():
+            at += 1
+        capitals = at - start
+        while at < len(name) and not name[at].isupper():
+            at += 1
+        word = name[start:at]
+        if capitals >= 2 and at - start > capitals:  # `GRPCE` + `ndpoint`
+            words += [word[: capitals - 1], word[capitals - 1 :]]
+        else:
+            words.append(word)
+    return words
+
+
+# the package variables of an env library's struct exported field by field (a package
+# holds one or two: `var Config Configuration`)
+MAX_TAGGED_VARIABLES = 8
 _ENV_TAGS = (
     # caarlos0/env (and those that copy its tag): `env:"NAME,required"`, `envDefault:"x"`;
     # its prefixes (an `envPrefix` tag, Options' Prefix) make the name longer
     _EnvTag(b'env:"', "env", "envDefault", prefixes=(b"envPrefix", b"Prefix:")),
     # kelseyhightower/envconfig: `envconfig:"NAME"` upper-cased, `default:"x"`; a prefix
     # given to Process is tried first and the tag's name then, alone
-    _EnvTag(b'envconfig:"', "envconfig", "default", upper=True),
+    _EnvTag(b'envconfig:"', "envconfig", "default", upper=True, split=b'split_words:"true"'),
 )
 
 
@@ -637,6 +680,7 @@ def _read_values(path: str, data: bytes, facts: CodeFacts) -> None:
     collector.shaped = [(c, s, collector._called(c)) for c, s in collector.calls]
     collector._index_calls()
     collector.export_values()
+    collector.export_tagged_variables()
     collector.export_env_helpers()
     collector.export_structs()
     facts.exports = scratch.exports
@@ -821,7 +865,7 @@ class _Collector:
         self.facts = facts
         self.drains = b"NOT_SERVING" in data  # a health server's field set to it, maybe
         # the env libraries' struct tags the file may hold (_bind_env_tags)
-        self.env_tags = [t for t in _ENV_TAGS if t.marker in data and not t.unsure(data)]
+        self.env_tags = [t for t in _ENV_TAGS if t.found(data)]
         # the variables a field's tags name, by the field's name and then by the field of
         # the enclosing struct it is in ("" in a named type's struct)
         self.tagged: dict[str, dict[str, list[EnvRef | SettingsKey]]] = defaultdict(
@@ -1111,6 +1155,7 @@ class _Collector:
                 options, pending=tuple(dict.fromkeys(pending))
             )
         self.export_values()
+        self.export_tagged_variables()
         self.export_env_helpers()
         self.export_structs()
         self.export_viper_environment()
@@ -1162,6 +1207,54 @@ class _Collector:
                 value = self.value(bound[0], package)
                 if not isinstance(value, Unknown):
                     self.facts.exports[f"value {name}"] = value
+
+    def export_tagged_variables(self) -> None:
+        """The package's exported variables of a struct type the file declares with its
+        fields tagged for an env library (`var Config Configuration`, filled by
+        `envconfig.Process`): `value <variable>.<field>` for each field whose tag names one
+        variable, what another package's `utils.Config.AuthPort` reads (PackageValue)."""
+        if not self.env_tags:
+            return
+        structs: dict[str, Node] = {}
+        variables: list[tuple[str, str]] = []
+        for statement in self.root.named_children:
+            if statement.type == "type_declaration":
+                for spec in statement.named_children:
+                    kind = spec.child_by_field_name("type")
+                    if spec.type == "type_spec" and kind is not None and kind.type == "struct_type":
+                        structs[_text(spec.child_by_field_name("name"))] = kind
+            elif statement.type == "var_declaration":
+                for spec in statement.named_children:
+                    kind = spec.child_by_field_name("type")
+                    if spec.type != "var_spec" or spec.child_by_field_name("value") is not None:
+                        continue
+                    if kind is not None and kind.type == "type_identifier":
+                        names = spec.children_by_field_name("name")
+                        variables += [(_text(n), _text(kind)) for n in names]
+        fields: dict[str, dict[str, EnvRef]] = {}  # by struct, each read once
+        for variable, type_name in variables[:MAX_TAGGED_VARIABLES]:
+            held = structs.get(type_name)
+            if not variable[:1].isupper() or held is None:
+                continue
+            if type_name not in fields:
+                fields[type_name] = self._tagged_fields(held)
+            for field_name, ref in fields[type_name].items():
+                self.facts.exports[f"value {variable}.{field_name}"] = ref
+
+    def _tagged_fields(self, struct: Node) -> dict[str, EnvRef]:
+        """The fields of a struct type whose tag names one variable, with it."""
+        found: dict[str, EnvRef] = {}
+        lists = [c for c in struct.named_children if c.type == "field_declaration_list"]
+        for declaration in lists[0].named_children if lists else []:
+            tag = declaration.child_by_field_name("tag")
+            if declaration.type != "field_declaration" or tag is None:
+                continue
+            values = _tag_values(self._string(tag))
+            for field_name in map(_text, declaration.children_by_field_name("name")):
+                refs = {r for t in self.env_tags if (r := t.variable(values, field_name))}
+                if len(refs) == 1:
+                    found[field_name] = refs.pop()
+        return found
 
     def export_structs(self) -> None:
         """The fields of the file's struct literals of its package's own types (`literal
@@ -1834,6 +1927,9 @@ class _Collector:
             if name is None:
                 operand = node.child_by_field_name("operand")
                 field = _text(node.child_by_field_name("field"))
+                held = self._package_variable_field(operand, field, scope)
+                if held is not None:  # `utils.Config.AuthPort`
+                    return held
                 ranged = self._ranged(operand, scope, depth, field)
                 if ranged is not None:  # `b.addr` of `for _, b := range backends`
                     return ranged
@@ -2104,6 +2200,23 @@ class _Collector:
             return None
         passed = self._passed(found[0], _text(operand), depth)
         return replace(passed, member=field) if isinstance(passed, Passed) else None
+
+    def _package_variable_field(
+        self, operand: Node | None, field: str, scope: _Scope
+    ) -> PackageValue | None:
+        """A field of another package's variable (`utils.Config.AuthPort`): that package's
+        `value Config.AuthPort` export, once read (export_tagged_variables)."""
+        if operand is None or operand.type != "selector_expression" or not field[:1].isupper():
+            return None
+        qualified = self.qualified(operand)
+        head = operand.child_by_field_name("operand")
+        if qualified is None or head is None or scope.lookup(_text(head)):
+            return None
+        package, _, variable = qualified.rpartition(".")
+        if _standard(package) or not variable[:1].isupper():
+            return None
+        self.facts.deferred = True
+        return PackageValue(package, f"{variable}.{field}")
 
     def _field(self, field: str, depth: int, within: str = "") -> Any:
         """A field's value: the join of what the file writes to it (facts.one_of), and of
@@ -2486,12 +2599,10 @@ class _Collector:
             within = holders[-1][1] if holders else ""
             values = _tag_values(self._string(declaration.child_by_field_name("tag")))
             for style in self.env_tags:
-                name = values.get(style.key, "").split(",", 1)[0].strip()
-                name = name.upper() if style.upper else name
-                if not name or name == "-":  # `env:"-"`: the field is not read
-                    continue
-                ref = EnvRef(name, values.get(style.default))
                 for field_name in declaration.children_by_field_name("name"):
+                    ref = style.variable(values, _text(field_name))
+                    if ref is None:
+                        continue
                     refs = self.tagged[_text(field_name)][within]
                     # each once, and no more than make it unknown (one_of): each read of
                     # the field joins them all

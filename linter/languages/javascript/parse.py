@@ -48,6 +48,7 @@ from k8slb.code.facts import (
     Channel,
     CodeFacts,
     EnvRef,
+    EnvText,
     HealthServicer,
     HttpClient,
     Imported,
@@ -145,6 +146,11 @@ HTTP_MODULES = {"http": "http", "node:http": "http", "https": "https", "node:htt
 _AXIOS_CALLS = frozenset(
     {"get", "post", "put", "patch", "delete", "head", "options", "request", "create"}
 )
+# got's request methods; the modules whose default export (or `fetch`) is a fetch
+_GOT_CALLS = frozenset({"get", "post", "put", "patch", "delete", "head"})
+_FETCHES = frozenset({"node-fetch", "cross-fetch", "isomorphic-fetch", "undici"})
+# the expressions a URL is written as, read up to its path when the rest is unknown
+_TEXTS = ("template_string", "binary_expression")
 # a request given its own agent (`httpAgent`, `agent`) or undici dispatcher
 _OWN_AGENT = regex.compile(r"\b(?:https?Agent|agent|dispatcher)\s*:")
 KEEPALIVE_LIBRARIES = {"agentkeepalive": "agentkeepalive", "undici": "undici"}
@@ -171,6 +177,8 @@ WATCHED = (
     b"nacos",
     b"axios",  # requests through Node's global agent (_default_agent)
     b"fetch(",
+    b"'got'",  # got's requests (_request_urls)
+    b'"got"',
     b"http'",
     b'http"',
     MICROSERVICES.encode(),  # NestJS's gRPC transport (parse_nest.py)
@@ -760,6 +768,57 @@ def _numeric(text: str) -> bool:
     return bool(text) and text[0].isdigit()
 
 
+def _pieces(node: Node) -> list[str | Node] | None:
+    """A text's pieces in order: a literal's text, or the expression of a value. A template
+    (`` `${BASE}/orders/${id}` ``), a `+` chain of terms (`BASE + '/orders/' + id`, a template
+    among them read in its pieces); MAX_PARTS pieces at most. None for anything else."""
+    terms: list[Node | None] = []
+    left: Node | None = node
+    while (
+        left is not None
+        and left.type == "binary_expression"
+        and _text(left.child_by_field_name("operator")) == "+"
+    ):
+        terms.append(left.child_by_field_name("right"))
+        left = _unwrapped(left.child_by_field_name("left"))
+        if len(terms) > MAX_PARTS:
+            return None
+    terms.append(left)
+    terms.reverse()
+    pieces: list[str | Node] = []
+    for term in map(_unwrapped, terms):
+        if term is None:
+            return None
+        if term.type == "string":
+            pieces.append(_string(term) or "")
+        elif term.type == "template_string":
+            for child in term.named_children:
+                if child.type == "string_fragment":
+                    pieces.append(_text(child))
+                elif child.type == "template_substitution" and child.named_children:
+                    pieces.append(child.named_children[0])
+                else:
+                    return None
+                if len(pieces) > MAX_PARTS:
+                    return None
+        else:
+            pieces.append(term)
+        if len(pieces) > MAX_PARTS:
+            return None
+    return pieces
+
+
+def _base_url(value: Any) -> bool:
+    """Whether a value may begin a URL with its scheme and host: a text that writes a
+    scheme, an environment value (its scheme is in what the workload sets: one that is no
+    URL is no address once filled), or a constant of another module, resolved later."""
+    if isinstance(value, str):
+        return "://" in value
+    if isinstance(value, EnvRef):
+        return not value.prefix or "://" in value.prefix
+    return isinstance(value, EnvText | Imported | Joined)
+
+
 def _enclosing(node: Node, kinds: tuple[str, ...]) -> Node | None:
     scope = node.parent
     while scope is not None and scope.type not in kinds:
@@ -959,6 +1018,7 @@ class _Module:
                 self.facts.registry_dials.append(dial)
         for node in self.of("template_string"):  # its constants may make it a URL
             self._text_value(node)
+        self._request_urls()
         self.facts.health_drains += [self.loc(node) for node in self.of("not_serving")]
         self.facts.servers.extend(servers.values())
         handlers = dict(self.functions)  # and the module's `const f = (req, res) => ...`
@@ -1534,14 +1594,21 @@ class _Module:
         elif text == "NOT_SERVING":
             self.facts.health_drains.append(self.loc(node))
 
-    def _origin(self, template: Node) -> Any:
-        """`http://${host}/${path}` read up to its path: the origin its requests go to,
-        whatever the path (unknown when the scheme or the host is)."""
+    def _origin(self, node: Node) -> Any:
+        """`http://${host}/${path}`, `` `${process.env.ORDERS_URL}/orders/${id}` `` or
+        `BASE + '/orders/' + id` read up to its path: the origin its requests go to,
+        whatever the path. A text that begins with a literal writes its scheme there; one
+        that begins with a value (an environment variable, a constant) has its scheme and
+        host from that value, up to the next literal `/`. Unknown when the scheme or the
+        host is."""
+        pieces = _pieces(node)
+        if pieces is None:
+            return UNKNOWN
         parts: list[Any] = []
         scheme = host = False
-        for child in template.named_children:
-            if child.type == "string_fragment":
-                text = _text(child)
+        for piece in pieces:
+            if isinstance(piece, str):
+                text = piece
                 if not scheme:
                     head, separator, text = text.partition("://")
                     if not separator:
@@ -1553,12 +1620,53 @@ class _Module:
                     return joined([*parts, text[:cut]])
                 parts.append(text)
                 host = host or bool(text)
-            elif child.type == "template_substitution" and child.named_children and scheme:
-                parts.append(self.value(child.named_children[0]))
-                host = True
-            else:
+                continue
+            value = self.value(piece)
+            if not scheme and not _base_url(value):
                 return UNKNOWN
+            parts.append(value)
+            scheme = host = True
         return joined(parts)
+
+    def _request_urls(self) -> None:
+        """The URL each HTTP request of the module goes to where it is more than a literal
+        (a literal is read where it is: _text_value), kept at the request: axios's
+        methods, `fetch` (the global one, node-fetch's, undici's), got and its methods,
+        Node's `http(s).request`/`get`. Read up to its path when the path cannot be
+        followed (_origin); a value that is no URL once filled is no address."""
+        seen = {loc for _, loc in self.facts.urls}
+        for call in self.calls:
+            if call.function is None or not self._is_request(call):
+                continue
+            given = call.given
+            argument = _unwrapped(given[0]) if given else None
+            if argument is None or argument.type == "string" or self.loc(argument) in seen:
+                continue  # read where it is written
+            url = settled(self.value(argument))
+            if isinstance(url, Unknown) and argument.type in _TEXTS:
+                url = self._origin(argument)
+            loc = self.loc(call.node)
+            if _base_url(url) and loc not in seen:
+                seen.add(loc)
+                self.facts.urls.append((url, loc))
+
+    def _is_request(self, call: _Call) -> bool:
+        """Whether a call sends an HTTP request to the URL its first argument gives."""
+        member = call.kind == "member_expression"
+        owner, method = (call.owner, call.method) if member else (call.text, "")
+        module = self.imports.get(owner)
+        if module is None and not method and owner in self.members:
+            module, method = self.members[owner]  # `import { request } from 'undici'`
+            return module in _FETCHES and method in ("fetch", "request")
+        if module == "axios":
+            return method in _AXIOS_CALLS and method not in ("create", "request")
+        if module == "got":
+            return not method or method in _GOT_CALLS
+        if module in _FETCHES:
+            return not method or method == "fetch"
+        if module in HTTP_MODULES:
+            return method in ("request", "get")
+        return owner == "fetch" and not method and owner not in self.functions
 
     def options(self, node: Node | None) -> Options:
         """The options an argument gives: none, an object literal (in place, or a module
