@@ -2087,6 +2087,31 @@ def workflow_matrix_folders(n: int) -> Files:
     return {".github/workflows/build.yml": workflow}
 
 
+def workflow_matrix_expressions(n: int) -> Files:
+    """A job whose matrix has 256 runs and `n` build steps, each choosing its Dockerfile by
+    an expression of `n` comparisons of a matrix value (past workflow_expressions'
+    length), under an `if:` of 30 comparisons of its own (read, each run anew), and a
+    target nested past its depth."""
+    keys = "".join(f"        k{i}: [a{i}, b{i}]\n" for i in range(8))
+    chain = " || ".join(f"matrix.k0 == 'x{i}' && 'd{i}/Dockerfile'" for i in range(n))
+    nested = "(" * 40 + "matrix.k1" + ")" * 40
+    steps = ""
+    for j in range(n):
+        guard = " && ".join(f"matrix.k{i % 8} != 's{j}'" for i in range(30))
+        steps += (
+            f"      - if: ${{{{ {guard} }}}}\n        uses: docker/build-push-action@v6\n"
+            "        with:\n          context: .\n"
+            "          tags: acme/s-${{ matrix.k0 }}:1\n"
+            f"          file: ${{{{ {chain} || 'Dockerfile' }}}}\n"
+            f"          target: ${{{{ {nested} }}}}\n"
+        )
+    workflow = (
+        "on: push\njobs:\n  b:\n    runs-on: x\n    strategy:\n      matrix:\n"
+        f"{keys}    steps:\n{steps}"
+    )
+    return {".github/workflows/build.yml": workflow}
+
+
 def spring_settings_in_a_config_map(n: int) -> Files:
     """A Spring service whose Deployment mounts at /config a ConfigMap whose
     application.yaml holds a 1 MB value and `n` channels, and its application.yml keys
@@ -2758,6 +2783,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "a workflow matrix of 256 runs, 40 steps in a matrix-named folder, 40 builds each": (
         lambda: workflow_matrix_folders(40)
+    ),
+    "a workflow matrix of 256 runs, 60 steps choosing by expressions of 60 comparisons": (
+        lambda: workflow_matrix_expressions(60)
     ),
     "a chart's installers: 2000 scripts, guides, helm lines, values files, cd lines": (
         lambda: chart_installer_commands(2000)

@@ -23,7 +23,7 @@ from k8slb.core import regex
 from k8slb.core.record import record
 from k8slb.core.shell_words import shell_words
 from k8slb.languages import LANGUAGES
-from k8slb.reading import java_builds
+from k8slb.reading import java_builds, workflow_expressions
 from k8slb.reading.bazel_images import BAZEL_BUILD_FILES, bazel_images
 from k8slb.reading.gradle_jib import SharedJib, shared_jib, subproject_images
 from k8slb.reading.java_builds import GrpcJavaBuild, read_grpc_java
@@ -1370,7 +1370,14 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
     `docker/build-push-action` steps and its drop-ins' (`with: {context, tags, file}`), and
     another action's step that builds a `context` into the image its `with:` names
     (`repository`, `image`, `images`, `image-name`), relative to the
-    repository's top: the folder above `.github`, or the GitLab file's."""
+    repository's top: the folder above `.github`, or the GitLab file's. Each run of a
+    matrix settles the expressions of its values (workflow_expressions.py): the
+    Dockerfile it chooses, the steps its `if:` leaves out."""
+    with workflow_expressions.settling():
+        return _workflow_builds(path, text)
+
+
+def _workflow_builds(path: str, text: str) -> list[ImageBuild]:
     parts = os.path.normpath(path).split(os.sep)
     github = parts[-3:-2] == [".github"]
     top = (os.sep.join(parts[:-3]) if github else os.path.dirname(path)) or "."
@@ -1418,6 +1425,8 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
                 envs = (document.get("env"), job.get("env"), step.get("env"))
                 literal = _run_folder(document, job, step, {})
                 for known in _expressions(runs, envs) if "${{" in str(step) else [{}]:
+                    if workflow_expressions.skipped(step.get("if"), known):
+                        continue  # `if: matrix.app == 'web'`: a step of the web run only
                     known.update(_metadata_tags(step, metadata, known))
                     found += _build_push_step(path, text, top, step, known)
                     folder = literal or _run_folder(document, job, step, known)
@@ -1623,10 +1632,6 @@ MAX_RUN_LINES = 20_000
 # one service's image).
 MAX_MATRIX = 256
 MAX_MATRIX_KEYS = 512  # the values a run keeps (`image.name`, `platform`, ...): the first
-_EXPRESSION_VALUE = regex.compile(
-    r"\$\{\{\s*(matrix\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)?|env\.[A-Za-z0-9_-]+"
-    r"|steps\.[A-Za-z0-9_-]+\.outputs\.tags)\s*\}\}"
-)
 
 
 def _matrix(matrix: object) -> list[dict[str, str]]:
@@ -1692,10 +1697,24 @@ def _expressions(runs: list[dict[str, str]], envs: Iterable[object]) -> list[dic
 
 
 def _filled(value: object, known: dict[str, str]) -> object:
-    """A string with the values known put in for `${{ matrix.KEY }}` and `${{ env.NAME }}`."""
+    """A string with the values known put in for `${{ matrix.KEY }}` and `${{ env.NAME }}`,
+    and for an expression of them the run settles (`${{ matrix.app == 'web' && 'web/Dockerfile'
+    || 'Dockerfile' }}`, workflow_expressions.py)."""
     if not known or not isinstance(value, str) or "${{" not in value:
         return value
-    return _EXPRESSION_VALUE.sub(lambda m: known.get(m.group(1), m.group(0)), value)
+    return _WORKFLOW_EXPRESSION.sub(lambda m: _settled(m.group(0), known), value)
+
+
+def _settled(expression: str, known: dict[str, str]) -> str:
+    """An expression put in by its value in the run: a value known (`${{ matrix.app }}`),
+    or one of matrix and env values the run settles (else left as it is)."""
+    named = known.get(expression[3:-2].strip())
+    if named is not None:
+        return named
+    if "matrix." not in expression and "env." not in expression:
+        return expression
+    found = workflow_expressions.text(expression, known)
+    return expression if found is None else found
 
 
 # the keys a build action other than docker's names the image it builds in (a repository,
@@ -1723,6 +1742,8 @@ def _build_push_step(
         return []
     root = _joined(top, context)
     dockerfile = _literal(_filled(given.get("file"), known))  # from the repository's top
+    if dockerfile is None and given.get("file"):
+        return []  # a Dockerfile the run does not settle: not the context's own
     named = os.path.relpath(_joined(top, dockerfile), root) if dockerfile else None
     # an expression left (`${{ github.sha }}`) is one word, whatever spaces it holds
     listed = _WORKFLOW_EXPRESSION.sub("${EXPRESSION}", str(_filled(given.get(key, ""), known)))
