@@ -1527,6 +1527,37 @@ def maven_parents_everywhere(n: int) -> Files:
     return files
 
 
+def quarkus_images_everywhere(n: int) -> Files:
+    """`n` Maven modules taking Quarkus's container-image extension under a parent of `n`
+    `quarkus.container-image.*` properties (16 lines kept) and `n` chained properties
+    naming the group, each module's name a property doubling itself; a POM of `n` open
+    `<properties>` tags."""
+    chained = "".join(f"<p{i}>${{p{i + 1}}}</p{i}>" for i in range(n))
+    keys = "".join(
+        f"<quarkus.container-image.k{i}>v</quarkus.container-image.k{i}>" for i in range(n)
+    )
+    parent = (
+        "<project><groupId>g</groupId><artifactId>top</artifactId><version>1</version>"
+        f"<packaging>pom</packaging><properties>{chained}{keys}"
+        "<quarkus.container-image.group>${p0}</quarkus.container-image.group>"
+        "<d>${d}${d}</d></properties></project>"
+    )
+    files = {"pom.xml": parent}
+    extension = (
+        "<dependencies><dependency><artifactId>quarkus-container-image-docker</artifactId>"
+        "</dependency></dependencies>"
+    )
+    for i in range(n):
+        files[f"m{i}/pom.xml"] = (
+            "<project><parent><groupId>g</groupId><artifactId>top</artifactId>"
+            f"<version>1</version></parent><artifactId>m{i}</artifactId><properties>"
+            f"<quarkus.container-image.name>${{d}}{i}</quarkus.container-image.name>"
+            f"</properties>{extension}</project>"
+        )
+    files["open/pom.xml"] = "<project><properties>" * n + extension
+    return files
+
+
 def discovery_starters_everywhere(n: int) -> Files:
     """A parent POM declaring the Eureka starter `n` times, with `n` open `<dependency>`
     tags, above a chain of `n` modules each the next's parent, each a Spring application
@@ -2702,6 +2733,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Maven: 1000 modules of a parent of 1000 chained properties, 1000 deep, 1000 alike, Gradle's": (
         lambda: maven_parents_everywhere(1000)
+    ),
+    "Quarkus: 1000 modules taking the image extension, a parent of 1000 properties each": (
+        lambda: quarkus_images_everywhere(1000)
     ),
     "Discovery starters: a parent POM's 3000, 3000 modules below, Gradle's 3000, switches": (
         lambda: discovery_starters_everywhere(3000)

@@ -7,7 +7,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    a compose file (a service with no `image`: the name compose gives it), a `Tiltfile`'s
    `docker_build`, a CI workflow's, a Makefile's, a shell script's or a Jenkins
    pipeline's `docker build`, Cloud Build, a Drone pipeline's Docker plugin step (its
-   image also as `${PLUGIN_REPO}`), Jib or Spring Boot's buildpacks; weaker, a
+   image also as `${PLUGIN_REPO}`), Jib, Spring Boot's buildpacks or Quarkus's
+   container-image extension (its module's `quarkus.container-image.*`); weaker, a
    `docker build` written in a Markdown file's shell block (`docs`; of those, one its
    page follows with the `kubectl apply` of the manifest is that manifest's);
 2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
@@ -188,6 +189,7 @@ STRENGTH = {
     "jenkins": 1,
     "goreleaser": 1,
     "buildpacks": 1,
+    "quarkus": 1,  # Quarkus's container-image extension, configured in the module's POM
     "docs": 2,  # a build command written in Markdown: weaker than a build file's
     "dockerfile": 2,
     "manifest in folder": 2,  # in a folder of code with its Dockerfile, against builds elsewhere
@@ -379,7 +381,7 @@ _RELEASE_WIDE = regex.compile(r"^\.?/?$|[*?\[$]")
 # from its own folder), a Jenkins pipeline's (from the workspace, the checkout's top)
 _CLIMBING = frozenset({"script", "jenkins"})
 # The builds that make an image with no Dockerfile: of the code they name
-_NO_DOCKERFILE = frozenset({"jib", "bazel", "bazel target", "buildpacks"})
+_NO_DOCKERFILE = frozenset({"jib", "bazel", "bazel target", "buildpacks", "quarkus"})
 # The builds of images for a developer's machine: where they are named is no registry the
 # repository publishes to
 _LOCAL_BUILDS = frozenset({"compose", "tiltfile", "docs"})
@@ -2189,7 +2191,7 @@ class _Finder:
     def _resolved(self, build: ImageBuild) -> bool:
         """Whether what a build makes its image of is known: the Dockerfile it names, or
         Docker's default one in its context, is one of the tree's, or it is a build with
-        none (Jib's, Bazel's, buildpacks'). A script's `docker build .` whose Dockerfile
+        none (Jib's, Bazel's, buildpacks', Quarkus's). A script's `docker build .` whose Dockerfile
         is nowhere it may be run from names a folder that is no image's code (CI scripts
         beside the Dockerfile they build from the top): no guess rests on it."""
         if build.kind in _NO_DOCKERFILE:

@@ -33,6 +33,7 @@ from k8slb.reading.maven_poms import (
     inherited_jib_images,
     parents_of,
     pom_sections,
+    quarkus_images,
     read_pom,
 )
 from k8slb.reading.shell_guards import GUARD_WORDS, Guard, Guards, guard_at, settled
@@ -943,6 +944,12 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
             facts.make_rules[os.path.normpath(file.path)] = dict(file.make_rules)
     if poms:
         facts.builds += map(_within_run, _inherited_jib_builds(poms, facts.builds))
+        facts.builds += (
+            _within_run(
+                ImageBuild(q.image, q.module, None, "quarkus", Said(q.path, q.line, q.quoted))
+            )
+            for q in quarkus_images(poms)
+        )
         _inherited_registries(poms, facts.grpc_java)
     if shared:
         facts.builds += map(_within_run, _subproject_jib_builds(shared, gradle, facts.builds))
