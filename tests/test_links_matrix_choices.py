@@ -202,3 +202,35 @@ def test_a_build_argument_naming_a_folder_the_tree_lacks_links_nothing(tmp_path:
 )
 def test_expressions_a_run_settles(expression: str, expected: str | None) -> None:
     assert workflow_expressions.text(expression, {"matrix.app": "portal"}) == expected
+
+
+def test_an_expression_in_a_script_that_changes_folder_is_one_word() -> None:
+    """`cd web` on a line of its own, then `docker build . -t ...:${{ github.sha }}
+    --build-arg ...`: the context is `.` of web/, not the `}}` the expression's spaces
+    left as a word of its own."""
+    workflow = (
+        "on: push\njobs:\n  web:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - run: |\n          cd web\n"
+        "          docker build . -f Dockerfile -t acme/web:${{ github.sha }} --build-arg A=1\n"
+    )
+    builds = workflow_builds(".github/workflows/web.yml", workflow)
+    assert [(b.image, b.context) for b in builds] == [("acme/web", "web")]
+
+
+def test_a_jvm_module_s_build_output_is_still_linked(tmp_path: Path) -> None:
+    """A context below a Maven module's `target/` is made when the module builds: not a
+    folder the repository lacks for good."""
+    files = {
+        ".github/workflows/ship.yml": (
+            "on: push\njobs:\n  ship:\n    runs-on: ubuntu-latest\n    steps:\n"
+            "      - run: docker build -t acme/agent:1 -f agent/src/docker/Dockerfile"
+            " agent/target/docker/build\n"
+        ),
+        "agent/pom.xml": "<project><artifactId>agent</artifactId></project>\n",
+        "agent/src/docker/Dockerfile": (
+            'FROM eclipse-temurin:21\nCOPY . /opt/agent\nCMD ["/opt/agent/run"]\n'
+        ),
+        "deploy/agent.yaml": workload(name="agent", image="acme/agent:1"),
+    }
+    row = {r["container"]: r for r in links(tmp_path, files)}["Deployment/shop/agent:server"]
+    assert row["code"] == os.path.join("agent", "target", "docker", "build")

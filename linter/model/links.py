@@ -3117,8 +3117,10 @@ class _Finder:
 
     def _not_held(self, chosen: Evidence, folder: str, modules: Sequence[str]) -> str | None:
         """Why a link to a folder the repository does not hold (no file k8slb read in it or
-        below: a name a build argument or a CI value made up) is none: no code runs there."""
-        if modules or self._held(folder):
+        below: a name a build argument or a CI value made up) is none: no code runs there.
+        None for a JVM module's build output (below its `target/` or `build/`), a folder
+        its build makes."""
+        if modules or self._held(folder) or self._output_of(folder) is not None:
             return None
         path = os.path.normpath(folder)
         if path in self.builds.scripts or path in self.dockerfiles:

@@ -1592,8 +1592,16 @@ def _run_step_variables(
         exported.update(writes)
         return []
     first = _line(step, "run") + (1 if "\n" in script.rstrip("\n") else 0)
-    builds = step_builds(path, script, first, top, variables)
+    builds = step_builds(path, _expressions_as_words(script), first, top, variables)
     exported.update(writes)
+    if "${{" in script:  # each build said as the step writes it, its expressions kept
+        as_written = {first + n - 1: line for n, line in _logical_lines(script, comments=True)}
+        builds = [
+            replace(b, said=replace(b.said, text=as_written[b.said.line]))
+            if "${EXPRESSION}" in b.said.text and b.said.line in as_written
+            else b
+            for b in builds
+        ]
     return [
         replace(b, kind="workflow")
         for b in builds
@@ -1833,7 +1841,8 @@ def _run_step_builds(
     # a script that changes folder: read whole, its values put in, its `cd` lines followed
     moves = _changes_folder(script)
     moved: dict[int, list[ImageBuild]] = defaultdict(list)
-    for built in step_builds(path, str(_filled(script, known)), first, top, {}) if moves else ():
+    filled = _expressions_as_words(str(_filled(script, known))) if moves else ""
+    for built in step_builds(path, filled, first, top, {}) if moves else ():
         moved[built.said.line].append(built)
     for number, line in _logical_lines(script, comments=False):
         if not whole and ("${{" not in line or _docker_build_words(line) is not None):
@@ -1851,6 +1860,14 @@ def _run_step_builds(
             variable = _env_named_image(line) or ""
             found.append(ImageBuild(image, root, named, "workflow", said, args, variable=variable))
     return found
+
+
+def _expressions_as_words(script: str) -> str:
+    """A step's script with each `${{ ... }}` left on one line written `${EXPRESSION}`: one
+    word, whatever spaces it holds (`-t acme/app:${{ github.sha }} .` builds `.`, not `}}`)."""
+    if "${{" not in script:
+        return script
+    return _WORKFLOW_EXPRESSION.sub(lambda m: m[0] if "\n" in m[0] else "${EXPRESSION}", script)
 
 
 _ENV_EXPRESSION = regex.compile(r"\$\{\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
