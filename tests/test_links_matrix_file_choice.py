@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from k8slb.reading.build_files import _chosen, workflow_builds
+from k8slb.reading import workflow_expressions
+from k8slb.reading.build_files import workflow_builds
 
 from tests.test_links import links
 
@@ -98,11 +99,12 @@ def test_an_expression_of_the_matrix_chooses_a_value() -> None:
         "${{ matrix.svc == 'probe' && 'probe/Dockerfile' || "
         "matrix.os != 'linux' && 'x' || 'Dockerfile' }}"
     )
-    assert _chosen(text, {"matrix.svc": "probe"}) == "probe/Dockerfile"
-    assert _chosen(text, {"matrix.svc": "gateway", "matrix.os": "linux"}) == "Dockerfile"
-    assert _chosen(text, {"matrix.svc": "gateway", "matrix.os": "darwin"}) == "x"
-    assert _chosen(text, {"matrix.svc": "gateway"}) == text, "a value not known: unsettled"
-    assert _chosen("${{ github.ref_name }}", {"matrix.svc": "probe"}) == "${{ github.ref_name }}"
+    chosen = workflow_expressions.text
+    assert chosen(text, {"matrix.svc": "probe"}) == "probe/Dockerfile"
+    assert chosen(text, {"matrix.svc": "gateway", "matrix.os": "linux"}) == "Dockerfile"
+    assert chosen(text, {"matrix.svc": "gateway", "matrix.os": "darwin"}) == "x"
+    assert chosen(text, {"matrix.svc": "gateway"}) is None, "a value not known: unsettled"
+    assert chosen("${{ github.ref_name }}", {"matrix.svc": "probe"}) is None
 
 
 def test_each_run_builds_with_the_file_its_matrix_value_chooses() -> None:

@@ -1620,6 +1620,37 @@ def maven_parents_everywhere(n: int) -> Files:
     return files
 
 
+def quarkus_images_everywhere(n: int) -> Files:
+    """`n` Maven modules taking Quarkus's container-image extension under a parent of `n`
+    `quarkus.container-image.*` properties (16 lines kept) and `n` chained properties
+    naming the group, each module's name a property doubling itself; a POM of `n` open
+    `<properties>` tags."""
+    chained = "".join(f"<p{i}>${{p{i + 1}}}</p{i}>" for i in range(n))
+    keys = "".join(
+        f"<quarkus.container-image.k{i}>v</quarkus.container-image.k{i}>" for i in range(n)
+    )
+    parent = (
+        "<project><groupId>g</groupId><artifactId>top</artifactId><version>1</version>"
+        f"<packaging>pom</packaging><properties>{chained}{keys}"
+        "<quarkus.container-image.group>${p0}</quarkus.container-image.group>"
+        "<d>${d}${d}</d></properties></project>"
+    )
+    files = {"pom.xml": parent}
+    extension = (
+        "<dependencies><dependency><artifactId>quarkus-container-image-docker</artifactId>"
+        "</dependency></dependencies>"
+    )
+    for i in range(n):
+        files[f"m{i}/pom.xml"] = (
+            "<project><parent><groupId>g</groupId><artifactId>top</artifactId>"
+            f"<version>1</version></parent><artifactId>m{i}</artifactId><properties>"
+            f"<quarkus.container-image.name>${{d}}{i}</quarkus.container-image.name>"
+            f"</properties>{extension}</project>"
+        )
+    files["open/pom.xml"] = "<project><properties>" * n + extension
+    return files
+
+
 def discovery_starters_everywhere(n: int) -> Files:
     """A parent POM declaring the Eureka starter `n` times, with `n` open `<dependency>`
     tags, above a chain of `n` modules each the next's parent, each a Spring application
@@ -2252,6 +2283,31 @@ def workflow_files_chosen_by_expressions(n: int) -> Files:
     workflow = (
         "on: push\njobs:\n  b:\n    runs-on: x\n    strategy:\n      matrix:\n"
         f"{keys}    steps:\n{step * n}"
+    )
+    return {".github/workflows/build.yml": workflow}
+
+
+def workflow_matrix_expressions(n: int) -> Files:
+    """A job whose matrix has 256 runs and `n` build steps, each choosing its Dockerfile by
+    an expression of `n` comparisons of a matrix value (past workflow_expressions'
+    length), under an `if:` of 30 comparisons of its own (read, each run anew), and a
+    target nested past its depth."""
+    keys = "".join(f"        k{i}: [a{i}, b{i}]\n" for i in range(8))
+    chain = " || ".join(f"matrix.k0 == 'x{i}' && 'd{i}/Dockerfile'" for i in range(n))
+    nested = "(" * 40 + "matrix.k1" + ")" * 40
+    steps = ""
+    for j in range(n):
+        guard = " && ".join(f"matrix.k{i % 8} != 's{j}'" for i in range(30))
+        steps += (
+            f"      - if: ${{{{ {guard} }}}}\n        uses: docker/build-push-action@v6\n"
+            "        with:\n          context: .\n"
+            "          tags: acme/s-${{ matrix.k0 }}:1\n"
+            f"          file: ${{{{ {chain} || 'Dockerfile' }}}}\n"
+            f"          target: ${{{{ {nested} }}}}\n"
+        )
+    workflow = (
+        "on: push\njobs:\n  b:\n    runs-on: x\n    strategy:\n      matrix:\n"
+        f"{keys}    steps:\n{steps}"
     )
     return {".github/workflows/build.yml": workflow}
 
@@ -3021,6 +3077,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Maven: 1000 modules of a parent of 1000 chained properties, 1000 deep, 1000 alike, Gradle's": (
         lambda: maven_parents_everywhere(1000)
     ),
+    "Quarkus: 1000 modules taking the image extension, a parent of 1000 properties each": (
+        lambda: quarkus_images_everywhere(1000)
+    ),
     "Discovery starters: a parent POM's 3000, 3000 modules below, Gradle's 3000, switches": (
         lambda: discovery_starters_everywhere(3000)
     ),
@@ -3110,6 +3169,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "a workflow matrix of 256 runs, 40 steps in a matrix-named folder, 40 builds each": (
         lambda: workflow_matrix_folders(40)
+    ),
+    "a workflow matrix of 256 runs, 60 steps choosing by expressions of 60 comparisons": (
+        lambda: workflow_matrix_expressions(60)
     ),
     "a chart's installers: 2000 scripts, guides, helm lines, values files, cd lines": (
         lambda: chart_installer_commands(2000)

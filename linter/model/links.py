@@ -7,7 +7,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    a compose file (a service with no `image`: the name compose gives it), a `Tiltfile`'s
    `docker_build`, a CI workflow's, a Makefile's, a shell script's or a Jenkins
    pipeline's `docker build`, Cloud Build, a Drone pipeline's Docker plugin step (its
-   image also as `${PLUGIN_REPO}`), Jib or Spring Boot's buildpacks; weaker, a
+   image also as `${PLUGIN_REPO}`), Jib, Spring Boot's buildpacks or Quarkus's
+   container-image extension (its module's `quarkus.container-image.*`); weaker, a
    `docker build` written in a Markdown file's shell block (`docs`; of those, one its
    page follows with the `kubectl apply` of the manifest is that manifest's);
 2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
@@ -189,6 +190,7 @@ STRENGTH = {
     "jenkins": 1,
     "goreleaser": 1,
     "buildpacks": 1,
+    "quarkus": 1,  # Quarkus's container-image extension, configured in the module's POM
     "docs": 2,  # a build command written in Markdown: weaker than a build file's
     "dockerfile": 2,
     "manifest in folder": 2,  # in a folder of code with its Dockerfile, against builds elsewhere
@@ -380,7 +382,7 @@ _RELEASE_WIDE = regex.compile(r"^\.?/?$|[*?\[$]")
 # from its own folder), a Jenkins pipeline's (from the workspace, the checkout's top)
 _CLIMBING = frozenset({"script", "jenkins"})
 # The builds that make an image with no Dockerfile: of the code they name
-_NO_DOCKERFILE = frozenset({"jib", "bazel", "bazel target", "buildpacks"})
+_NO_DOCKERFILE = frozenset({"jib", "bazel", "bazel target", "buildpacks", "quarkus"})
 # The builds of images for a developer's machine: where they are named is no registry the
 # repository publishes to
 _LOCAL_BUILDS = frozenset({"compose", "tiltfile", "docs"})
@@ -2234,7 +2236,7 @@ class _Finder:
     def _resolved(self, build: ImageBuild) -> bool:
         """Whether what a build makes its image of is known: the Dockerfile it names, or
         Docker's default one in its context, is one of the tree's, or it is a build with
-        none (Jib's, Bazel's, buildpacks'). A script's `docker build .` whose Dockerfile
+        none (Jib's, Bazel's, buildpacks', Quarkus's). A script's `docker build .` whose Dockerfile
         is nowhere it may be run from names a folder that is no image's code (CI scripts
         beside the Dockerfile they build from the top): no guess rests on it."""
         if build.kind in _NO_DOCKERFILE:
@@ -3157,6 +3159,22 @@ class _Finder:
             or self._host_binary_untraced(argv, chosen.folder, folder, dockerfile)
             or self._go_programs_unnamed(chosen, folder, dockerfile)
             or self._base_too_wide(chosen, folder, dockerfile, own)
+            or self._not_held(chosen, folder, modules)
+        )
+
+    def _not_held(self, chosen: Evidence, folder: str, modules: Sequence[str]) -> str | None:
+        """Why a link to a folder the repository does not hold (no file k8slb read in it or
+        below: a name a build argument or a CI value made up) is none: no code runs there.
+        None for a JVM module's build output (below its `target/` or `build/`), a folder
+        its build makes."""
+        if modules or self._held(folder) or self._output_of(folder) is not None:
+            return None
+        path = os.path.normpath(folder)
+        if path in self.builds.scripts or path in self.dockerfiles:
+            return None  # a file read, the script a container runs
+        return (
+            f"{chosen.said.path}:{chosen.said.line}: points to {folder}, a folder the "
+            "repository does not hold: no code is linked"
         )
 
     def _go_programs_unnamed(

@@ -23,7 +23,7 @@ from k8slb.core import regex
 from k8slb.core.record import record
 from k8slb.core.shell_words import shell_words
 from k8slb.languages import LANGUAGES
-from k8slb.reading import java_builds
+from k8slb.reading import java_builds, workflow_expressions
 from k8slb.reading.bazel_images import BAZEL_BUILD_FILES, bazel_images
 from k8slb.reading.gradle_jib import SharedJib, shared_jib, subproject_images
 from k8slb.reading.java_builds import GrpcJavaBuild, read_grpc_java
@@ -33,6 +33,7 @@ from k8slb.reading.maven_poms import (
     inherited_jib_images,
     parents_of,
     pom_sections,
+    quarkus_images,
     read_pom,
 )
 from k8slb.reading.shell_guards import GUARD_WORDS, Guard, Guards, guard_at, settled
@@ -1030,6 +1031,12 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
             facts.bundles[os.path.dirname(os.path.normpath(file.path)) or "."] = file.bundles
     if poms:
         facts.builds += map(_within_run, _inherited_jib_builds(poms, facts.builds))
+        facts.builds += (
+            _within_run(
+                ImageBuild(q.image, q.module, None, "quarkus", Said(q.path, q.line, q.quoted))
+            )
+            for q in quarkus_images(poms)
+        )
         _inherited_registries(poms, facts.grpc_java)
     if shared:
         facts.builds += map(_within_run, _subproject_jib_builds(shared, gradle, facts.builds))
@@ -1467,7 +1474,14 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
     `docker/build-push-action` steps and its drop-ins' (`with: {context, tags, file}`), and
     another action's step that builds a `context` into the image its `with:` names
     (`repository`, `image`, `images`, `image-name`), relative to the
-    repository's top: the folder above `.github`, or the GitLab file's."""
+    repository's top: the folder above `.github`, or the GitLab file's. Each run of a
+    matrix settles the expressions of its values (workflow_expressions.py): the
+    Dockerfile it chooses, the steps its `if:` leaves out."""
+    with workflow_expressions.settling():
+        return _workflow_builds(path, text)
+
+
+def _workflow_builds(path: str, text: str) -> list[ImageBuild]:
     parts = os.path.normpath(path).split(os.sep)
     github = parts[-3:-2] == [".github"]
     top = (os.sep.join(parts[:-3]) if github else os.path.dirname(path)) or "."
@@ -1515,6 +1529,8 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
                 envs = (document.get("env"), job.get("env"), step.get("env"))
                 literal = _run_folder(document, job, step, {})
                 for known in _expressions(runs, envs) if "${{" in str(step) else [{}]:
+                    if workflow_expressions.skipped(step.get("if"), known):
+                        continue  # `if: matrix.app == 'web'`: a step of the web run only
                     known.update(_metadata_tags(step, metadata, known))
                     found += _build_push_step(path, text, top, step, known)
                     folder = literal or _run_folder(document, job, step, known)
@@ -1673,8 +1689,16 @@ def _run_step_variables(
         exported.update(writes)
         return []
     first = _line(step, "run") + (1 if "\n" in script.rstrip("\n") else 0)
-    builds = step_builds(path, script, first, top, variables)
+    builds = step_builds(path, _expressions_as_words(script), first, top, variables)
     exported.update(writes)
+    if "${{" in script:  # each build said as the step writes it, its expressions kept
+        as_written = {first + n - 1: line for n, line in _logical_lines(script, comments=True)}
+        builds = [
+            replace(b, said=replace(b.said, text=as_written[b.said.line]))
+            if "${EXPRESSION}" in b.said.text and b.said.line in as_written
+            else b
+            for b in builds
+        ]
     return [
         replace(b, kind="workflow")
         for b in builds
@@ -1720,10 +1744,6 @@ MAX_RUN_LINES = 20_000
 # one service's image).
 MAX_MATRIX = 256
 MAX_MATRIX_KEYS = 512  # the values a run keeps (`image.name`, `platform`, ...): the first
-_EXPRESSION_VALUE = regex.compile(
-    r"\$\{\{\s*(matrix\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)?|env\.[A-Za-z0-9_-]+"
-    r"|steps\.[A-Za-z0-9_-]+\.outputs\.tags)\s*\}\}"
-)
 
 
 def _matrix(matrix: object) -> list[dict[str, str]]:
@@ -1789,77 +1809,24 @@ def _expressions(runs: list[dict[str, str]], envs: Iterable[object]) -> list[dic
 
 
 def _filled(value: object, known: dict[str, str]) -> object:
-    """A string with the values known put in for `${{ matrix.KEY }}` and `${{ env.NAME }}`."""
+    """A string with the values known put in for `${{ matrix.KEY }}` and `${{ env.NAME }}`,
+    and for an expression of them the run settles (`${{ matrix.app == 'web' && 'web/Dockerfile'
+    || 'Dockerfile' }}`, workflow_expressions.py)."""
     if not known or not isinstance(value, str) or "${{" not in value:
         return value
-    return _EXPRESSION_VALUE.sub(lambda m: known.get(m.group(1), m.group(0)), value)
+    return _WORKFLOW_EXPRESSION.sub(lambda m: _settled(m.group(0), known), value)
 
 
-# GitHub's idiom for a value chosen by a condition, `${{ COND && 'a' || COND && 'b' || 'c' }}`
-# (COND a `matrix.KEY` or `env.NAME` compared `==` or `!=` to a quoted literal): its words,
-# and how long an expression is read
-_CHOICE_WORD = regex.compile(r"'(?:[^']|'')*'|==|!=|&&|\|\||[A-Za-z_][\w.-]*|\S")
-MAX_CHOICE = 2048
-
-
-def _chosen(value: object, known: Mapping[str, str]) -> object:
-    """A value written as one `${{ ... }}` expression of GitHub's `&&`/`||` idiom, as the
-    values `known` of a run (its matrix's, its env's) choose it: the literal of the first
-    alternative whose every comparison holds; the value as it is when the expression is
-    not of that idiom, is past MAX_CHOICE, or compares a value not known."""
-    if not isinstance(value, str) or not known or len(value) > MAX_CHOICE:
-        return value
-    for comparisons, literal in _alternatives(value.strip()) or ():
-        for name, equal, compared in comparisons:
-            given = known.get(name)
-            if given is None:
-                return value
-            if (given == compared) != equal:
-                break
-        else:
-            return literal
-    return value
-
-
-# an alternative of a choice: its comparisons (a value's name, `==` or not, the literal)
-# and the literal it gives when they all hold
-_Alternative = tuple[tuple[tuple[str, bool, str], ...], str]
-
-
-@functools.lru_cache(maxsize=256)
-def _alternatives(expression: str) -> tuple[_Alternative, ...] | None:
-    """The alternatives of a `${{ COND && 'a' || ... || 'c' }}` expression (COND a value's
-    name compared `==` or `!=` to a literal, several joined by `&&`), read once for every
-    run of a matrix; None when it is not of that idiom."""
-    if not (expression.startswith("${{") and expression.endswith("}}")):
-        return None
-    alternatives: list[list[str]] = [[]]
-    for word in _CHOICE_WORD.findall(expression[3:-2]):
-        if word == "||":
-            alternatives.append([])
-        else:
-            alternatives[-1].append(word)
-    found = []
-    for words in alternatives:
-        # `NAME OP 'v' && NAME OP 'w' && 'literal'`: four words a comparison, the last one
-        if len(words) % 4 != 1 or not _quoted(words[-1]):
-            return None
-        comparisons = []
-        for at in range(0, len(words) - 1, 4):
-            name, operator, compared, joined = words[at : at + 4]
-            if operator not in ("==", "!=") or not _quoted(compared) or joined != "&&":
-                return None
-            comparisons.append((name, operator == "==", _unquoted(compared)))
-        found.append((tuple(comparisons), _unquoted(words[-1])))
-    return tuple(found)
-
-
-def _quoted(word: str) -> bool:
-    return len(word) >= 2 and word[0] == word[-1] == "'"
-
-
-def _unquoted(word: str) -> str:
-    return word[1:-1].replace("''", "'")
+def _settled(expression: str, known: dict[str, str]) -> str:
+    """An expression put in by its value in the run: a value known (`${{ matrix.app }}`),
+    or one of matrix and env values the run settles (else left as it is)."""
+    named = known.get(expression[3:-2].strip())
+    if named is not None:
+        return named
+    if "matrix." not in expression and "env." not in expression:
+        return expression
+    found = workflow_expressions.text(expression, known)
+    return expression if found is None else found
 
 
 # the keys a build action other than docker's names the image it builds in (a repository,
@@ -1886,16 +1853,16 @@ def _build_push_step(
     if context is None:
         return []
     root = _joined(top, context)
-    # from the repository's top; one an expression chooses by the run's matrix (`${{
-    # matrix.service == 'web' && 'web/Dockerfile' || 'Dockerfile' }}`) as it chooses it
-    dockerfile = _literal(_filled(_chosen(given.get("file"), known), known))
+    dockerfile = _literal(_filled(given.get("file"), known))  # from the repository's top
+    if dockerfile is None and given.get("file"):
+        return []  # a Dockerfile the run does not settle: not the context's own
     named = os.path.relpath(_joined(top, dockerfile), root) if dockerfile else None
     # an expression left (`${{ github.sha }}`) is one word, whatever spaces it holds
     listed = _WORKFLOW_EXPRESSION.sub("${EXPRESSION}", str(_filled(given.get(key, ""), known)))
     tags = listed.replace(",", " ").split()
     line = _line(given, key)
     args = _filled(given.get("build-args"), known)
-    target = build_target(_filled(_chosen(given.get("target"), known), known))
+    target = build_target(_filled(given.get("target"), known))
     return [
         replace(_built(tag, root, named, "workflow", path, text, line, args), target=target)
         for tag in filter(None, map(_image_past_registry, tags))
@@ -1971,7 +1938,8 @@ def _run_step_builds(
     # a script that changes folder: read whole, its values put in, its `cd` lines followed
     moves = _changes_folder(script)
     moved: dict[int, list[ImageBuild]] = defaultdict(list)
-    for built in step_builds(path, str(_filled(script, known)), first, top, {}) if moves else ():
+    filled = _expressions_as_words(str(_filled(script, known))) if moves else ""
+    for built in step_builds(path, filled, first, top, {}) if moves else ():
         moved[built.said.line].append(built)
     for number, line in _logical_lines(script, comments=False):
         if not whole and ("${{" not in line or _docker_build_words(line) is not None):
@@ -1989,6 +1957,14 @@ def _run_step_builds(
             variable = _env_named_image(line) or ""
             found.append(ImageBuild(image, root, named, "workflow", said, args, variable=variable))
     return found
+
+
+def _expressions_as_words(script: str) -> str:
+    """A step's script with each `${{ ... }}` left on one line written `${EXPRESSION}`: one
+    word, whatever spaces it holds (`-t acme/app:${{ github.sha }} .` builds `.`, not `}}`)."""
+    if "${{" not in script:
+        return script
+    return _WORKFLOW_EXPRESSION.sub(lambda m: m[0] if "\n" in m[0] else "${EXPRESSION}", script)
 
 
 _ENV_EXPRESSION = regex.compile(r"\$\{\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")

@@ -16,6 +16,10 @@ tag and its closing tag, profiles and comments left out. Bounded: MAX_DEPTH pare
 MAX_PROPERTIES properties of MAX_VALUE characters a POM, MAX_STEPS rounds of `${...}`.
 An image left with a `${...}` (an environment variable, a property no POM defines) is
 no image: nothing is guessed.
+
+So too the image Quarkus's container-image extension (`quarkus-container-image-docker`,
+`-jib`, `-buildpack`, ...) builds of a module that takes it (`quarkus_images`): its
+`quarkus.container-image.*` properties read through the same chain of parents.
 """
 
 from __future__ import annotations
@@ -51,6 +55,15 @@ _IMAGE = regex.compile(r"<image>\s*([^<\s]+)\s*</image>")
 _NOT_INHERITED = regex.compile(r"<inherited>\s*false\s*</inherited>")
 _RELATIVE_PATH = regex.compile(r"<relativePath\s*/>|<relativePath>\s*([^<]*?)\s*</relativePath>")
 _PROPERTY = regex.compile(r"\$\{([\w.-]+)\}")
+# Quarkus's container-image extensions, which build the module's image when it is packaged
+# (`-Dquarkus.container-image.build=true`), and the properties that name that image
+QUARKUS_PREFIX = "quarkus.container-image."
+QUARKUS_KEYS = 16  # lines of such properties kept from one POM
+_QUARKUS_EXTENSION = regex.compile(
+    r"<artifactId>\s*quarkus-container-image-(?:docker|jib|buildpack|podman|openshift|s2i)"
+    r"\s*</artifactId>"
+)
+_QUARKUS_PROPERTY = regex.compile(r"<(quarkus\.container-image\.[\w.-]+)>")
 
 
 @record
@@ -83,6 +96,10 @@ class Pom:
     uses_jib: bool
     passes_jib_on: bool
     images: tuple[JibImage, ...]
+    # whether its own `<dependencies>` take a Quarkus container-image extension, and the
+    # lines of its `quarkus.container-image.*` properties (their name, line and text)
+    uses_quarkus_image: bool = False
+    quarkus_lines: tuple[tuple[str, int, str], ...] = ()
 
 
 def read_pom(path: str, text: str) -> Pom | None:
@@ -110,6 +127,7 @@ def read_pom(path: str, text: str) -> Pom | None:
             if name == closed and len(value) <= MAX_VALUE
         )[:MAX_PROPERTIES]
     uses, passes, images = _jib(text, sections.get("build"))
+    dependencies = sections.get("dependencies", (0, ""))[1]
     return Pom(
         path,
         values.get("groupId", ""),
@@ -122,7 +140,26 @@ def read_pom(path: str, text: str) -> Pom | None:
         uses,
         passes,
         images,
+        _QUARKUS_EXTENSION.search(dependencies) is not None,
+        _quarkus_lines(text, sections.get("properties")),
     )
+
+
+def _quarkus_lines(
+    text: str, properties: tuple[int, str] | None
+) -> tuple[tuple[str, int, str], ...]:
+    """The name, line and text of each `quarkus.container-image.*` property (the first
+    QUARKUS_KEYS of them)."""
+    if properties is None or QUARKUS_PREFIX not in properties[1]:
+        return ()
+    start, body = properties
+    found = []
+    for match in _QUARKUS_PROPERTY.finditer(body):
+        line, quoted = _line(text, start + match.start())
+        found.append((match[1], line, quoted))
+        if len(found) >= QUARKUS_KEYS:
+            break
+    return tuple(found)
 
 
 def pom_sections(text: str) -> tuple[dict[str, tuple[int, str]], str]:
@@ -231,6 +268,73 @@ def inherited_jib_images(poms: Iterable[Pom]) -> list[InheritedImage]:
         found.append(InheritedImage(image, module, owner.path, said.line, quoted))
     given = Counter(each.image for each in found)
     return [each for each in found if given[each.image] == 1]
+
+
+def quarkus_images(poms: Iterable[Pom]) -> list[InheritedImage]:
+    """The image Quarkus's container-image extension builds from each module (a POM not
+    of packaging `pom`) that takes the extension, itself or through a parent's
+    `<dependencies>`: `quarkus.container-image.image` whole, else `registry/group/name`
+    of the chain's `<properties>` (the module's over its parents'; the name by default the
+    module's `quarkus.application.name`, else its artifactId). A group not written is the
+    name of whoever builds it: no image; so is one left with a `${...}`, and one several
+    modules would get."""
+    by_path = {os.path.normpath(pom.path): pom for pom in poms}
+    by_coordinates: dict[tuple[str, str], list[Pom]] = {}
+    for pom in by_path.values():
+        by_coordinates.setdefault((_group(pom), pom.artifact), []).append(pom)
+    found: list[InheritedImage] = []
+    tables: dict[int, dict[str, str]] = {}
+    for pom in by_path.values():
+        if pom.packaging == "pom" or not pom.artifact:
+            continue
+        chain = _chain(pom, by_path, by_coordinates)
+        if not any(each.uses_quarkus_image for each in chain):
+            continue
+        settled = _quarkus_image(chain, _Values(chain, tables))
+        if settled is not None:
+            image, (owner, line, quoted) = settled
+            if owner is not pom:
+                quoted = f"{quoted} (parent of {pom.path})"
+            found.append(
+                InheritedImage(image, os.path.dirname(pom.path) or ".", owner.path, line, quoted)
+            )
+    given = Counter(each.image for each in found)
+    return [each for each in found if given[each.image] == 1]
+
+
+def _quarkus_image(chain: list[Pom], values: _Values) -> tuple[str, tuple[Pom, int, str]] | None:
+    """The module's Quarkus image and the property line that says it most (`.image`, else
+    `.name`, else `.group`), or None."""
+    unset = "\0"
+    whole = values.get(QUARKUS_PREFIX + "image", unset)
+    keys: tuple[str, ...]
+    if whole != unset:
+        keys = ("image",)
+        image = whole
+    else:
+        group = values.get(QUARKUS_PREFIX + "group", unset)
+        if group == unset:
+            return None
+        name = values.get(QUARKUS_PREFIX + "name", unset)
+        if name == unset:
+            name = values.get("quarkus.application.name", chain[0].artifact)
+        registry = values.get(QUARKUS_PREFIX + "registry", "")
+        image = "/".join(part for part in (registry, group, name) if part)
+        keys = ("name", "group")
+    filled = _filled(image, values)
+    said = next(
+        (
+            (pom, line, quoted)
+            for key in keys
+            for pom in chain
+            for named, line, quoted in pom.quarkus_lines
+            if named == QUARKUS_PREFIX + key
+        ),
+        None,
+    )
+    if not filled or said is None:
+        return None
+    return filled, said
 
 
 def parents_of(poms: Iterable[Pom]) -> dict[str, list[Pom]]:
