@@ -445,3 +445,67 @@ def test_of_several_commands_the_first_that_renders_a_workload_is_used(tree: Pat
     jobs = [f for f in unrendered(findings) if "jobs" in f.message]
     assert [f.severity for f in jobs] == [Severity.INFO]
     assert f"at {readme}:2 (a code block" in jobs[0].message
+
+
+# A script that deploys one stage of several, naming each values file by variables the
+# script itself sets: a literal assignment and a loop over literal words.
+STAGES_SCRIPT = """\
+#!/usr/bin/env bash
+set -euo pipefail
+cd "$(dirname "$0")"
+site=eu
+target_namespace=${1:-shop}
+
+for stage in qa live; do
+  echo "deploying ${stage}"
+  helm upgrade --install "shop-${stage}" ./shop \\
+    --values "values/${site}/${stage}.yaml" \\
+    --namespace "${target_namespace}"
+done
+"""
+
+
+def test_a_scripts_own_literal_variables_are_read_in_its_values_paths(tree: Path) -> None:
+    write(
+        tree,
+        {
+            "deploy/deploy.sh": STAGES_SCRIPT,
+            "deploy/values/eu/live.yaml": SITE_VALUES,
+            "deploy/values/eu/qa.yaml": "global:\n  replicas: 1\n  database: {host: db}\n",
+        },
+    )
+    findings = lint(tree)
+    [api] = preStops(findings).values()
+    assert "Deployment/default/shop-qa-api" in api.message  # the loop's first stage
+    [note] = unrendered(findings)
+    assert note.severity is Severity.INFO
+    assert "(with stage=qa, site=eu, as the script sets them)" in note.message or (
+        "(with site=eu, stage=qa, as the script sets them)" in note.message
+    ), note.message
+    assert "1 other command of the repository installs it too" in note.detail
+
+
+@pytest.mark.parametrize(
+    "assigned",
+    [
+        "stage=${1}",  # the script's argument
+        'stage="$(cat stage.txt)"',
+        "read -r stage",
+        "stage=qa\nstage+=-1",
+        "for stage in *.yaml; do :; done",  # a glob: the files of wherever it runs
+    ],
+)
+def test_a_variable_the_script_does_not_set_to_a_literal_refuses_it(
+    tree: Path, assigned: str
+) -> None:
+    command = "helm upgrade shop ./shop -f ./values/${stage}.yaml"
+    write(
+        tree,
+        {
+            "deploy/deploy.sh": f"{HERE}{assigned}\n{command}\n",
+            "deploy/values/qa.yaml": SITE_VALUES,
+        },
+    )
+    findings = lint(tree)
+    assert not preStops(findings)
+    assert unrendered(findings)[0].severity is Severity.WARNING

@@ -2436,7 +2436,13 @@ def chart_installer_commands(n: int) -> Files:
     twins = {f"e/{i}/nothing.yaml": "x: y\n" for i in range(n)}
     twins.update({f"e/nothing{i}.yaml.example": "x: y\n" for i in range(n)})
     twins["t.sh"] = "helm install t c -f absent/nothing.yaml\n" * 4
-    files = {**chart, **scripts, **deep, **guides, **twins, "m.sh": moves}
+    # A script's variables: `n` assigned literals, one given `n` values, a loop over `n`
+    # words, and a helm line that uses all of them (past the combinations read).
+    assigned = "".join(f"v{i}=a{i}\n" for i in range(n)) + "w=a\n" * n
+    loop = "for s in " + "x " * n + "; do\n"
+    used = "".join(f"${{v{i}}}" for i in range(n))
+    variables = f"{assigned}{loop}helm install v c -f {used}$w$s.yaml\ndone\n"
+    files = {**chart, **scripts, **deep, **guides, **twins, "m.sh": moves, "vars.sh": variables}
     return {**files, "Makefile": f"all:\n{lines}{wide}"}
 
 

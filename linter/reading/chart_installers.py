@@ -15,7 +15,9 @@ chart's own folder (resolved from where the command runs: a Makefile's folder, a
 workflow's top or its step's `working-directory`, a script's folder or, failing that, the
 repository's top; each after the `cd DIR` lines and `cd DIR &&` before it), and its
 values files must be files of the repository (a `/tmp/...` the CI job writes, a URL, a
-`$VAR` or `-`, stdin, a guide's `<placeholder>`, refuses the command). `--set` and
+`$VAR` the script does not set, `-`, stdin, a guide's `<placeholder>`, refuses the
+command; a variable the script itself sets to literals, `NAME=dev` or `for NAME in dev
+prod`, is read as each, a command for each combination: script_variables). `--set` and
 `--set-string` are read when literal and when Helm would read them back as written (a
 `$TAG` refuses the command); `--set-file`, `--set-json` and `--post-renderer` refuse it
 (what they read or run is not here). A word that is only a variable (`${HELM_OPTIONS}`)
@@ -36,6 +38,7 @@ parsed, MAX_VALUES values files and MAX_SETS `--set` entries a command."""
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -174,6 +177,9 @@ class Installer:
     # Such a file for which no one file could be it: (named, its candidates); the command
     # is not used, only said (with_installers).
     unfound: tuple[str, tuple[str, ...]] | None = None
+    # The script's variables the command was read with, each with its literal value
+    # (script_variables): one command of those the line stands for.
+    bound: tuple[tuple[str, str], ...] = ()
 
     def describe(self) -> str:
         files = ", ".join(self.values) or "no values file"
@@ -182,6 +188,9 @@ class Installer:
         sets = f" and --set {', '.join(self.sets)}" if self.sets else ""
         unread = f" ({' '.join(self.unread)} not known here)" if self.unread else ""
         guide = " (a code block of a Markdown guide)" if self.kind == "guide" else ""
+        if self.bound:
+            given = ", ".join(f"{name}={value}" for name, value in self.bound)
+            guide += f" (with {given}, as the script sets them)"
         return (
             f"the values `helm {self.command}` at {self.path}:{self.line}{guide} passes: "
             f"{files}{sets}{unread}"
@@ -438,6 +447,7 @@ def _session(
     """The helm commands of one shell session (a script, a step; a Makefile's recipe
     lines each a shell of their own: `each_line`) that start in `start`."""
     here: str | None = start
+    known: dict[str, tuple[str, ...] | None] | None = None  # the script's variables, once
     for number, line in logical_lines(script, comments=True):
         text = line.lstrip("@-+ \t") if each_line else line
         folder = start if each_line else here
@@ -449,9 +459,11 @@ def _session(
         budget[0] -= 1
         if folder is None:
             continue
-        made = _command(shown, kind, first + number - 1, text, folder, top, names, published)
-        if made is not None:
-            yield made
+        if known is None:  # a Makefile's `$(NAME)` is make's own, not read here
+            known = script_variables(script) if kind != "makefile" else {}
+        yield from _command(
+            shown, kind, first + number - 1, text, folder, top, names, published, known
+        )
 
 
 def _changed(here: str | None, line: str) -> str | None:
@@ -484,14 +496,34 @@ def _command(
     top: str,
     names: dict[str, list[str]] | None = None,
     published: dict[str, str] | None = None,
-) -> Installer | None:
+    known: dict[str, tuple[str, ...] | None] | None = None,
+) -> Iterator[Installer]:
     """The line's helm command, when its chart is one of the repository (_chart_of) and
     every value it passes is read (a values file the repository lacks, read as its one
-    twin: _twin); else None. A release named `[RELEASE_NAME]` leaves the run's own."""
+    twin: _twin); else nothing. A release named `[RELEASE_NAME]` leaves the run's own.
+    A variable the script gives literal values (`known`: script_variables) is read as
+    each of them, one command for each combination (at most MAX_COMBINATIONS)."""
     try:
         words = shell_words(text, comments=True)
     except ValueError:
-        return None
+        return
+    for bound in _bindings(words, known or {}):
+        made = _one_command(shown, kind, line, _bound(words, bound), folder, top, names, published)
+        if made is not None:
+            yield replace(made, bound=bound) if bound else made
+
+
+def _one_command(
+    shown: str,
+    kind: str,
+    line: int,
+    words: list[str],
+    folder: str,
+    top: str,
+    names: dict[str, list[str]] | None = None,
+    published: dict[str, str] | None = None,
+) -> Installer | None:
+    """The helm command of a line's words (_command), or None."""
     start = next(
         (
             i
@@ -555,6 +587,100 @@ def _command(
         tuple(twins),
         unfound,
     )
+
+
+MAX_VARIABLES = 64  # variables of one script read for their values
+MAX_CHOICES = 8  # literal values of one variable (more: not known)
+MAX_COMBINATIONS = 16  # commands one helm line is read as (more: refused)
+# A line that assigns a variable (`NAME=value`, `local NAME=value`, `export NAME=value`)
+# and a `for NAME in WORDS` loop's head.
+_ASSIGNED = regex.compile(
+    r"^(?:(?:local|export|readonly|declare|typeset)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)$"
+)
+_LOOP = regex.compile(r"^for[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]+in[ \t](.*)$")
+_READ = regex.compile(r"^(?:read|mapfile|readarray|getopts|select)\b")
+_USED = regex.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+_PLAIN_VALUE = regex.compile(r"^[A-Za-z0-9_.,:@%+=/\-]*$")  # as the shell would keep it, unquoted
+
+
+def script_variables(script: str) -> dict[str, tuple[str, ...] | None]:
+    """The variables a shell script gives values, each with the literal values it is given
+    (`NAME=dev`, `for NAME in dev prod; do`), or None where one of its assignments is not
+    a literal (`NAME=${1}`, `local NAME=$(...)`, `NAME+=x`, `read NAME`) or they are more
+    than MAX_CHOICES. Where a variable is set in the script is not followed: each literal
+    value is one the command may run with. At most MAX_VARIABLES names."""
+    found: dict[str, tuple[str, ...] | None] = {}
+
+    def give(name: str, values: list[str] | None) -> None:
+        if name not in found and len(found) >= MAX_VARIABLES:
+            return
+        had = found.get(name, ())
+        if had is None or values is None or any(not _PLAIN_VALUE.match(v) for v in values):
+            found[name] = None
+            return
+        merged = tuple(dict.fromkeys((*had, *values)))
+        found[name] = merged if len(merged) <= MAX_CHOICES else None
+
+    for _, line in logical_lines(script, comments=True):
+        text = line.strip().removesuffix("; do").removesuffix(";do")
+        loop = _LOOP.match(text)
+        assigned = _ASSIGNED.match(text) if loop is None else None
+        if loop is not None:
+            give(loop.group(1), _words(loop.group(2)))
+        elif assigned is not None:
+            value = _words(assigned.group(3))
+            one = (value or [""]) if value is not None and len(value) <= 1 else None
+            give(assigned.group(1), None if assigned.group(2) else one)
+        elif _READ.match(text):
+            for word in text.split()[1:]:
+                if _USED.fullmatch("$" + word):
+                    give(word, None)
+    return found
+
+
+def _words(text: str) -> list[str] | None:
+    """A value's or a loop's literal words; None when one is not literal."""
+    try:
+        words = shell_words(text, comments=True)
+    except ValueError:
+        return None
+    if any(not _literal(w) or any(c in w for c in "*?[") for w in words):
+        return None
+    return words
+
+
+def _bindings(
+    words: list[str], known: dict[str, tuple[str, ...] | None]
+) -> Iterator[tuple[tuple[str, str], ...]]:
+    """Each combination of the literal values of the variables a helm line's words use
+    (none: the line as it is); nothing when they are more than MAX_COMBINATIONS."""
+    used: dict[str, tuple[str, ...]] = {}
+    for word in words:
+        for found in _USED.finditer(word):
+            name = found.group(1) or found.group(2)
+            choices = known.get(name)
+            if choices is not None:
+                used[name] = choices
+    count = 1
+    for choices in used.values():
+        count *= len(choices)
+    if count > MAX_COMBINATIONS:
+        return
+    for values in itertools.product(*used.values()):
+        yield tuple(zip(used, values, strict=True))
+
+
+def _bound(words: list[str], bound: tuple[tuple[str, str], ...]) -> list[str]:
+    """The words with each bound variable (`$NAME`, `${NAME}`) replaced by its value."""
+    if not bound:
+        return words
+    given = dict(bound)
+
+    def value(found: regex.Match[str]) -> str:
+        name = found.group(1) or found.group(2)
+        return given.get(name, found.group(0))
+
+    return [_USED.sub(value, word) for word in words]
 
 
 def _chart_of(chart: str, cwd: str, top: str, published: dict[str, str]) -> str | None:
