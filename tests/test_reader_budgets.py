@@ -2534,7 +2534,8 @@ def tiltfile_helm_calls(n: int) -> Files:
     """A Tiltfile (inputs/tiltfile.py) of some 900 kB (under the 1 MiB it is rendered
     to): `n` helm() calls of a chart deployed one by one, `n` names each given a call and
     deployed in one list, a name given `n` times, a call with `n` values files and `n`
-    sets, and one nested 150 deep."""
+    sets, one nested 150 deep, and `n` unnamed calls adding the values `tilt up` is
+    told."""
     chart = {
         "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",
         "c/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
@@ -2549,7 +2550,10 @@ def tiltfile_helm_calls(n: int) -> Files:
     wide = "k8s_yaml(helm('c', name='w', values=[" + "'v.yaml', " * n + "], set=["
     wide += "'a=b', " * n + "]))\n"
     deep = "k8s_yaml(helm(" + "(" * 150 + "'c'" + ")" * 150 + ", name='d'))\n"
-    return {**chart, "Tiltfile": calls + names + again + wide + deep}
+    # the settings `tilt up` is told, given `n` times, and `n` unnamed calls adding them
+    configs = "cfg = config.parse()\n" * n + "k = config.parse()\n"
+    configs += "k8s_yaml(helm('c', values=['v.yaml'] + k.get('values', [])))\n" * n
+    return {**chart, "Tiltfile": calls + names + again + wide + deep + configs}
 
 
 def helm_templates_failing(n: int, defines: int) -> Files:
