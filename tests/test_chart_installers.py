@@ -509,3 +509,92 @@ def test_a_variable_the_script_does_not_set_to_a_literal_refuses_it(
     findings = lint(tree)
     assert not preStops(findings)
     assert unrendered(findings)[0].severity is Severity.WARNING
+
+
+# A chart whose values schema wants a token the defaults leave empty: the Makefile
+# installs it with `--set token=$(TOKEN)`, what the user types at `make install TOKEN=...`.
+TOKEN_CHART = {
+    "Chart.yaml": "apiVersion: v2\nname: relay\nversion: 0.1.0\n",
+    "values.yaml": 'token: ""\nreplicas: 2\nmetrics:\n  enabled: false\n',
+    "values.schema.json": (
+        '{"type": "object", "properties": {"token": {"type": "string", "minLength": 1},'
+        ' "replicas": {"type": "integer"}}}'
+    ),
+    "templates/deployment.yaml": """\
+{{- $token := .Values.token }}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: relay
+spec:
+  replicas: {{ .Values.replicas }}
+  selector:
+    matchLabels: {app: relay}
+  template:
+    metadata:
+      labels: {app: relay}
+    spec:
+      containers:
+        - name: relay
+          image: acme/relay:1
+          env:
+            - {name: TOKEN, value: {{ $token | quote }}}
+          ports:
+            - {name: http, containerPort: 8080}
+""",
+    "templates/service.yaml": """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: relay
+spec:
+  selector: {app: relay}
+  ports:
+    - {name: http, port: 80, targetPort: http}
+""",
+}
+
+
+def test_a_set_to_a_variable_the_user_gives_is_a_stand_in_string(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "charts" / "relay", TOKEN_CHART)
+    recipe = "install:\n\thelm upgrade --install relay ./charts/relay --set token=$(TOKEN)\n"
+    write(tmp_path, {"Makefile": recipe})
+    findings = lint(tmp_path)
+    [relay] = preStops(findings).values()
+    assert any("token as <TOKEN>" in line for line in relay.detail), relay.detail
+    [note] = unrendered(findings)
+    assert note.severity is Severity.INFO
+    assert "a stand-in string for what the user gives: token as <TOKEN>" in note.message
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        "--set replicas=$(REPLICAS)",  # a number in the chart: the user's type is unknown
+        "--set metrics.enabled=$(METRICS)",  # a switch
+        "--set metrics=$(METRICS)",  # a map
+        "--set region=$(REGION)",  # a key the chart does not set
+        "--set token=v$(VERSION)",  # not only a variable
+        "--set token=$TOKEN",  # make's $T, then OKEN: not what the user gives
+    ],
+)
+def test_a_set_to_a_variable_that_may_not_be_a_string_refuses_it(
+    tmp_path: Path, setting: str
+) -> None:
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "charts" / "relay", TOKEN_CHART)
+    recipe = f"install:\n\thelm upgrade relay ./charts/relay --set token=abc {setting}\n"
+    write(tmp_path, {"Makefile": recipe})
+    findings = lint(tmp_path)
+    assert not preStops(findings)
+    assert unrendered(findings)[0].severity is Severity.WARNING
+
+
+def test_a_set_string_to_a_variable_in_a_script_is_a_stand_in(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "charts" / "relay", TOKEN_CHART)
+    command = 'helm upgrade relay ./charts/relay --set-string token="${RELAY_TOKEN}"'
+    write(tmp_path, {"deploy.sh": f"{HERE}{command}\n"})
+    [relay] = preStops(lint(tmp_path)).values()
+    assert any("token as <RELAY_TOKEN>" in line for line in relay.detail), relay.detail

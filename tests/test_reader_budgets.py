@@ -2442,6 +2442,10 @@ def chart_installer_commands(n: int) -> Files:
     loop = "for s in " + "x " * n + "; do\n"
     used = "".join(f"${{v{i}}}" for i in range(n))
     variables = f"{assigned}{loop}helm install v c -f {used}$w$s.yaml\ndone\n"
+    # `n` keys set to what the user gives, one key `n` parts long, a values.yaml of `n` keys
+    asked = "".join(f" --set k{i}=${{K{i}}}" for i in range(n))
+    variables += f"helm install g c{asked}\nhelm install h c --set {'a.' * n}b=$H\n"
+    chart["c/values.yaml"] = "".join(f"k{i}: ''\n" for i in range(n))
     files = {**chart, **scripts, **deep, **guides, **twins, "m.sh": moves, "vars.sh": variables}
     return {**files, "Makefile": f"all:\n{lines}{wide}"}
 

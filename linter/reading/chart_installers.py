@@ -20,7 +20,13 @@ command; a variable the script itself sets to literals, `NAME=dev` or `for NAME 
 prod`, is read as each, a command for each combination: script_variables). `--set` and
 `--set-string` are read when literal and when Helm would read them back as written (a
 `$TAG` refuses the command); `--set-file`, `--set-json` and `--post-renderer` refuse it
-(what they read or run is not here). A word that is only a variable (`${HELM_OPTIONS}`)
+(what they read or run is not here). A `--set KEY=$VAR` (a Makefile's `$(VAR)`) whose
+value is only a variable the command does not know is what the user gives at install
+time: rendered with a stand-in string (STAND_IN_PREFIX and the variable's name) where
+that key is surely a string, given by `--set-string` or a string in the chart's own
+values.yaml (`token: ""`); a key the chart gives a number, a switch, a map or nothing
+refuses the command (the user's value is read by its type, unknown here), as does a
+variable in only a part of the value. A word that is only a variable (`${HELM_OPTIONS}`)
 after the chart is said to be unread, the command kept: it adds to what the files give.
 A guide may name the chart by the name it is published under (`oci://registry/charts/NAME`,
 `REPO/NAME`): read as the chart whose Chart.yaml gives that name when the guide sits beside
@@ -42,6 +48,7 @@ import itertools
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from typing import Any
 
 from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
@@ -180,12 +187,19 @@ class Installer:
     # The script's variables the command was read with, each with its literal value
     # (script_variables): one command of those the line stands for.
     bound: tuple[tuple[str, str], ...] = ()
+    # The keys set to a value the user gives (`--set token=$(TOKEN)`), each with its
+    # variable: rendered with a stand-in string (_given).
+    stood: tuple[tuple[str, str], ...] = ()
 
     def describe(self) -> str:
         files = ", ".join(self.values) or "no values file"
         for named, used in self.twins:
             files = files.replace(used, f"{used} (for {named}, which the repository lacks)", 1)
-        sets = f" and --set {', '.join(self.sets)}" if self.sets else ""
+        shown_sets = [s for s in self.sets if STAND_IN_PREFIX not in s.partition("=")[2]]
+        sets = f" and --set {', '.join(shown_sets)}" if shown_sets else ""
+        if self.stood:
+            given = ", ".join(f"{key} as <{variable}>" for key, variable in self.stood)
+            sets += f" (rendered with a stand-in string for what the user gives: {given})"
         unread = f" ({' '.join(self.unread)} not known here)" if self.unread else ""
         guide = " (a code block of a Markdown guide)" if self.kind == "guide" else ""
         if self.bound:
@@ -538,7 +552,8 @@ def _one_command(
     if cwd is None:
         return None
     command = words[start + 1]
-    read = _arguments(words[start + 2 :])
+    asked: list[tuple[str, str, bool]] = []  # `--set KEY=$VAR`: the user's value (_given)
+    read = _arguments(words[start + 2 :], asked if kind == "makefile" else None, asked)
     if read is None:
         return None
     positional, values, sets, namespace, unread, generated = read
@@ -555,6 +570,9 @@ def _one_command(
         return None
     if kind == "guide" and not (values or sets):
         return None  # a guide's bare install: the defaults, which fail
+    stood = _given(asked, target)
+    if stood is None:
+        return None
     files, twins, unfound = [], [], None
     for item in values:
         named = os.path.normpath(os.path.join(cwd, item))
@@ -581,12 +599,77 @@ def _one_command(
         release,
         namespace,
         tuple(files),
-        sets,
+        (*sets, *(f"{key}={_stand_in(variable)}" for key, variable, _ in asked)),
         unread,
         kind,
         tuple(twins),
         unfound,
+        stood=stood,
     )
+
+
+# What a `--set KEY=VALUE`'s value is when it is only a variable the user gives: in a
+# Makefile make's `$(NAME)` or `${NAME}`, elsewhere the shell's `$NAME` or `${NAME}`.
+_MAKE_VARIABLE = regex.compile(r"^\$(?:\(([A-Za-z_][A-Za-z0-9_]*)\)|\{([A-Za-z_][A-Za-z0-9_]*)\})$")
+_SHELL_VARIABLE = regex.compile(r"^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$")
+_KEY_PATH = regex.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*(?:\.[A-Za-z_][A-Za-z0-9_\-]*)*$")
+MAX_KEY = 300  # characters of a key set to the user's value
+STAND_IN_PREFIX = "K8slb-given-"  # a stand-in string for the value the user gives
+MAX_VALUES_BYTES = 1024 * 1024  # of a chart's values.yaml, read for a key's type
+
+
+def _stand_in(variable: str) -> str:
+    return f"{STAND_IN_PREFIX}{variable}"
+
+
+def _asked(value: str, makefile: bool, string: bool, asked: list[tuple[str, str, bool]]) -> bool:
+    """Whether a `--set` value is one key set to a variable only (`token=$(TOKEN)`), the
+    user's value: kept in `asked` (key, variable, whether `--set-string` gives it)."""
+    key, equals, given = value.partition("=")
+    found = (_MAKE_VARIABLE if makefile else _SHELL_VARIABLE).fullmatch(given)
+    if not equals or found is None or len(key) > MAX_KEY or _KEY_PATH.fullmatch(key) is None:
+        return False
+    asked.append((key, found.group(1) or found.group(2), string))
+    return True
+
+
+def _given(
+    asked: Sequence[tuple[str, str, bool]], chart: str
+) -> tuple[tuple[str, str], ...] | None:
+    """The keys a command sets to a value the user gives (`--set token=$(TOKEN)`), each
+    with its variable, when each is a string: given with `--set-string`, or a string in
+    the chart's own values.yaml (`token: ""`); None when one is not (a number, a switch, a
+    map, a key the chart does not set: what the user types is read by its type, unknown)."""
+    if not asked:
+        return ()
+    defaults = _chart_values(chart) if any(not string for _, _, string in asked) else {}
+    for key, _, string in asked:
+        if string:
+            continue
+        here: Any = defaults
+        for part in key.split("."):
+            here = here.get(part) if isinstance(here, dict) else None
+        if not isinstance(here, str):
+            return None
+    return tuple((key, variable) for key, variable, _ in asked)
+
+
+def _chart_values(chart: str) -> dict[str, Any]:
+    """A chart's own values.yaml (or values.yml), as data; empty when it has none, or it
+    is too large or not YAML."""
+    for name in ("values.yaml", "values.yml"):
+        path = os.path.join(chart, name)
+        try:
+            with open(path, "rb") as handle:
+                data = read_bounded(handle, MAX_VALUES_BYTES)
+        except OSError:
+            continue
+        if data is None:
+            return {}
+        text = data.decode("utf-8", "replace")
+        first = next(iter(yaml_documents(path, text)), None)
+        return first if isinstance(first, dict) else {}
+    return {}
 
 
 MAX_VARIABLES = 64  # variables of one script read for their values
@@ -748,9 +831,13 @@ def _literal(word: str) -> bool:
 
 def _arguments(
     words: list[str],
+    made: list[tuple[str, str, bool]] | None = None,
+    shell: list[tuple[str, str, bool]] | None = None,
 ) -> tuple[list[str], list[str], tuple[str, ...], str | None, tuple[str, ...], bool] | None:
     """A helm command's positional words, values files, `--set` assignments, namespace,
-    unread variable words and whether it generates its release's name; None: refused."""
+    unread variable words and whether it generates its release's name; None: refused.
+    A `--set` of a key to a variable only is kept in `made` (a Makefile's `$(NAME)`) or
+    `shell` (`$NAME`), not in the assignments (_asked)."""
     positional: list[str] = []
     values: list[str] = []
     sets: list[str] = []
@@ -779,7 +866,7 @@ def _arguments(
                 ended = ended or (index < len(words) and words[index].endswith(";"))
             if flag in {"-g", "--generate-name"}:
                 generated = True
-            if not _option(flag, value, values, sets):
+            if not _option(flag, value, values, sets, made, shell):
                 return None
             if flag in {"-n", "--namespace"}:
                 namespace = value if value is not None and _literal(value) else None
@@ -787,7 +874,8 @@ def _arguments(
             unread.append(word)  # `${HELM_OPTIONS}`: flags the caller adds
         else:
             positional.append(word)
-        if len(values) > MAX_VALUES or len(sets) > MAX_SETS:
+        asked = len(made or ()) + (len(shell or ()) if shell is not made else 0)
+        if len(values) > MAX_VALUES or len(sets) + asked > MAX_SETS:
             return None
         if ended:
             break
@@ -795,13 +883,28 @@ def _arguments(
     return positional, values, tuple(sets), namespace, tuple(unread), generated
 
 
-def _option(flag: str, value: str | None, values: list[str], sets: list[str]) -> bool:
+def _option(
+    flag: str,
+    value: str | None,
+    values: list[str],
+    sets: list[str],
+    made: list[tuple[str, str, bool]] | None = None,
+    shell: list[tuple[str, str, bool]] | None = None,
+) -> bool:
     """Read one flag's value into the values files or `--set` entries; False: refused."""
     if flag in {"-f", "--values"}:
         if value is None:
             return False
         values += value.split(",")
     elif flag in {"--set", "--set-string"}:
+        asked = made if made is not None else shell
+        string = flag == "--set-string"
+        if (
+            value is not None
+            and asked is not None
+            and _asked(value, made is not None, string, asked)
+        ):
+            return True
         if value is None or not _literal(value) or set_value_problem(value) is not None:
             return False
         if any(_PLACEHOLDER_VALUE.search(part.partition("=")[2]) for part in value.split(",")):
@@ -979,6 +1082,8 @@ def _instead(
     files = ", ".join(used.values) or "its values"
     for named, twin in used.twins:
         files = files.replace(twin, f"{twin} (for {named}, not in the repository)", 1)
+    if used.stood:
+        files += " and " + ", ".join(f"{key} as <{variable}>" for key, variable in used.stood)
     made.label = f"{files} (`helm {used.command}` at {used.path}:{used.line})"
     made.uncached = True
     made.installer = used.describe()
