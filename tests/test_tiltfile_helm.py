@@ -161,13 +161,16 @@ k8s_yaml(
 
 
 def test_an_unnamed_release_with_the_values_tilt_up_may_add_is_read(tmp_path: Path) -> None:
-    """Tilt names a release given no name `chart`; a values list followed by the files a
-    user may add with `tilt up -- --values FILE` (none unless told) is its list."""
+    """A release given no name is rendered under the chart's own name (as the chart alone
+    is); a values list followed by the files a user may add with `tilt up -- --values
+    FILE` (none unless told) is its list."""
     (tmp_path / ".git").mkdir()
     write(tmp_path / "deploy" / "charts" / "web", CHART)
     write(tmp_path, {"dev-values.yaml": "image: dev-web\n", "Tiltfile": CONFIGURED})
     [release] = plan(str(tmp_path / "Tiltfile"), CONFIGURED).releases
-    assert release.name == "chart"
+    assert release.name == "web"
     assert release.values == (str(tmp_path / "dev-values.yaml"),)
     findings = lint_paths([str(tmp_path)], ("KLB401",)).findings
-    assert sorted(preStops(findings)) == ["default/chart-web"]
+    assert sorted(preStops(findings)) == ["default/web-web"]
+    [web] = [f for f in findings if f.rule == "KLB401"]
+    assert any("Tiltfile helm() release web" in line for line in web.detail), web.detail

@@ -3,9 +3,11 @@ any build file: reading/build_files.py), a Tiltfile deploys `helm(CHART, name=..
 namespace=..., values=[...], set=[...])` through `k8s_yaml`: a release of a chart in the
 repository, rendered and linted as a helmfile's release is (inputs/helmfile.py), and the
 chart is not rendered alone with its defaults as well. Only literal arguments are read,
-paths relative to the Tiltfile's folder (a call with no name is the release Tilt names
-`chart`; a list followed by what the Tiltfile's settings add, `[...] + cfg.get('values',
-[])` of `cfg = config.parse()`, is that list: what `tilt up` deploys unless told more);
+paths relative to the Tiltfile's folder (a call with no name is rendered under the name
+the chart is given alone, its Chart.yaml's: Tilt's own, `chart`, would rename each
+object that carries the release's name; a list followed by what the Tiltfile's settings
+add, `[...] + cfg.get('values', [])` of `cfg = config.parse()`, is that list: what
+`tilt up` deploys unless told more);
 a call whose arguments are computed (a variable,
 a function's result) or that is not deployed as written (inside a loop, a condition or a
 function, or through a name given twice) is refused, never guessed: its chart is then
@@ -34,11 +36,10 @@ from k8slb.inputs.helmfile import (
     read_text,
 )
 from k8slb.reading.build_files import TILTFILE
-from k8slb.reading.charts import UNRENDERED, set_value_problem, unpack
+from k8slb.reading.charts import UNRENDERED, chart_name, set_value_problem, unpack
 from k8slb.reading.repository import inside, repository_of
 
 WHAT = "Tiltfile helm() release"
-UNNAMED = "chart"  # the release's name Tilt gives a helm() call that names none
 # helm()'s arguments read here (Tilt's: the chart's folder first, then by name)
 _ARGUMENTS = frozenset({"name", "namespace", "values", "set"})
 
@@ -169,9 +170,9 @@ def _arguments(call: ast.Call, configs: frozenset[str] = frozenset()) -> Argumen
         told = f"`{unread[0]}`" if unread else "its arguments"
         raise Refused(line, f"{WHAT}: {told} not read by k8slb: not rendered")
     chart = _literal(call.args[0], line, "the chart")
-    # (Tilt names a release given no name `chart`, as `helm template` would)
-    name = _literal(named["name"], line, "name") if "name" in named else UNNAMED
-    if not isinstance(chart, str) or not chart or not isinstance(name, str) or not name:
+    # (a release given no name: "" here, the chart's own name in _release)
+    name = _literal(named["name"], line, "name") if "name" in named else ""
+    if not isinstance(chart, str) or not chart or not isinstance(name, str):
         raise Refused(line, f"{WHAT}: no chart or name as a literal string: not rendered")
     namespace = _literal(named["namespace"], line, "namespace") if "namespace" in named else None
     if namespace is not None and not isinstance(namespace, str):
@@ -183,8 +184,11 @@ def _arguments(call: ast.Call, configs: frozenset[str] = frozenset()) -> Argumen
 
 def _release(path: str, top: str, line: int, call: Arguments) -> Release:
     """One deployed helm() call as a release, or why it is not rendered (`Refused`)."""
-    name = call.name
-    folder = chart_folder(path, top, call.chart, line, name, WHAT)
+    folder = chart_folder(path, top, call.chart, line, call.name or call.chart, WHAT)
+    # A call with no name: the name the chart is rendered under alone (its Chart.yaml's),
+    # not Tilt's own (`chart`), which would rename each object carrying the release's
+    # name; what the call adds is its values.
+    name = call.name or chart_name(folder) or os.path.basename(folder)
     for assignment in call.sets:
         wrong = set_value_problem(assignment)
         if wrong is not None:
