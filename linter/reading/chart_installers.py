@@ -20,13 +20,15 @@ command; a variable the script itself sets to literals, `NAME=dev` or `for NAME 
 prod`, is read as each, a command for each combination: script_variables). `--set` and
 `--set-string` are read when literal and when Helm would read them back as written (a
 `$TAG` refuses the command); `--set-file`, `--set-json` and `--post-renderer` refuse it
-(what they read or run is not here). A `--set KEY=$VAR` (a Makefile's `$(VAR)`) whose
-value is only a variable the command does not know is what the user gives at install
-time: rendered with a stand-in string (STAND_IN_PREFIX and the variable's name) where
+(what they read or run is not here). A Makefile's `--set KEY=$(VAR)` whose value is
+only a make variable is what the user gives at install time (`make install VAR=...`):
+rendered with a stand-in string (STAND_IN_PREFIX and the variable's name) where
 that key is surely a string, given by `--set-string` or a string in the chart's own
 values.yaml (`token: ""`); a key the chart gives a number, a switch, a map or nothing
 refuses the command (the user's value is read by its type, unknown here), as does a
-variable in only a part of the value. A word that is only a variable (`${HELM_OPTIONS}`)
+variable in only a part of the value. A script's, a workflow's or a guide's `$VAR` still
+refuses it: the environment it comes from is often CI's (a secret, a commit's hash), and
+the command then one of CI's, not the user's. A word that is only a variable (`${HELM_OPTIONS}`)
 after the chart is said to be unread, the command kept: it adds to what the files give.
 A guide may name the chart by the name it is published under (`oci://registry/charts/NAME`,
 `REPO/NAME`): read as the chart whose Chart.yaml gives that name when the guide sits beside
@@ -553,7 +555,7 @@ def _one_command(
         return None
     command = words[start + 1]
     asked: list[tuple[str, str, bool]] = []  # `--set KEY=$VAR`: the user's value (_given)
-    read = _arguments(words[start + 2 :], asked if kind == "makefile" else None, asked)
+    read = _arguments(words[start + 2 :], asked if kind == "makefile" else None)
     if read is None:
         return None
     positional, values, sets, namespace, unread, generated = read
