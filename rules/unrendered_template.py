@@ -23,7 +23,10 @@ class UnrenderedTemplate(ReadProblemRule):
     shell code block of a Markdown deployment guide, which may name the chart as it is
     published, `oci://registry/charts/NAME` or `REPO/NAME`, when it is the chart's README
     or the repository's own guide; of several commands the first of three that renders a
-    workload) renders (info: its objects are linted
+    workload; a variable the script itself sets to literal values, `env=qa` or `for env in
+    qa live`, read as each of them, one command a combination; a Makefile's `--set KEY=$(VAR)`
+    the user gives, a stand-in string where the chart's values.yaml makes KEY a string) renders
+    (info: its objects are linted
     with that command's values, which the finding names, a guide's said to be one; a
     values file the command names and the repository lacks read as its one copy
     elsewhere or its `.example` twin, both named; several candidates: none used, an info

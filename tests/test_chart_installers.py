@@ -445,3 +445,159 @@ def test_of_several_commands_the_first_that_renders_a_workload_is_used(tree: Pat
     jobs = [f for f in unrendered(findings) if "jobs" in f.message]
     assert [f.severity for f in jobs] == [Severity.INFO]
     assert f"at {readme}:2 (a code block" in jobs[0].message
+
+
+# A script that deploys one stage of several, naming each values file by variables the
+# script itself sets: a literal assignment and a loop over literal words.
+STAGES_SCRIPT = """\
+#!/usr/bin/env bash
+set -euo pipefail
+cd "$(dirname "$0")"
+site=eu
+target_namespace=${1:-shop}
+
+for stage in qa live; do
+  echo "deploying ${stage}"
+  helm upgrade --install "shop-${stage}" ./shop \\
+    --values "values/${site}/${stage}.yaml" \\
+    --namespace "${target_namespace}"
+done
+"""
+
+
+def test_a_scripts_own_literal_variables_are_read_in_its_values_paths(tree: Path) -> None:
+    write(
+        tree,
+        {
+            "deploy/deploy.sh": STAGES_SCRIPT,
+            "deploy/values/eu/live.yaml": SITE_VALUES,
+            "deploy/values/eu/qa.yaml": "global:\n  replicas: 1\n  database: {host: db}\n",
+        },
+    )
+    findings = lint(tree)
+    [api] = preStops(findings).values()
+    assert "Deployment/default/shop-qa-api" in api.message  # the loop's first stage
+    [note] = unrendered(findings)
+    assert note.severity is Severity.INFO
+    assert "(with stage=qa, site=eu, as the script sets them)" in note.message or (
+        "(with site=eu, stage=qa, as the script sets them)" in note.message
+    ), note.message
+    assert "1 other command of the repository installs it too" in note.detail
+
+
+@pytest.mark.parametrize(
+    "assigned",
+    [
+        "stage=${1}",  # the script's argument
+        'stage="$(cat stage.txt)"',
+        "read -r stage",
+        "stage=qa\nstage+=-1",
+        "for stage in *.yaml; do :; done",  # a glob: the files of wherever it runs
+    ],
+)
+def test_a_variable_the_script_does_not_set_to_a_literal_refuses_it(
+    tree: Path, assigned: str
+) -> None:
+    command = "helm upgrade shop ./shop -f ./values/${stage}.yaml"
+    write(
+        tree,
+        {
+            "deploy/deploy.sh": f"{HERE}{assigned}\n{command}\n",
+            "deploy/values/qa.yaml": SITE_VALUES,
+        },
+    )
+    findings = lint(tree)
+    assert not preStops(findings)
+    assert unrendered(findings)[0].severity is Severity.WARNING
+
+
+# A chart whose values schema wants a token the defaults leave empty: the Makefile
+# installs it with `--set token=$(TOKEN)`, what the user types at `make install TOKEN=...`.
+TOKEN_CHART = {
+    "Chart.yaml": "apiVersion: v2\nname: relay\nversion: 0.1.0\n",
+    "values.yaml": 'token: ""\nreplicas: 2\nmetrics:\n  enabled: false\n',
+    "values.schema.json": (
+        '{"type": "object", "properties": {"token": {"type": "string", "minLength": 1},'
+        ' "replicas": {"type": "integer"}}}'
+    ),
+    "templates/deployment.yaml": """\
+{{- $token := .Values.token }}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: relay
+spec:
+  replicas: {{ .Values.replicas }}
+  selector:
+    matchLabels: {app: relay}
+  template:
+    metadata:
+      labels: {app: relay}
+    spec:
+      containers:
+        - name: relay
+          image: acme/relay:1
+          env:
+            - {name: TOKEN, value: {{ $token | quote }}}
+          ports:
+            - {name: http, containerPort: 8080}
+""",
+    "templates/service.yaml": """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: relay
+spec:
+  selector: {app: relay}
+  ports:
+    - {name: http, port: 80, targetPort: http}
+""",
+}
+
+
+def test_a_set_to_a_variable_the_user_gives_is_a_stand_in_string(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "charts" / "relay", TOKEN_CHART)
+    recipe = "install:\n\thelm upgrade --install relay ./charts/relay --set token=$(TOKEN)\n"
+    write(tmp_path, {"Makefile": recipe})
+    findings = lint(tmp_path)
+    [relay] = preStops(findings).values()
+    assert any("token as <TOKEN>" in line for line in relay.detail), relay.detail
+    [note] = unrendered(findings)
+    assert note.severity is Severity.INFO
+    assert "a stand-in string for what the user gives: token as <TOKEN>" in note.message
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        "--set replicas=$(REPLICAS)",  # a number in the chart: the user's type is unknown
+        "--set metrics.enabled=$(METRICS)",  # a switch
+        "--set metrics=$(METRICS)",  # a map
+        "--set region=$(REGION)",  # a key the chart does not set
+        "--set token=v$(VERSION)",  # not only a variable
+        "--set token=$TOKEN",  # make's $T, then OKEN: not what the user gives
+    ],
+)
+def test_a_set_to_a_variable_that_may_not_be_a_string_refuses_it(
+    tmp_path: Path, setting: str
+) -> None:
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "charts" / "relay", TOKEN_CHART)
+    recipe = f"install:\n\thelm upgrade relay ./charts/relay --set token=abc {setting}\n"
+    write(tmp_path, {"Makefile": recipe})
+    findings = lint(tmp_path)
+    assert not preStops(findings)
+    assert unrendered(findings)[0].severity is Severity.WARNING
+
+
+def test_a_set_string_to_a_make_variable_is_a_stand_in_a_scripts_is_not(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "charts" / "relay", TOKEN_CHART)
+    command = "helm upgrade relay ./charts/relay --set-string token=${RELAY_TOKEN}"
+    write(tmp_path, {"Makefile": f"install:\n\t{command}\n"})
+    [relay] = preStops(lint(tmp_path)).values()
+    assert any("token as <RELAY_TOKEN>" in line for line in relay.detail), relay.detail
+    (tmp_path / "Makefile").unlink()
+    write(tmp_path, {"deploy.sh": f"{HERE}{command}\n"})  # CI's environment, as often
+    assert not preStops(lint(tmp_path))

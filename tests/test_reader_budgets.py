@@ -2574,7 +2574,17 @@ def chart_installer_commands(n: int) -> Files:
     twins = {f"e/{i}/nothing.yaml": "x: y\n" for i in range(n)}
     twins.update({f"e/nothing{i}.yaml.example": "x: y\n" for i in range(n)})
     twins["t.sh"] = "helm install t c -f absent/nothing.yaml\n" * 4
-    files = {**chart, **scripts, **deep, **guides, **twins, "m.sh": moves}
+    # A script's variables: `n` assigned literals, one given `n` values, a loop over `n`
+    # words, and a helm line that uses all of them (past the combinations read).
+    assigned = "".join(f"v{i}=a{i}\n" for i in range(n)) + "w=a\n" * n
+    loop = "for s in " + "x " * n + "; do\n"
+    used = "".join(f"${{v{i}}}" for i in range(n))
+    variables = f"{assigned}{loop}helm install v c -f {used}$w$s.yaml\ndone\n"
+    # `n` keys set to what the user gives, one key `n` parts long, a values.yaml of `n` keys
+    asked = "".join(f" --set k{i}=${{K{i}}}" for i in range(n))
+    variables += f"helm install g c{asked}\nhelm install h c --set {'a.' * n}b=$H\n"
+    chart["c/values.yaml"] = "".join(f"k{i}: ''\n" for i in range(n))
+    files = {**chart, **scripts, **deep, **guides, **twins, "m.sh": moves, "vars.sh": variables}
     return {**files, "Makefile": f"all:\n{lines}{wide}"}
 
 
@@ -2685,7 +2695,8 @@ def tiltfile_helm_calls(n: int) -> Files:
     """A Tiltfile (inputs/tiltfile.py) of some 900 kB (under the 1 MiB it is rendered
     to): `n` helm() calls of a chart deployed one by one, `n` names each given a call and
     deployed in one list, a name given `n` times, a call with `n` values files and `n`
-    sets, and one nested 150 deep."""
+    sets, one nested 150 deep, and `n` unnamed calls adding the values `tilt up` is
+    told."""
     chart = {
         "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",
         "c/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
@@ -2700,7 +2711,10 @@ def tiltfile_helm_calls(n: int) -> Files:
     wide = "k8s_yaml(helm('c', name='w', values=[" + "'v.yaml', " * n + "], set=["
     wide += "'a=b', " * n + "]))\n"
     deep = "k8s_yaml(helm(" + "(" * 150 + "'c'" + ")" * 150 + ", name='d'))\n"
-    return {**chart, "Tiltfile": calls + names + again + wide + deep}
+    # the settings `tilt up` is told, given `n` times, and `n` unnamed calls adding them
+    configs = "cfg = config.parse()\n" * n + "k = config.parse()\n"
+    configs += "k8s_yaml(helm('c', values=['v.yaml'] + k.get('values', [])))\n" * n
+    return {**chart, "Tiltfile": calls + names + again + wide + deep + configs}
 
 
 def helm_templates_failing(n: int, defines: int) -> Files:

@@ -94,7 +94,18 @@ def test_namespace_and_set_are_read(tree: Path) -> None:
     [
         ("VALUES = ['v.yaml']\nk8s_yaml(helm('c', name='a', values=VALUES))\n", "computed"),
         ("k8s_yaml(helm('c', name='a', kube_version='1.29'))\n", "`kube_version`"),
-        ("k8s_yaml(helm('c'))\n", "no chart or name"),
+        ("k8s_yaml(helm('', name='a'))\n", "no chart or name"),
+        # a list added to a dict's entry, not to what `tilt up` is told
+        (
+            "more = {'values': ['x.yaml']}\n"
+            "k8s_yaml(helm('c', name='a', values=['v.yaml'] + more.get('values', [])))\n",
+            "computed",
+        ),
+        (
+            "cfg = config.parse()\n"
+            "k8s_yaml(helm('c', name='a', values=['v.yaml'] + cfg.get('values')))\n",
+            "computed",
+        ),
         ("k8s_yaml(helm('c', name='a', values=['../../outside.yaml']))\n", "not in the repo"),
         ("k8s_yaml(helm('remote/chart', name='a'))\n", "a chart repository's"),
         # not followed: in a loop, never deployed, or a name given another value
@@ -134,3 +145,32 @@ def test_a_tiltfile_past_the_budget_is_read_for_its_builds_only(tree: Path) -> N
     assert sorted(preStops(result.findings)) == ["default/billing-web"]
     rows = {row["container"]: row for row in links(tree, {})}
     assert rows["Deployment/default/billing-web:web"]["code"] == "services/billing/main.py"
+
+
+CONFIGURED = """\
+config.define_string_list('values')
+cfg = config.parse()
+
+k8s_yaml(
+    helm(
+        'deploy/charts/web',
+        values=['./dev-values.yaml'] + cfg.get('values', []),
+    )
+)
+"""
+
+
+def test_an_unnamed_release_with_the_values_tilt_up_may_add_is_read(tmp_path: Path) -> None:
+    """A release given no name is rendered under the chart's own name (as the chart alone
+    is); a values list followed by the files a user may add with `tilt up -- --values
+    FILE` (none unless told) is its list."""
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "deploy" / "charts" / "web", CHART)
+    write(tmp_path, {"dev-values.yaml": "image: dev-web\n", "Tiltfile": CONFIGURED})
+    [release] = plan(str(tmp_path / "Tiltfile"), CONFIGURED).releases
+    assert release.name == "web"
+    assert release.values == (str(tmp_path / "dev-values.yaml"),)
+    findings = lint_paths([str(tmp_path)], ("KLB401",)).findings
+    assert sorted(preStops(findings)) == ["default/web-web"]
+    [web] = [f for f in findings if f.rule == "KLB401"]
+    assert any("Tiltfile helm() release web" in line for line in web.detail), web.detail

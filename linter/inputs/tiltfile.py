@@ -3,7 +3,12 @@ any build file: reading/build_files.py), a Tiltfile deploys `helm(CHART, name=..
 namespace=..., values=[...], set=[...])` through `k8s_yaml`: a release of a chart in the
 repository, rendered and linted as a helmfile's release is (inputs/helmfile.py), and the
 chart is not rendered alone with its defaults as well. Only literal arguments are read,
-paths relative to the Tiltfile's folder; a call whose arguments are computed (a variable,
+paths relative to the Tiltfile's folder (a call with no name is rendered under the name
+the chart is given alone, its Chart.yaml's: Tilt's own, `chart`, would rename each
+object that carries the release's name; a list followed by what the Tiltfile's settings
+add, `[...] + cfg.get('values', [])` of `cfg = config.parse()`, is that list: what
+`tilt up` deploys unless told more);
+a call whose arguments are computed (a variable,
 a function's result) or that is not deployed as written (inside a loop, a condition or a
 function, or through a name given twice) is refused, never guessed: its chart is then
 linted alone, as without the Tiltfile, and nothing is said of the call (a Tiltfile is
@@ -31,7 +36,7 @@ from k8slb.inputs.helmfile import (
     read_text,
 )
 from k8slb.reading.build_files import TILTFILE
-from k8slb.reading.charts import UNRENDERED, set_value_problem, unpack
+from k8slb.reading.charts import UNRENDERED, chart_name, set_value_problem, unpack
 from k8slb.reading.repository import inside, repository_of
 
 WHAT = "Tiltfile helm() release"
@@ -84,9 +89,10 @@ def _calls(text: str) -> tuple[tuple[int, tuple[Any, ...] | str], ...]:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ()
     found: list[tuple[int, tuple[Any, ...] | str]] = []
+    configs = _configs(module)
     for call in _deployed(module)[: MAX_RELEASES + 1]:
         try:
-            read = _arguments(call)
+            read = _arguments(call, configs)
         except Refused as refused:
             found.append((call.lineno, refused.message))
             continue
@@ -132,7 +138,30 @@ def _deployed(module: ast.Module) -> list[ast.Call]:
     return list(found.values())
 
 
-def _arguments(call: ast.Call) -> Arguments:
+def _configs(module: ast.Module) -> frozenset[str]:
+    """The names the Tiltfile's top level gives the settings `tilt up` is told,
+    `cfg = config.parse()`, and nothing else."""
+    given: dict[str, list[bool]] = {}
+    for statement in module.body:
+        if not isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            continue
+        value = statement.value
+        parsed = (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and value.func.attr == "parse"
+            and isinstance(value.func.value, ast.Name)
+            and value.func.value.id == "config"
+        )
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        for target in targets:
+            for node in ast.walk(target):
+                if isinstance(node, ast.Name):
+                    given.setdefault(node.id, []).append(parsed and target is node)
+    return frozenset(name for name, each in given.items() if each == [True])
+
+
+def _arguments(call: ast.Call, configs: frozenset[str] = frozenset()) -> Arguments:
     """The call's literal arguments, or why they are not read (`Refused`)."""
     line = call.lineno
     named = {k.arg: k.value for k in call.keywords if k.arg is not None}
@@ -141,21 +170,25 @@ def _arguments(call: ast.Call) -> Arguments:
         told = f"`{unread[0]}`" if unread else "its arguments"
         raise Refused(line, f"{WHAT}: {told} not read by k8slb: not rendered")
     chart = _literal(call.args[0], line, "the chart")
+    # (a release given no name: "" here, the chart's own name in _release)
     name = _literal(named["name"], line, "name") if "name" in named else ""
-    if not isinstance(chart, str) or not chart or not isinstance(name, str) or not name:
-        # (what Tilt names a release given no name is not read: `.Release.Name` unknown)
+    if not isinstance(chart, str) or not chart or not isinstance(name, str):
         raise Refused(line, f"{WHAT}: no chart or name as a literal string: not rendered")
     namespace = _literal(named["namespace"], line, "namespace") if "namespace" in named else None
     if namespace is not None and not isinstance(namespace, str):
         raise Refused(line, f"{WHAT} {name}: its namespace is not a string")
-    values = _strings(named.get("values"), line, name, "values")
-    return Arguments(chart, name, namespace, values, _strings(named.get("set"), line, name, "set"))
+    values = _strings(named.get("values"), line, name, "values", configs)
+    sets = _strings(named.get("set"), line, name, "set", configs)
+    return Arguments(chart, name, namespace, values, sets)
 
 
 def _release(path: str, top: str, line: int, call: Arguments) -> Release:
     """One deployed helm() call as a release, or why it is not rendered (`Refused`)."""
-    name = call.name
-    folder = chart_folder(path, top, call.chart, line, name, WHAT)
+    folder = chart_folder(path, top, call.chart, line, call.name or call.chart, WHAT)
+    # A call with no name: the name the chart is rendered under alone (its Chart.yaml's),
+    # not Tilt's own (`chart`), which would rename each object carrying the release's
+    # name; what the call adds is its values.
+    name = call.name or chart_name(folder) or os.path.basename(folder)
     for assignment in call.sets:
         wrong = set_value_problem(assignment)
         if wrong is not None:
@@ -172,10 +205,17 @@ def _literal(node: ast.AST, line: int, what: str) -> Any:
         raise Refused(line, f"{WHAT}: {what} is computed (not a literal): not rendered") from None
 
 
-def _strings(node: ast.AST | None, line: int, name: str, what: str) -> tuple[str, ...]:
-    """`values=` or `set=`: a string or a list of strings (Tilt takes either)."""
+def _strings(
+    node: ast.AST | None, line: int, name: str, what: str, configs: frozenset[str] = frozenset()
+) -> tuple[str, ...]:
+    """`values=` or `set=`: a string or a list of strings (Tilt takes either); a list
+    followed by what the Tiltfile's config gives, empty unless `tilt up` is told more
+    (`[...] + cfg.get('values', [])`: _configured), is its list."""
     if node is None:
         return ()
+    added = isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
+    if added and _configured(node.right, configs):  # type: ignore[attr-defined]
+        node = node.left  # type: ignore[attr-defined]
     if isinstance(node, (ast.List, ast.Tuple)) and len(node.elts) > MAX_SETTINGS:
         raise Refused(line, f"{WHAT} {name}: more than {MAX_SETTINGS} `{what}` entries")
     value = _literal(node, line, f"`{what}`")
@@ -183,6 +223,25 @@ def _strings(node: ast.AST | None, line: int, name: str, what: str) -> tuple[str
     if not isinstance(listed, (list, tuple)) or not all(isinstance(v, str) for v in listed):
         raise Refused(line, f"{WHAT} {name}: `{what}` is not strings: not rendered")
     return tuple(listed)
+
+
+def _configured(node: ast.AST, configs: frozenset[str]) -> bool:
+    """Whether an expression is a setting read from the Tiltfile's config with an empty
+    list as its default, `cfg.get('values', [])` (cfg = config.parse()): what a user adds
+    with `tilt up -- --values FILE`, nothing unless told."""
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in configs
+        and len(node.args) == 2
+        and not node.keywords
+    ):
+        return False
+    key, default = node.args
+    empty = isinstance(default, (ast.List, ast.Tuple)) and not default.elts
+    return empty and isinstance(key, ast.Constant) and isinstance(key.value, str)
 
 
 def _files(path: str, top: str, name: str, values: tuple[str, ...], line: int) -> tuple[str, ...]:

@@ -15,10 +15,20 @@ chart's own folder (resolved from where the command runs: a Makefile's folder, a
 workflow's top or its step's `working-directory`, a script's folder or, failing that, the
 repository's top; each after the `cd DIR` lines and `cd DIR &&` before it), and its
 values files must be files of the repository (a `/tmp/...` the CI job writes, a URL, a
-`$VAR` or `-`, stdin, a guide's `<placeholder>`, refuses the command). `--set` and
+`$VAR` the script does not set, `-`, stdin, a guide's `<placeholder>`, refuses the
+command; a variable the script itself sets to literals, `NAME=dev` or `for NAME in dev
+prod`, is read as each, a command for each combination: script_variables). `--set` and
 `--set-string` are read when literal and when Helm would read them back as written (a
 `$TAG` refuses the command); `--set-file`, `--set-json` and `--post-renderer` refuse it
-(what they read or run is not here). A word that is only a variable (`${HELM_OPTIONS}`)
+(what they read or run is not here). A Makefile's `--set KEY=$(VAR)` whose value is
+only a make variable is what the user gives at install time (`make install VAR=...`):
+rendered with a stand-in string (STAND_IN_PREFIX and the variable's name) where
+that key is surely a string, given by `--set-string` or a string in the chart's own
+values.yaml (`token: ""`); a key the chart gives a number, a switch, a map or nothing
+refuses the command (the user's value is read by its type, unknown here), as does a
+variable in only a part of the value. A script's, a workflow's or a guide's `$VAR` still
+refuses it: the environment it comes from is often CI's (a secret, a commit's hash), and
+the command then one of CI's, not the user's. A word that is only a variable (`${HELM_OPTIONS}`)
 after the chart is said to be unread, the command kept: it adds to what the files give.
 A guide may name the chart by the name it is published under (`oci://registry/charts/NAME`,
 `REPO/NAME`): read as the chart whose Chart.yaml gives that name when the guide sits beside
@@ -36,9 +46,11 @@ parsed, MAX_VALUES values files and MAX_SETS `--set` entries a command."""
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from typing import Any
 
 from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
@@ -174,14 +186,27 @@ class Installer:
     # Such a file for which no one file could be it: (named, its candidates); the command
     # is not used, only said (with_installers).
     unfound: tuple[str, tuple[str, ...]] | None = None
+    # The script's variables the command was read with, each with its literal value
+    # (script_variables): one command of those the line stands for.
+    bound: tuple[tuple[str, str], ...] = ()
+    # The keys set to a value the user gives (`--set token=$(TOKEN)`), each with its
+    # variable: rendered with a stand-in string (_given).
+    stood: tuple[tuple[str, str], ...] = ()
 
     def describe(self) -> str:
         files = ", ".join(self.values) or "no values file"
         for named, used in self.twins:
             files = files.replace(used, f"{used} (for {named}, which the repository lacks)", 1)
-        sets = f" and --set {', '.join(self.sets)}" if self.sets else ""
+        shown_sets = [s for s in self.sets if STAND_IN_PREFIX not in s.partition("=")[2]]
+        sets = f" and --set {', '.join(shown_sets)}" if shown_sets else ""
+        if self.stood:
+            given = ", ".join(f"{key} as <{variable}>" for key, variable in self.stood)
+            sets += f" (rendered with a stand-in string for what the user gives: {given})"
         unread = f" ({' '.join(self.unread)} not known here)" if self.unread else ""
         guide = " (a code block of a Markdown guide)" if self.kind == "guide" else ""
+        if self.bound:
+            given = ", ".join(f"{name}={value}" for name, value in self.bound)
+            guide += f" (with {given}, as the script sets them)"
         return (
             f"the values `helm {self.command}` at {self.path}:{self.line}{guide} passes: "
             f"{files}{sets}{unread}"
@@ -438,6 +463,7 @@ def _session(
     """The helm commands of one shell session (a script, a step; a Makefile's recipe
     lines each a shell of their own: `each_line`) that start in `start`."""
     here: str | None = start
+    known: dict[str, tuple[str, ...] | None] | None = None  # the script's variables, once
     for number, line in logical_lines(script, comments=True):
         text = line.lstrip("@-+ \t") if each_line else line
         folder = start if each_line else here
@@ -449,9 +475,11 @@ def _session(
         budget[0] -= 1
         if folder is None:
             continue
-        made = _command(shown, kind, first + number - 1, text, folder, top, names, published)
-        if made is not None:
-            yield made
+        if known is None:  # a Makefile's `$(NAME)` is make's own, not read here
+            known = script_variables(script) if kind != "makefile" else {}
+        yield from _command(
+            shown, kind, first + number - 1, text, folder, top, names, published, known
+        )
 
 
 def _changed(here: str | None, line: str) -> str | None:
@@ -484,14 +512,34 @@ def _command(
     top: str,
     names: dict[str, list[str]] | None = None,
     published: dict[str, str] | None = None,
-) -> Installer | None:
+    known: dict[str, tuple[str, ...] | None] | None = None,
+) -> Iterator[Installer]:
     """The line's helm command, when its chart is one of the repository (_chart_of) and
     every value it passes is read (a values file the repository lacks, read as its one
-    twin: _twin); else None. A release named `[RELEASE_NAME]` leaves the run's own."""
+    twin: _twin); else nothing. A release named `[RELEASE_NAME]` leaves the run's own.
+    A variable the script gives literal values (`known`: script_variables) is read as
+    each of them, one command for each combination (at most MAX_COMBINATIONS)."""
     try:
         words = shell_words(text, comments=True)
     except ValueError:
-        return None
+        return
+    for bound in _bindings(words, known or {}):
+        made = _one_command(shown, kind, line, _bound(words, bound), folder, top, names, published)
+        if made is not None:
+            yield replace(made, bound=bound) if bound else made
+
+
+def _one_command(
+    shown: str,
+    kind: str,
+    line: int,
+    words: list[str],
+    folder: str,
+    top: str,
+    names: dict[str, list[str]] | None = None,
+    published: dict[str, str] | None = None,
+) -> Installer | None:
+    """The helm command of a line's words (_command), or None."""
     start = next(
         (
             i
@@ -506,7 +554,8 @@ def _command(
     if cwd is None:
         return None
     command = words[start + 1]
-    read = _arguments(words[start + 2 :])
+    asked: list[tuple[str, str, bool]] = []  # `--set KEY=$VAR`: the user's value (_given)
+    read = _arguments(words[start + 2 :], asked if kind == "makefile" else None)
     if read is None:
         return None
     positional, values, sets, namespace, unread, generated = read
@@ -523,6 +572,9 @@ def _command(
         return None
     if kind == "guide" and not (values or sets):
         return None  # a guide's bare install: the defaults, which fail
+    stood = _given(asked, target)
+    if stood is None:
+        return None
     files, twins, unfound = [], [], None
     for item in values:
         named = os.path.normpath(os.path.join(cwd, item))
@@ -549,12 +601,171 @@ def _command(
         release,
         namespace,
         tuple(files),
-        sets,
+        (*sets, *(f"{key}={_stand_in(variable)}" for key, variable, _ in asked)),
         unread,
         kind,
         tuple(twins),
         unfound,
+        stood=stood,
     )
+
+
+# What a `--set KEY=VALUE`'s value is when it is only a variable the user gives: in a
+# Makefile make's `$(NAME)` or `${NAME}`, elsewhere the shell's `$NAME` or `${NAME}`.
+_MAKE_VARIABLE = regex.compile(r"^\$(?:\(([A-Za-z_][A-Za-z0-9_]*)\)|\{([A-Za-z_][A-Za-z0-9_]*)\})$")
+_SHELL_VARIABLE = regex.compile(r"^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$")
+_KEY_PATH = regex.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*(?:\.[A-Za-z_][A-Za-z0-9_\-]*)*$")
+MAX_KEY = 300  # characters of a key set to the user's value
+STAND_IN_PREFIX = "K8slb-given-"  # a stand-in string for the value the user gives
+MAX_VALUES_BYTES = 1024 * 1024  # of a chart's values.yaml, read for a key's type
+
+
+def _stand_in(variable: str) -> str:
+    return f"{STAND_IN_PREFIX}{variable}"
+
+
+def _asked(value: str, makefile: bool, string: bool, asked: list[tuple[str, str, bool]]) -> bool:
+    """Whether a `--set` value is one key set to a variable only (`token=$(TOKEN)`), the
+    user's value: kept in `asked` (key, variable, whether `--set-string` gives it)."""
+    key, equals, given = value.partition("=")
+    found = (_MAKE_VARIABLE if makefile else _SHELL_VARIABLE).fullmatch(given)
+    if not equals or found is None or len(key) > MAX_KEY or _KEY_PATH.fullmatch(key) is None:
+        return False
+    asked.append((key, found.group(1) or found.group(2), string))
+    return True
+
+
+def _given(
+    asked: Sequence[tuple[str, str, bool]], chart: str
+) -> tuple[tuple[str, str], ...] | None:
+    """The keys a command sets to a value the user gives (`--set token=$(TOKEN)`), each
+    with its variable, when each is a string: given with `--set-string`, or a string in
+    the chart's own values.yaml (`token: ""`); None when one is not (a number, a switch, a
+    map, a key the chart does not set: what the user types is read by its type, unknown)."""
+    if not asked:
+        return ()
+    defaults = _chart_values(chart) if any(not string for _, _, string in asked) else {}
+    for key, _, string in asked:
+        if string:
+            continue
+        here: Any = defaults
+        for part in key.split("."):
+            here = here.get(part) if isinstance(here, dict) else None
+        if not isinstance(here, str):
+            return None
+    return tuple((key, variable) for key, variable, _ in asked)
+
+
+def _chart_values(chart: str) -> dict[str, Any]:
+    """A chart's own values.yaml (or values.yml), as data; empty when it has none, or it
+    is too large or not YAML."""
+    for name in ("values.yaml", "values.yml"):
+        path = os.path.join(chart, name)
+        try:
+            with open(path, "rb") as handle:
+                data = read_bounded(handle, MAX_VALUES_BYTES)
+        except OSError:
+            continue
+        if data is None:
+            return {}
+        text = data.decode("utf-8", "replace")
+        first = next(iter(yaml_documents(path, text)), None)
+        return first if isinstance(first, dict) else {}
+    return {}
+
+
+MAX_VARIABLES = 64  # variables of one script read for their values
+MAX_CHOICES = 8  # literal values of one variable (more: not known)
+MAX_COMBINATIONS = 16  # commands one helm line is read as (more: refused)
+# A line that assigns a variable (`NAME=value`, `local NAME=value`, `export NAME=value`)
+# and a `for NAME in WORDS` loop's head.
+_ASSIGNED = regex.compile(
+    r"^(?:(?:local|export|readonly|declare|typeset)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)(\+?)=(.*)$"
+)
+_LOOP = regex.compile(r"^for[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]+in[ \t](.*)$")
+_READ = regex.compile(r"^(?:read|mapfile|readarray|getopts|select)\b")
+_USED = regex.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+_PLAIN_VALUE = regex.compile(r"^[A-Za-z0-9_.,:@%+=/\-]*$")  # as the shell would keep it, unquoted
+
+
+def script_variables(script: str) -> dict[str, tuple[str, ...] | None]:
+    """The variables a shell script gives values, each with the literal values it is given
+    (`NAME=dev`, `for NAME in dev prod; do`), or None where one of its assignments is not
+    a literal (`NAME=${1}`, `local NAME=$(...)`, `NAME+=x`, `read NAME`) or they are more
+    than MAX_CHOICES. Where a variable is set in the script is not followed: each literal
+    value is one the command may run with. At most MAX_VARIABLES names."""
+    found: dict[str, tuple[str, ...] | None] = {}
+
+    def give(name: str, values: list[str] | None) -> None:
+        if name not in found and len(found) >= MAX_VARIABLES:
+            return
+        had = found.get(name, ())
+        if had is None or values is None or any(not _PLAIN_VALUE.match(v) for v in values):
+            found[name] = None
+            return
+        merged = tuple(dict.fromkeys((*had, *values)))
+        found[name] = merged if len(merged) <= MAX_CHOICES else None
+
+    for _, line in logical_lines(script, comments=True):
+        text = line.strip().removesuffix("; do").removesuffix(";do")
+        loop = _LOOP.match(text)
+        assigned = _ASSIGNED.match(text) if loop is None else None
+        if loop is not None:
+            give(loop.group(1), _words(loop.group(2)))
+        elif assigned is not None:
+            value = _words(assigned.group(3))
+            one = (value or [""]) if value is not None and len(value) <= 1 else None
+            give(assigned.group(1), None if assigned.group(2) else one)
+        elif _READ.match(text):
+            for word in text.split()[1:]:
+                if _USED.fullmatch("$" + word):
+                    give(word, None)
+    return found
+
+
+def _words(text: str) -> list[str] | None:
+    """A value's or a loop's literal words; None when one is not literal."""
+    try:
+        words = shell_words(text, comments=True)
+    except ValueError:
+        return None
+    if any(not _literal(w) or any(c in w for c in "*?[") for w in words):
+        return None
+    return words
+
+
+def _bindings(
+    words: list[str], known: dict[str, tuple[str, ...] | None]
+) -> Iterator[tuple[tuple[str, str], ...]]:
+    """Each combination of the literal values of the variables a helm line's words use
+    (none: the line as it is); nothing when they are more than MAX_COMBINATIONS."""
+    used: dict[str, tuple[str, ...]] = {}
+    for word in words:
+        for found in _USED.finditer(word):
+            name = found.group(1) or found.group(2)
+            choices = known.get(name)
+            if choices is not None:
+                used[name] = choices
+    count = 1
+    for choices in used.values():
+        count *= len(choices)
+    if count > MAX_COMBINATIONS:
+        return
+    for values in itertools.product(*used.values()):
+        yield tuple(zip(used, values, strict=True))
+
+
+def _bound(words: list[str], bound: tuple[tuple[str, str], ...]) -> list[str]:
+    """The words with each bound variable (`$NAME`, `${NAME}`) replaced by its value."""
+    if not bound:
+        return words
+    given = dict(bound)
+
+    def value(found: regex.Match[str]) -> str:
+        name = found.group(1) or found.group(2)
+        return given.get(name, found.group(0))
+
+    return [_USED.sub(value, word) for word in words]
 
 
 def _chart_of(chart: str, cwd: str, top: str, published: dict[str, str]) -> str | None:
@@ -622,9 +833,13 @@ def _literal(word: str) -> bool:
 
 def _arguments(
     words: list[str],
+    made: list[tuple[str, str, bool]] | None = None,
+    shell: list[tuple[str, str, bool]] | None = None,
 ) -> tuple[list[str], list[str], tuple[str, ...], str | None, tuple[str, ...], bool] | None:
     """A helm command's positional words, values files, `--set` assignments, namespace,
-    unread variable words and whether it generates its release's name; None: refused."""
+    unread variable words and whether it generates its release's name; None: refused.
+    A `--set` of a key to a variable only is kept in `made` (a Makefile's `$(NAME)`) or
+    `shell` (`$NAME`), not in the assignments (_asked)."""
     positional: list[str] = []
     values: list[str] = []
     sets: list[str] = []
@@ -653,7 +868,7 @@ def _arguments(
                 ended = ended or (index < len(words) and words[index].endswith(";"))
             if flag in {"-g", "--generate-name"}:
                 generated = True
-            if not _option(flag, value, values, sets):
+            if not _option(flag, value, values, sets, made, shell):
                 return None
             if flag in {"-n", "--namespace"}:
                 namespace = value if value is not None and _literal(value) else None
@@ -661,7 +876,8 @@ def _arguments(
             unread.append(word)  # `${HELM_OPTIONS}`: flags the caller adds
         else:
             positional.append(word)
-        if len(values) > MAX_VALUES or len(sets) > MAX_SETS:
+        asked = len(made or ()) + (len(shell or ()) if shell is not made else 0)
+        if len(values) > MAX_VALUES or len(sets) + asked > MAX_SETS:
             return None
         if ended:
             break
@@ -669,13 +885,28 @@ def _arguments(
     return positional, values, tuple(sets), namespace, tuple(unread), generated
 
 
-def _option(flag: str, value: str | None, values: list[str], sets: list[str]) -> bool:
+def _option(
+    flag: str,
+    value: str | None,
+    values: list[str],
+    sets: list[str],
+    made: list[tuple[str, str, bool]] | None = None,
+    shell: list[tuple[str, str, bool]] | None = None,
+) -> bool:
     """Read one flag's value into the values files or `--set` entries; False: refused."""
     if flag in {"-f", "--values"}:
         if value is None:
             return False
         values += value.split(",")
     elif flag in {"--set", "--set-string"}:
+        asked = made if made is not None else shell
+        string = flag == "--set-string"
+        if (
+            value is not None
+            and asked is not None
+            and _asked(value, made is not None, string, asked)
+        ):
+            return True
         if value is None or not _literal(value) or set_value_problem(value) is not None:
             return False
         if any(_PLACEHOLDER_VALUE.search(part.partition("=")[2]) for part in value.split(",")):
@@ -853,6 +1084,8 @@ def _instead(
     files = ", ".join(used.values) or "its values"
     for named, twin in used.twins:
         files = files.replace(twin, f"{twin} (for {named}, not in the repository)", 1)
+    if used.stood:
+        files += " and " + ", ".join(f"{key} as <{variable}>" for key, variable in used.stood)
     made.label = f"{files} (`helm {used.command}` at {used.path}:{used.line})"
     made.uncached = True
     made.installer = used.describe()
