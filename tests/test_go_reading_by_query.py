@@ -419,3 +419,62 @@ def test_a_name_written_more_often_than_a_body_names_one_thing_is_looked_up_in_i
     for n in range(go._MAX_SCANS + 3):
         assert [go._text(use) for use in collector.uses_of(body, f"v{n}")] == [f"v{n}"]
     assert body.id in collector.identifiers  # past _MAX_SCANS names: indexed
+
+
+LATE = b"""package main
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"google.golang.org/grpc"
+)
+
+func main() {
+	lis, _ := net.Listen("tcp", ":50051")
+	srv := grpc.NewServer()
+	if lis != nil {
+		srv.Serve(lis)
+	}
+	other := grpc.NewServer()
+	go func() { other.Serve(lis) }()
+	client := http.DefaultClient
+	client.Get("http://a:80/")
+	http.DefaultClient.Post("http://b:80/", "", nil)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	<-ctx.Done()
+	srv.GracefulStop()
+	other.Serve(lis)
+}
+"""
+
+
+def test_what_a_byte_or_call_pre_check_skips_is_what_the_reading_would_not_find(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A `Serve` before a SIGTERM handler is looked for only where a `Serve` call of a
+    server starts before it, and `http.DefaultClient` only where the file writes its name:
+    the same facts as a reading that asks every call."""
+    sources = [(Path("svc/late.go"), LATE)] + [
+        (path, path.read_bytes()) for path in GO_FILES if b"Serve" in path.read_bytes()
+    ]
+    checked = [repr(analyse_go(str(path), data)) for path, data in sources]
+    late = analyse_go("svc/late.go", LATE)
+    assert [wait.late_handler is not None for wait in late.waits] == [True, False, False]
+    assert {client.base_url for client in late.http_clients} == {"http://a:80/", "http://b:80/"}
+    monkeypatch.setattr(
+        go._Collector, "_serving_before", lambda s, call, servers: go._serving_before(call, servers)
+    )
+    original = go._Collector.__init__
+
+    def every_call(self: go._Collector, *args: Any) -> None:
+        original(self, *args)
+        self.default_client = True
+
+    monkeypatch.setattr(go._Collector, "__init__", every_call)
+    assert [repr(analyse_go(str(path), data)) for path, data in sources] == checked

@@ -1212,9 +1212,9 @@ def test_each_call_is_keyed_for_the_other_files_once(monkeypatch: pytest.MonkeyP
     keyed: list[int] = []
     call_key = go._Collector._call_key
 
-    def counted(collector: go._Collector, call: Node, scope: go._Scope) -> str | None:
-        keyed.append(call.id)
-        return call_key(collector, call, scope)
+    def counted(collector: go._Collector, shape: go._Called, scope: go._Scope) -> str | None:
+        keyed.append(id(shape))  # each call's `_Called`, read once
+        return call_key(collector, shape, scope)
 
     monkeypatch.setattr(go._Collector, "_call_key", counted)
     found = facts(

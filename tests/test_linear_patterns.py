@@ -192,7 +192,8 @@ def _same_match(ours: regex.Match[Any] | None, theirs: regex.Match[Any] | None) 
 )
 def test_matches_asked_of_re2_directly_are_the_binding_s(text: str, data: bytes, most: int) -> None:
     """Every method asks RE2 directly for an ASCII or bytes text: the same matches
-    (spans, groups, names), pieces and substitutions as the binding's own way gives."""
+    (spans, groups, names), pieces and substitutions as the binding's own way gives, and
+    a bytes text's spans (`spans`) are its matches'."""
     for pattern in _DIRECT_PATTERNS:
         subject: Any = data if isinstance(pattern.pattern, bytes) else text
         shown = regex._readable(subject)
@@ -205,6 +206,11 @@ def test_matches_asked_of_re2_directly_are_the_binding_s(text: str, data: bytes,
         for one, other in zip(ours, theirs, strict=True):
             _same_match(one, other)
         assert pattern.findall(subject) == binding.findall(shown)
+        if isinstance(subject, bytes):  # a scan's spans, each match's groups' with its own
+            groups = range(binding.groups + 1)
+            assert [list(spans) for spans in pattern.spans(subject)] == [
+                [match.span(g) for g in groups] for match in theirs
+            ]
         assert pattern.split(subject, most) == binding.split(shown, most)
         template = b"<\\g<0>>" if isinstance(subject, bytes) else "<\\g<0>>"
         assert pattern.sub(template, subject, most) == binding.sub(template, shown, most)
@@ -459,3 +465,16 @@ def test_an_env_name_is_told_without_re2_as_the_pattern_tells_it(word: str) -> N
     """`_is_name` asks no RE2 (its binding copies the text each call, and an ENV line can
     hold thousands of names): the same answer as the pattern it stands for."""
     assert _is_name(word) == bool(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", word))
+
+
+def test_a_scan_s_spans_are_the_same_by_the_binding_s_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`spans` where RE2 cannot be asked directly (another version of the binding)."""
+    pattern = regex.compile(rb"(a)|(b)")
+    direct = [list(spans) for spans in pattern.spans(b"abxa")]
+    monkeypatch.setattr(regex, "_DIRECT", False)
+    assert [list(spans) for spans in pattern.spans(b"abxa")] == direct
+    assert direct == [
+        [(0, 1), (0, 1), (-1, -1)],
+        [(1, 2), (-1, -1), (1, 2)],
+        [(3, 4), (3, 4), (-1, -1)],
+    ]

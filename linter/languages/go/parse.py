@@ -856,6 +856,10 @@ class _Collector:
     # and how the `Serve` calls name them, by the same (_served_as)
     typed_servers: dict[str, str]
     served: dict[str, str] | None = None
+    # the first receives of the channels only SIGINT is delivered to (_first_receives)
+    first_receives: dict[int, tuple[int | None, int | None]] | None = None
+    # the `Serve` calls (`x.Serve(...)`): where each starts, and its receiver's text
+    serve_calls: list[tuple[int, str]] | None = None
     root: Node  # the file's syntax tree (bind)
     assigned: set[str]  # the fields written other than by a literal (bind)
 
@@ -902,7 +906,6 @@ class _Collector:
         # NotifyContext (parse_shutdown.py follows each receive to the exit it reaches)
         self.signal_sources: list[tuple[str, str]] = []
         self.interrupt_channels: list[tuple[str, Node]] = []  # Notify's of SIGINT alone
-        self.first_receives: dict[int, tuple[int | None, int | None]] | None = None  # of them
         self.returns: dict[int, set[str]] = {}  # by function body node id: _returned
         # the file's calls by the name they call (`dial` for `dial(x)` and `c.dial(x)`):
         # where a parameter's values come from (_passed)
@@ -932,6 +935,7 @@ class _Collector:
         self.making: set[str] = set()  # the functions _made_by is reading (no cycle)
         self.read_only: dict[str, bool] = {}  # by method name: _reads_only's answer
         self.reads_env = b"os.Getenv" in data or b"os.LookupEnv" in data  # env helpers, maybe
+        self.default_client = b"DefaultClient" in data  # held, or called on: named
         # the calls that send through a name (`client.Post(...)`, `client.Do(req)`), by
         # the node id of what the name is bound to: built when a Client first asks (_sent_to)
         self.sends: dict[int, list[tuple[Node, _Scope, _Called]]] | None = None
@@ -1054,13 +1058,15 @@ class _Collector:
             self._library_signal(call, servers)
         elif name in POOL_OPENERS:
             self._db(call, scope, name)
-        elif name == f"{GORM}.Open":
+        elif name == _GORM_OPEN:
             self._gorm(call, scope)
-        elif name == f"{SQLX}.NewDb":  # an *sqlx.DB over a pool opened before
+        elif name == _SQLX_WRAP:  # an *sqlx.DB over a pool opened before
             self._wrapped_pool(call)
-        elif name in _DEFAULT_CLIENT_CALLS or self._on_default_client(call):
+        elif name in _DEFAULT_CLIENT_CALLS or (
+            self.default_client and self._on_default_client(call)
+        ):
             self._default_client(call, scope)
-        elif (held := self._held_default_client(call, scope)) is not None:
+        elif self.default_client and (held := self._held_default_client(call, scope)) is not None:
             self._default_client(call, scope, held)
         elif name in REQUEST_URLS:
             self._request_url(call, REQUEST_URLS[name], scope)
@@ -1068,12 +1074,12 @@ class _Collector:
             args = self._called(call).arguments
             if args:
                 self._http_listen(args[0], call, scope)
-        elif name == f"{GRPC}/resolver.SetDefaultScheme":
+        elif name == _SET_DEFAULT_SCHEME:
             # for every grpc.Dial of the program (code/imported.py reads it there)
             args = self._called(call).arguments
             scheme = self.value(args[0], scope) if args else UNKNOWN
             self.facts.exports[DEFAULT_SCHEME] = scheme
-        elif name == f"{HEALTH}.NewServer":
+        elif name == _HEALTH_SERVER:
             self.facts.health_servicers.append(HealthServicer(self.loc(call), None))
             self.health.add(self._bound_to(call) or "")
 
@@ -1160,7 +1166,7 @@ class _Collector:
         self.export_structs()
         self.export_viper_environment()
         keyed = [
-            (call, scope, self._call_key(call, scope), shape) for call, scope, shape in self.shaped
+            (call, scope, self._call_key(shape, scope), shape) for call, scope, shape in self.shaped
         ]
         for call, scope, key, shape in keyed:
             if key is None and shape.function is not None and shape.text in self.functions:
@@ -1521,9 +1527,8 @@ class _Collector:
             self.identifiers[body.id] = found
         return found
 
-    def _call_key(self, call: Node, scope: _Scope) -> str | None:
+    def _call_key(self, shape: _Called, scope: _Scope) -> str | None:
         """How the export of a call of another file's function is keyed (`_export`)."""
-        shape = self._called(call)
         if shape.function is None:
             return None
         if shape.kind == "identifier":
@@ -3769,7 +3774,7 @@ class _Collector:
                 self.signal_sources.append(("channel", _text(args_all[0])))
             elif name == "os/signal.NotifyContext" and (bound := self._bound_to(call)):
                 self.signal_sources.append(("context", bound))
-            serving = _serving_before(call, servers)
+            serving = self._serving_before(call, servers)
             if serving is not None:  # never in place while that Serve runs
                 self.late_handlers.setdefault(serving.start_byte, self.loc(call))
         elif (
@@ -3779,6 +3784,20 @@ class _Collector:
         ):
             self.interrupt_channels.append((_text(args_all[0]), call))
 
+    def _serving_before(self, call: Node, servers: dict[str, Server]) -> Node | None:
+        """`_serving_before`, asked only where a `Serve` call of a server in `servers` starts
+        before `call` (what it may find is one: the file's calls are all read, `shaped`)."""
+        if self.serve_calls is None:
+            self.serve_calls = [
+                (node.start_byte, shape.receiver)
+                for node, _, shape in self.shaped
+                if shape.kind == "selector_expression" and shape.member == "Serve"
+            ]
+        start = call.start_byte
+        if not any(at < start and receiver in servers for at, receiver in self.serve_calls):
+            return None
+        return _serving_before(call, servers)
+
     def _library_signal(self, call: Node, servers: dict[str, Server]) -> None:
         """`ctx := signals.SetupSignalHandler()`: a library's handler, which catches
         SIGTERM for the program and gives a context (or a channel) done when it comes:
@@ -3787,7 +3806,7 @@ class _Collector:
         self.facts.sigterm_handlers.append(self.loc(call))
         given = self._bound_to(call) or _text(call)
         self.signal_sources += [("context", given), ("channel", given)]
-        serving = _serving_before(call, servers)
+        serving = self._serving_before(call, servers)
         if serving is not None:  # never in place while that Serve runs
             self.late_handlers.setdefault(serving.start_byte, self.loc(call))
 
@@ -4125,6 +4144,11 @@ REQUEST_URLS = {"net/http.NewRequest": 1, "net/http.NewRequestWithContext": 2}
 # strings' functions that cut a URL's trailing slash (`TrimRight(u, "/")`)
 _SLASH_TRIMS = frozenset({"strings.TrimRight", "strings.TrimSuffix"})
 # The package functions that use http.DefaultClient.
+# what _facts_of_call compares each call's name with (made once, not at each call)
+_GORM_OPEN = f"{GORM}.Open"
+_SQLX_WRAP = f"{SQLX}.NewDb"
+_SET_DEFAULT_SCHEME = f"{GRPC}/resolver.SetDefaultScheme"
+_HEALTH_SERVER = f"{HEALTH}.NewServer"
 _DEFAULT_CLIENT_CALLS = frozenset(
     {"net/http.Get", "net/http.Head", "net/http.Post", "net/http.PostForm"}
 )

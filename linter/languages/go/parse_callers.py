@@ -25,6 +25,7 @@ from k8slb.core import regex
 MAX_MENTIONS = 20_000
 MAX_SCANNED = 1 << 20  # bytes of a file scanned at most (a larger one says nothing)
 _HEADER = 2048  # bytes of a function's declaration read for a test's handle
+_DIGITS = frozenset(b"0123456789")
 
 _SCAN = regex.compile(
     rb"//[^\n]*"  # a comment
@@ -125,29 +126,31 @@ def read_callers(data: bytes, is_test: bool, packages: Collection[str] = ()) -> 
     pairs, line, counted = 0, 1, 0
     current = TEST if is_test else PACKAGE
     opened = 0  # the line the current function opens at
-    for match in _SCAN.finditer(data):
-        declared, end, owner, word = match.groups()
-        if declared is not None or end is not None:
-            line += data.count(b"\n", counted, match.start())
-            counted = match.start()
-        if declared is not None:
+    # each match's spans, not its groups: the binding's `groups()` was most of the scan
+    for (start, _), declared, end, owner, word in _SCAN.spans(data):
+        if declared[0] != -1 or end[0] != -1:
+            line += data.count(b"\n", counted, start)
+            counted = start
+        if declared[0] != -1:
             if not is_test:
-                handle = _TEST_HANDLE.search(_header(data, match.start())) is not None
-                current = TEST if handle else declared.decode("latin-1")
+                handle = _TEST_HANDLE.search(_header(data, start)) is not None
+                current = TEST if handle else data[declared[0] : declared[1]].decode("latin-1")
                 opened = line
             continue
-        if end is not None:
+        if end[0] != -1:
             if current not in (TEST, PACKAGE) and len(spans) < MAX_MENTIONS:
                 spans.append((current, opened, line))
             current = TEST if is_test else PACKAGE
             continue
-        if word is None or word[:1].isdigit():
+        if word[0] == -1 or data[word[0]] in _DIGITS:
             continue
-        name = word.decode("latin-1")
+        name = data[word[0] : word[1]].decode("latin-1")
         if name in _KEYWORDS or (current == TEST and name in _TESTING_METHODS):
             continue
-        if owner is not None and owner.decode("latin-1") in packages:
-            name = f"{owner.decode('latin-1')}.{name}"  # another package's function
+        if owner[0] != -1:
+            package = data[owner[0] : owner[1]].decode("latin-1")
+            if package in packages:
+                name = f"{package}.{name}"  # another package's function
         callers = found.setdefault(name, set())
         if current not in callers:
             callers.add(current)
