@@ -3,8 +3,9 @@ workload to the Python and Go modules it runs, from evidence in the repository.
 
 The evidence, strongest first (each kept, quoted by `explain-links` and in `related`):
 0. the configuration's `links` table, which pins a container to a folder or a file;
-1. a build definition that builds the container's image from a folder: `skaffold.yaml`,
-   a compose file (a service with no `image`: the name compose gives it), a `Tiltfile`'s
+1. a build definition that builds the container's image from a folder: `skaffold.yaml`
+   (a Jib artifact's `jib.project`: the module's folder), a compose file (a service with
+   no `image`: the name compose gives it), a `Tiltfile`'s
    `docker_build`, a CI workflow's, a Makefile's, a shell script's or a Jenkins
    pipeline's `docker build`, Cloud Build, a Drone pipeline's Docker plugin step (its
    image also as `${PLUGIN_REPO}`), Jib or Spring Boot's buildpacks; weaker, a
