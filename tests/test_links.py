@@ -1236,6 +1236,57 @@ def test_a_jib_build_links_a_java_image_with_no_dockerfile(tmp_path: Path) -> No
     assert row["evidence"][0].startswith("jib: services/advertising/build.gradle:4:")
 
 
+def _jib_module(name: str) -> str:
+    return (
+        f"<project>\n  <parent><artifactId>shop</artifactId></parent>\n"
+        f"  <artifactId>{name}</artifactId>\n  <build><plugins><plugin>\n"
+        "    <artifactId>jib-maven-plugin</artifactId>\n  </plugin></plugins></build>\n</project>\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("project", "code"),
+    [
+        ("modules/orders", os.path.join("modules", "orders")),  # a path from the context
+        ("orders-svc", os.path.join("modules", "orders")),  # its artifactId
+        ("com.acme:orders-svc", os.path.join("modules", "orders")),
+        ("shipping", None),  # no module is named so: the top of the build, refused
+        ("billing", None),  # two modules are: none
+    ],
+)
+def test_skaffolds_jib_project_names_the_module_it_builds(
+    tmp_path: Path, project: str, code: str | None
+) -> None:
+    """skaffold's `jib.project` builds one module of a multi-module Maven build from the
+    top (the context): the module's folder, by its path or its artifactId, is the image's
+    code; a name no module or several answer to links nothing."""
+    skaffold = (
+        "apiVersion: skaffold/v4beta6\nkind: Config\nprofiles:\n- name: local\n"
+        "  build:\n    artifacts:\n    - image: orders\n"
+        f"      jib:\n        project: {project}\n"
+    )
+    main = "package com.acme;\n\npublic class Main {\n  public static void main(String[] a) {}\n}\n"
+    files = {
+        "k8s/orders.yaml": workload(name="orders", image="orders"),
+        "skaffold.yaml": skaffold,
+        "pom.xml": "<project>\n  <artifactId>shop</artifactId>\n  <modules>\n"
+        "    <module>modules/orders</module>\n    <module>modules/billing</module>\n"
+        "    <module>tools/billing</module>\n  </modules>\n</project>\n",
+        "modules/orders/pom.xml": _jib_module("orders-svc"),
+        "modules/orders/src/main/java/com/acme/Main.java": main,
+        "modules/billing/pom.xml": _jib_module("billing"),
+        "modules/billing/src/main/java/com/acme/Main.java": main,
+        "tools/billing/pom.xml": _jib_module("billing"),
+        "tools/billing/src/main/java/com/acme/Main.java": main,
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == code
+    if code is not None:
+        assert row["evidence"][0] == (
+            f"jib: skaffold.yaml:7: - image: orders (Jib's module {code})"
+        )
+
+
 @pytest.mark.parametrize(
     ("name", "build", "line"),
     [

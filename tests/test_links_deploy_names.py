@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from k8slb.reading.build_files import compose_builds
 
 from tests.test_links import DOCKERFILE, links, only, service_app, workload
@@ -195,6 +196,74 @@ def test_a_script_that_sets_another_chart_s_image_changes_no_link(tmp_path: Path
     assert rows["Deployment/default/billing-app:app"]["code"] == os.path.join(
         "services", "orders", "server.py"
     )
+
+
+PREFIXED_CHART = {
+    "deploy/shop/Chart.yaml": "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
+    "deploy/shop/values.yaml": "image: {repository: acme, tag: latest}\n",
+    "deploy/shop/templates/orders.yaml": """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: orders
+spec:
+  selector:
+    matchLabels: {app: orders}
+  template:
+    metadata:
+      labels: {app: orders}
+    spec:
+      containers:
+        - name: orders
+          image: "{{ .Values.image.repository }}/orders:{{ .Values.image.tag }}"
+""",
+    "services/orders/Dockerfile": DOCKERFILE,
+    **service_app("services/orders"),
+}
+PREFIX_SCRIPT = """\
+#!/usr/bin/env bash
+set -euo pipefail
+ENVIRONMENT=$1
+IMAGE_OWNER=${2:-acme}  # where the images are pushed
+
+helm upgrade --install shop ./deploy/shop \\
+  --namespace "$ENVIRONMENT" \\
+  --set image.repository=${IMAGE_OWNER} \\
+  --set image.tag=dev
+echo "IMAGE_OWNER=${IMAGE_OWNER}"
+"""
+
+
+@pytest.mark.parametrize(
+    ("script", "linked"),
+    [
+        (PREFIX_SCRIPT, True),
+        # the default written in the `--set` itself
+        (PREFIX_SCRIPT.replace("=${IMAGE_OWNER} ", "=${IMAGE_OWNER:-acme} "), True),
+        (PREFIX_SCRIPT.replace("${2:-acme}", "acme"), True),
+        # another owner's images, not the chart's
+        (PREFIX_SCRIPT.replace("${2:-acme}", "${2:-acme-dev}"), False),
+        # set again by an option: what runs is not known
+        (PREFIX_SCRIPT + 'if [ -n "${3:-}" ]; then IMAGE_OWNER=$3; fi\n', False),
+        # no default
+        (PREFIX_SCRIPT.replace("${2:-acme}", "$2"), False),
+    ],
+    ids=["assigned-default", "default-in-set", "literal", "other", "set-twice", "none"],
+)
+def test_a_script_s_image_set_whose_default_is_the_chart_s_own_keeps_its_image(
+    tmp_path: Path, script: str, linked: bool
+) -> None:
+    """`--set image.repository=${OWNER}` with `OWNER=${2:-acme}`, the chart's own
+    `acme`: run with nothing given, the script deploys the chart's image, which links;
+    a variable with another default, none, or set again leaves it unknown."""
+    row = only(links(tmp_path, {**PREFIXED_CHART, "deploy.sh": script}))
+    if not linked:
+        assert row["code"] is None
+        assert "sets the image of the chart at deploy time" in row["why_not"]
+        return
+    assert row["code"] == os.path.join("services", "orders", "server.py")
+    said = "deploy.sh:8 sets it at deploy time: the value its variable has unless given one"
+    assert any(said in e for e in row["evidence"])
 
 
 # -- an image named after the repository, its tag naming a folder -----------------------------

@@ -3526,6 +3526,22 @@ def required_values_failures(n: int) -> None:
     signal.setitimer(signal.ITIMER_PROF, 0)
 
 
+def script_set_defaults(n: int) -> None:
+    """The defaults a deploy script gives its `--set` values (model/links.py's
+    _script_default): a script of `n` variables, each set on a line of its own to
+    another's default and again on one long line of `a=b` words, each value asked."""
+    from k8slb.model.links import _script_default
+    from k8slb.reading.build_files import ShellScript
+
+    lines = "".join(f"V{i}=${{{i}:-acme{i}}}  # {'=' * 40}\n" for i in range(n))
+    again = " ".join(f"V{i}=x" for i in range(0, n, 2))
+    script = ShellScript("deploy.sh", "bash", lines + again + "\n")
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    found = [_script_default(f"${{V{i}}}", script) for i in range(n)]
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert found[1] == "acme1" and found[0] is None
+
+
 # Cases that ask one reader directly, in the child, rather than a run over files.
 DIRECT: dict[str, Callable[[], None]] = {
     "a chart's template placed: one key 20000 times, 20000 items, 300 lists of 64": (
@@ -3536,6 +3552,9 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "a chart's required values: 3000 failures at lines of 100 actions of 3000 paths": (
         lambda: required_values_failures(3000)
+    ),
+    "a deploy script's `--set` defaults: 100000 variables, each asked": (
+        lambda: script_set_defaults(100_000)
     ),
 }
 

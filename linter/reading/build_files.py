@@ -219,6 +219,10 @@ class ImageBuild:
     # and compose's `target:`, skaffold's `docker.target`, Tilt's `target=`), lowercased:
     # "" when it names none (the last stage), UNKNOWN_TARGET when not literal
     target: str = ""
+    # the module of a multi-module Maven or Gradle build a Jib build makes the image of, as
+    # skaffold's `jib.project` names it (a path from the context, a Maven `[groupId:]artifactId`,
+    # a Gradle `:name`): read_build_facts settles it to the module's folder, the context
+    module: str = ""
 
     def made_for(self, image: str) -> ImageBuild | None:
         """The build as it makes `image`: itself, or a loop's build with the value the
@@ -1040,7 +1044,38 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
         _inherited_registries(poms, facts.grpc_java)
     if shared:
         facts.builds += map(_within_run, _subproject_jib_builds(shared, gradle, facts.builds))
+    facts.builds = [_jib_module_build(build, facts) for build in facts.builds]
     return facts
+
+
+def _jib_module_build(build: ImageBuild, facts: BuildFacts) -> ImageBuild:
+    """A build of the module a Jib `project` names (skaffold's `jib.project`), as a Jib
+    build of the module's folder: the path from the context to a folder with a pom.xml or
+    a Gradle build (`services/cart`, Gradle's `:services:cart`), else the one module below
+    the context whose Maven artifactId it is (`cart`, `com.acme:cart`). A name no module
+    or several answer to leaves the build as it was read (of its context)."""
+    if not build.module:
+        return build
+    context = os.path.normpath(build.context)
+    name = build.module
+    paths = [name.strip(":").replace(":", "/")] if name.startswith(":") else [name]
+    folders = {
+        folder
+        for path in paths
+        if (folder := _joined(context, path)) in facts.jvm_modules and folder != context
+    }
+    if not folders and not name.startswith(":"):
+        below = context + os.sep if context != "." else ""
+        folders = {
+            folder
+            for folder in facts.jvm_artifacts.get(name.rpartition(":")[2], ())
+            if folder.startswith(below) and folder != context
+        }
+    if len(folders) != 1:
+        return replace(build, module="")
+    folder = folders.pop()
+    said = replace(build.said, text=f"{build.said.text} (Jib's module {folder})")
+    return replace(build, context=folder, kind="jib", dockerfile=None, said=said, module="")
 
 
 def _inherited_jib_builds(poms: list[Pom], builds: list[ImageBuild]) -> list[ImageBuild]:
@@ -1309,9 +1344,13 @@ def _stripped_lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines()]
 
 
+_MAX_MODULE = 256  # the length of a Jib project's name read
+
+
 def skaffold_builds(path: str, text: str) -> list[ImageBuild]:
     """`build.artifacts[]` (and each profile's): `image`, `context` (default the file's
-    folder), `docker.dockerfile`."""
+    folder), `docker.dockerfile`; a Jib artifact's `jib.project`, the module of a
+    multi-module build it makes the image of (its folder settled by read_build_facts)."""
     folder = os.path.dirname(path) or "."
     found: list[ImageBuild] = []
     for document in _documents(path, text):
@@ -1337,6 +1376,10 @@ def skaffold_builds(path: str, text: str) -> list[ImageBuild]:
                 args = docker.get("buildArgs")
                 built = _built(image, root, dockerfile, "skaffold", path, text, line, args)
                 found.append(replace(built, target=build_target(docker.get("target"))))
+                jib = artifact.get("jib")
+                project = _literal(jib.get("project")) if isinstance(jib, dict) else None
+                if project is not None and len(project) <= _MAX_MODULE:
+                    found[-1] = replace(found[-1], module=project)
     return found
 
 
