@@ -79,11 +79,12 @@ class Address:
 
 def loopback_only(address: object) -> bool:
     """Whether a server listening there takes connections from its own pod only: a
-    loopback host (`127.0.0.1:50051`, `localhost:50051`, `[::1]:50051`) or a Unix socket;
+    loopback host (`127.0.0.1:50051`, `localhost:50051`, `[::1]:50051`) or a Unix socket
+    (`unix:PATH`, `unix:///PATH`, `unix-abstract:NAME`);
     not `[::]`, `0.0.0.0`, a bare port or what k8slb cannot read."""
     if not isinstance(address, str):
         return False
-    if address.startswith("unix:"):
+    if address.startswith(("unix:", "unix-abstract:")):
         return True
     host = address.rpartition(":")[0].strip("[]").lower()
     if host == "localhost":

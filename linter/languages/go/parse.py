@@ -703,6 +703,9 @@ _SCOPE_DEPTH = 64
 _MUXES = frozenset(("github.com/soheilhy/cmux", "github.com/cockroachdb/cmux"))
 _MUX_MATCHES = frozenset(("Match", "MatchWithWriters"))
 _MUX_DEPTH = 8
+# the networks of `net.Listen(network, address)` whose address is a socket file's path
+# (`net.ListenUnix` takes only these): a server there is reached from its own pod only
+_UNIX_NETWORKS = frozenset(("unix", "unixpacket"))
 
 
 @dataclass
@@ -3248,8 +3251,8 @@ class _Collector:
             self.typed_servers.setdefault(typed, server.name or typed)
         self.facts.servers.append(server)
         for at, address, within in listens if server.name else []:
-            listen = Listen(server.name or "", self.value(address, within), self.loc(at))
-            self.facts.listens.append(listen)
+            value = self._listen_value(at, address, within)
+            self.facts.listens.append(Listen(server.name or "", value, self.loc(at)))
         return server
 
     def _framework_options(
@@ -3478,7 +3481,7 @@ class _Collector:
             args = self._called(call).arguments
             listener = self._listener(args[0], scope) if args else None
             if listener is not None:
-                address = self.value(listener[1], scope)
+                address = self._listen_value(listener[0], listener[1], scope)
                 self.facts.listens.append(Listen(receiver, address, self.loc(listener[0])))
         elif method == "ServeHTTP":  # inside a handler of the process's own HTTP server
             self.facts.http_served.add(receiver)
@@ -3579,7 +3582,7 @@ class _Collector:
             if bound is None or bound.type != "call_expression":
                 return None
             shape = self._called(bound)
-            if self._qualified_call(shape) == "net.Listen":
+            if self._qualified_call(shape) in ("net.Listen", "net.ListenUnix"):
                 args = shape.arguments
                 return (bound, args[1]) if len(args) == 2 else None
             if shape.member not in _MUX_MATCHES or shape.operand_kind != "identifier":
@@ -3593,6 +3596,20 @@ class _Collector:
                 return None
             node = shape.arguments[0]
         return None
+
+    def _listen_value(self, at: Node, address: Node, scope: _Scope) -> Any:
+        """Where a server listens: its address's value, or, for a Unix socket
+        (`net.Listen("unix", path)`, `net.ListenUnix`), `unix:PATH` (`unix:` alone where
+        the path is not read), an address of its own pod only as a gRPC target writes it."""
+        value = self.value(address, scope)
+        shape = self._called(at) if at.type == "call_expression" else None
+        name = self._qualified_call(shape) if shape is not None else None
+        if shape is None or name not in ("net.Listen", "net.ListenUnix"):
+            return value
+        network = self.value(shape.arguments[0], scope) if shape.arguments else None
+        if name == "net.Listen" and network not in _UNIX_NETWORKS:
+            return value
+        return f"unix:{value}" if isinstance(value, str) else "unix:"
 
     def _bound_once(self, node: Node | None, scope: _Scope) -> Node | None:
         """The value a name is bound to, where it is bound once; any other node itself."""
