@@ -68,6 +68,7 @@ from k8slb.code.facts import (
     choices,
     joined,
     one_of,
+    or_empty,
     registry_scheme,
     settled,
     stand_in_name,
@@ -1839,7 +1840,9 @@ class _Collector:
             return UNKNOWN
         home, bound = found
         if not bound and name in home.parameters:
-            return self._passed(home, name, depth)
+            passed = self._passed(home, name, depth)
+            defaults = home.defaults.get(name, [])
+            return self._defaulted(passed, defaults, home, depth) if defaults else passed
         if not bound and use is not None and name in home.ranged:
             ranged = self._ranged(use, scope, depth, None)
             return UNKNOWN if ranged is None else ranged
@@ -2043,6 +2046,19 @@ class _Collector:
                 self.value(args[index], caller, depth + 1) if index < len(args) else UNKNOWN
             )
         value = one_of(values)
+        return value if self.choosing else settled(value)
+
+    def _defaulted(self, passed: Any, defaults: list[Node], home: _Scope, depth: int) -> Any:
+        """A parameter the function sets anew when it is empty (`if conf == "" { conf =
+        defaultConfig }`): where the callers pass `""`, the value set; where they pass
+        another value k8slb reads, theirs; else (unread, or passed from another file) one
+        of the two, as a parameter given several values is (unknown where one must stand)."""
+        if len(defaults) != 1:
+            return UNKNOWN
+        default = self.value(defaults[0], home, depth + 1)
+        if isinstance(passed, Passed) and not passed.member and isinstance(default, str):
+            return replace(passed, empty=default)  # resolved with its callers' values
+        value = or_empty(passed, default)
         return value if self.choosing else settled(value)
 
     def _passed_field(
