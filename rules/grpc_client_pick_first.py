@@ -5,7 +5,7 @@ from dataclasses import replace
 
 from k8slb.core.edits import ROUND_ROBIN_CONFIG
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
-from k8slb.model.addresses import services_for, target_parser
+from k8slb.model.addresses import placeholder_host, services_for, target_parser
 from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
 from k8slb.model.http2 import dialed_port
 from k8slb.model.index import is_headless
@@ -54,8 +54,15 @@ class GrpcClientPickFirst(Rule):
     reported; neither are channels whose target or options come from something k8slb
     cannot follow (a parameter no call passes a value to, a function call): unknown is not
     missing. A target with a scheme gRPC has no resolver for here (`http://...`) reaches no
-    Service. A target that is a ClusterIP gRPC Service is `grpc-client-clusterip`
-    (KLB102)'s case instead. A client
+    Service. A cluster name that matches no Service of the run is reported all the same
+    (its Service may be deployed from another repository), unless its first label is
+    written with an upper-case letter (`SOME-EXTERNAL-SERVER:80` in a chart's values): a
+    Service's name is a lower-case DNS label, so that is a placeholder for an outside
+    server, not reported (a Service the run does declare, matched as DNS matches it,
+    whatever the case, is judged). Nor is a target joined from a host and a port variable
+    with no `:` between (`ENDPOINT + GRPC_PORT`, the port set to `8000`): it names a host
+    with no port, not the Service the parts hold. A target that is a ClusterIP gRPC
+    Service is `grpc-client-clusterip` (KLB102)'s case instead. A client
     whose pods are all in a mesh (the containers that run its code and the workload whose
     env gave the address; or `--mesh`) is not reported: its proxy balances each call (the
     decision `grpc-clusterip`, KLB101, makes of a Service's pods).
@@ -220,6 +227,8 @@ class GrpcClientPickFirst(Rule):
                 ):
                     continue
                 services = services_for(index, destination.address, destination.namespace)
+                if not services and placeholder_host(destination.address):
+                    continue  # `SOME-EXTERNAL-SERVER:80`: a value to fill, no Service's name
                 if not services and services_for(
                     index, replace(destination.address, port=None), destination.namespace
                 ):

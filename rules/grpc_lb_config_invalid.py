@@ -57,6 +57,12 @@ class GrpcLbConfigInvalid(Rule):
     - both settings, naming different policies: the service config wins, so the
       `lb_policy_name` is dead code that misleads the reader.
 
+    A value is judged as the channel gets it: a Go parameter its function sets anew when
+    it is empty (`if conf == "" { conf = defaultConfig }`) is that default where the
+    callers pass `""`, theirs where they pass another; where it may be either (a value
+    k8slb cannot read, or callers that pass different ones), only a value invalid on
+    every path is reported, so none is.
+
     In Java, the same settings of a grpc-java channel builder:
     `defaultLoadBalancingPolicy(name)`, and `defaultServiceConfig(map)` when the map is a
     literal k8slb can read (grpc-java takes a map there, so a map is no error). No fix

@@ -120,7 +120,12 @@ class GrpcServerNoMaxAge(Rule):
 
     Reported at `info` when the server listens only on its pod's own addresses (a loopback
     host such as `127.0.0.1:50051`, or a Unix socket): its callers are a proxy in the pod
-    (a sidecar), whose connections to other pods are the proxy's to balance.
+    (a sidecar), whose connections to other pods are the proxy's to balance, or, on a
+    socket file, whoever shares the file (a kubelet plugin's socket on a `hostPath`). A
+    Unix socket is read as Python and Node write its target (`unix:PATH`,
+    `unix:///PATH`, `unix-abstract:NAME`), as Go listens on it (`net.Listen("unix",
+    path)`, `"unixpacket"`, `net.ListenUnix`) and as grpc-java's Netty server is given
+    one (`NettyServerBuilder.forAddress(new DomainSocketAddress(path))`, in Kotlin too).
 
     Reported at `info` when the only callers seen are proxies that balance each request
     over the pods: every Service that selects the pods running the server is an
@@ -393,9 +398,15 @@ def _no_caller_stays(
     it, or it runs one replica; None when clients do stay."""
     local = _loopback_listen(facts, server.name)
     if local is not None:
+        callers = (
+            "its callers share its socket file (a container of its pod, or the node's "
+            "kubelet), with no Service between them and other pods"
+            if local.startswith(("unix", "a Unix"))
+            else "its callers are in its own pod (a sidecar proxy), whose connections "
+            "to other pods are the proxy's"
+        )
         return (
-            f"it listens on {local} only: its callers are in its own pod (a "
-            "sidecar proxy), whose connections to other pods are the proxy's",
+            f"it listens on {local} only: {callers}",
             "cap the connection age in the proxy, or here if a client will dial it directly",
             [],
         )
@@ -497,7 +508,8 @@ def _loopback_listen(facts: CodeFacts, server: str | None) -> str | None:
     own (a loopback host, a Unix socket): then only a proxy in the pod calls it."""
     listens = [listen for listen in facts.listens if server and listen.server == server]
     if listens and all(loopback_only(listen.address) for listen in listens):
-        return str(listens[0].address)
+        address = str(listens[0].address)
+        return "a Unix socket" if address == "unix:" else address  # its path not read
     return None
 
 

@@ -7,7 +7,7 @@ import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from k8slb.code.entry_points import container_argv, entry_of
+from k8slb.code.entry_points import container_argv, entry_of, python_app_server
 from k8slb.code.facts import CodeFacts, Loc
 from k8slb.code.launchers import Launcher, after_prefix, django_reloader, in_process, launcher
 from k8slb.core import regex
@@ -88,6 +88,9 @@ def pid1(argv: Sequence[object], sh: str | None = None) -> Pid1 | None:
         return None
     if program in _SHELLS and len(words) >= 3 and _COMMAND_OPTION.fullmatch(words[1]):
         return _shell(program, words[2], sh)
+    served = python_app_server(words)
+    if served is not None:  # `python -m gunicorn app.wsgi`: gunicorn is PID 1, as run alone
+        return pid1(served, sh)
     known = launcher(words)
     if known is not None:
         return Pid1("launcher", known.name, tuple(words), launcher=known)
@@ -316,7 +319,9 @@ class SigtermNeverReachesServer(Rule):
       line then says.
       `flask run` (or `python -m flask run`) is Python running the application in its own
       process: the module its `--app` names, else, as Flask finds it by `FLASK_APP` or
-      `app.py`, the code of the folder the image is built from. A gRPC server waited on is
+      `app.py`, the code of the folder the image is built from; an ASGI/WSGI server run as
+      a module (`python -m gunicorn app.wsgi`, `python -m uvicorn`) is that server as PID
+      1, as it is run by name, with its own handler. A gRPC server waited on is
       `grpc-no-graceful-shutdown`'s to report, not this rule's;
     - a shell script of the tree as PID 1 (the ENTRYPOINT, CMD or `command` names a file
       that a COPY or ADD of the Dockerfile put there, a path or a name in a PATH folder, or

@@ -34,6 +34,7 @@ _APP_SERVERS = frozenset(
 # any folder's): no entry. Not Celery's `-A`: its worker loads the tasks the app
 # autodiscovers, which the module's imports do not name.
 _PROGRAM_FLAGS: dict[str, tuple[str, ...]] = {"locust": ("-f", "--locustfile")}
+_DOTTED = regex.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
 _APP = regex.compile(r"^(?:--app=)?([A-Za-z_][\w.]*):[A-Za-z_][\w.]*(?:\(.*\))?$")
 # Python's options that take a value: `python -W ignore -X dev server.py`.
 _PYTHON_VALUE_OPTIONS = frozenset({"-W", "-X", "-c", "--check-hash-based-pycs"})
@@ -303,13 +304,41 @@ def _from_words(words: list[str]) -> Entry | None:
         if name in _PROGRAM_FLAGS:
             return _flag_program(words[number:], _PROGRAM_FLAGS[name])
         if name in _APP_SERVERS:
-            for argument in words[number + 1 :]:
-                app = _APP.match(argument)
-                if app is not None:
-                    return Entry(None, app.group(1), " ".join(words[number:]))
-            return None
+            return _app_server(words[number:])
         if word.endswith(".py") and not word.startswith("-"):
             return Entry(word, None, " ".join(words[number:]))
+    return None
+
+
+def _app_server(words: list[str]) -> Entry | None:
+    """`gunicorn -b :8000 app.wsgi:application`: the module of its `module:attribute`
+    argument; gunicorn's app named right after it with no attribute (`gunicorn app.wsgi`,
+    whose `application` it serves) too."""
+    for argument in words[1:]:
+        app = _APP.match(argument)
+        if app is not None:
+            return Entry(None, app.group(1), " ".join(words))
+    first = words[1] if len(words) > 1 else ""
+    if posixpath.basename(words[0]) == "gunicorn" and _DOTTED.match(first):
+        return Entry(None, first, " ".join(words))
+    return None
+
+
+def python_app_server(words: Sequence[str]) -> list[str] | None:
+    """The command line of an ASGI/WSGI server Python runs as a module (`python -m
+    gunicorn app.wsgi` -> `gunicorn app.wsgi`): that server is the program, with its own
+    signal handling; None for any other command line."""
+    if not words or not _PYTHON.match(posixpath.basename(words[0])):
+        return None
+    rest = iter(enumerate(words[1:], start=1))
+    for number, word in rest:
+        if word == "-m":
+            module = words[number + 1] if number + 1 < len(words) else ""
+            return [module, *words[number + 2 :]] if module in _APP_SERVERS else None
+        if word in _PYTHON_VALUE_OPTIONS:
+            next(rest, None)
+        elif not word.startswith("-"):
+            return None
     return None
 
 
@@ -324,6 +353,10 @@ def _python_arguments(words: list[str]) -> Entry | None:
                 return _app_option(words)
             if module in _PROGRAM_FLAGS:  # `python -m locust -f x.py`: the file it names
                 return _flag_program(words, _PROGRAM_FLAGS[module])
+            served = python_app_server(words)
+            if served is not None:  # `python -m gunicorn app.wsgi`: the app it serves
+                entry = _app_server(served)
+                return replace(entry, words=shown) if entry is not None else None
             return Entry(None, module, shown) if module and "$" not in module else None
         if word.startswith("-m") and len(word) > 2:
             return Entry(None, word[2:], shown)

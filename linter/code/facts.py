@@ -243,6 +243,9 @@ class Passed:
     # a field of the struct passed (`config.AuthAddr` of `NewClients(config ClientConfig)`):
     # the field the calls' struct literals set
     member: str = ""
+    # the text the function sets the parameter to when it is empty (`if conf == "" { conf
+    # = defaultConfig }`): a call passing `""` gives that; None when it sets none
+    empty: str | None = None
 
 
 @record
@@ -400,6 +403,23 @@ def one_of(values: list[Any]) -> Any:
     if not distinct:
         return UNKNOWN
     return distinct[0] if len(distinct) == 1 else Alternatives(tuple(distinct))
+
+
+def or_empty(given: Any, empty: Any) -> Any:
+    """A parameter's value where its function sets it to `empty` when it is `""` (`if conf
+    == "" { conf = defaultConfig }`): that for `""`, a text read for itself, and one of the
+    two for what k8slb cannot read (None: no such setting, the value as given)."""
+    if empty is None:
+        return given
+    values: list[Any] = []
+    for choice in choices(given):
+        if choice == "":
+            values.append(empty)
+        elif isinstance(choice, str):
+            values.append(choice)
+        else:
+            values += [choice, empty]
+    return one_of(values)
 
 
 def choices(value: Any) -> list[Any]:

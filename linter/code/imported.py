@@ -52,6 +52,7 @@ from k8slb.code.facts import (
     choices,
     joined,
     one_of,
+    or_empty,
     settled,
 )
 from k8slb.code.imported_programs import MAX_SPLITS, program_channels
@@ -178,9 +179,12 @@ class _Resolver:
         self.resolved[value] = UNKNOWN
         found = one_of(
             [
-                self._passed_value(caller, call[value.index], value.member, steps)
-                if value.index < len(call)
-                else UNKNOWN
+                or_empty(
+                    self._passed_value(caller, call[value.index], value.member, steps)
+                    if value.index < len(call)
+                    else UNKNOWN,
+                    value.empty,
+                )
                 for caller, call in self.go_calls(value.package, value.function)
             ]
         )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Literal
@@ -79,11 +79,12 @@ class Address:
 
 def loopback_only(address: object) -> bool:
     """Whether a server listening there takes connections from its own pod only: a
-    loopback host (`127.0.0.1:50051`, `localhost:50051`, `[::1]:50051`) or a Unix socket;
+    loopback host (`127.0.0.1:50051`, `localhost:50051`, `[::1]:50051`) or a Unix socket
+    (`unix:PATH`, `unix:///PATH`, `unix-abstract:NAME`);
     not `[::]`, `0.0.0.0`, a bare port or what k8slb cannot read."""
     if not isinstance(address, str):
         return False
-    if address.startswith("unix:"):
+    if address.startswith(("unix:", "unix-abstract:")):
         return True
     host = address.rpartition(":")[0].strip("[]").lower()
     if host == "localhost":
@@ -445,6 +446,7 @@ def _joined_destinations(
     else:
         containers = [(s.workload, s.container) for s in index.env_settings_near(first, code_path)]
     found: list[Destination] = []
+    glued = False
     for workload, container in containers:
         settings = {name: index.env_setting(workload, container, name) for name in value.names}
         set_here = {name: s for name, s in settings.items() if s is not None}
@@ -467,7 +469,11 @@ def _joined_destinations(
         if not set_here and not loaded:
             continue
         values = {name: s.value for name, s in set_here.items()}
-        text = value.filled({**values, **{name: given[0] for name, given in loaded.items()}})
+        values = {**values, **{name: given[0] for name, given in loaded.items()}}
+        text = value.filled(values)
+        if text is not None and _port_glued(value, values):
+            glued = True  # `host + port` with no `:` between: no host:port, no Service named
+            continue
         address = parse(text) if text is not None else None
         if address is None:
             continue
@@ -489,7 +495,43 @@ def _joined_destinations(
                 f"{via.message}"
             )
         found.append(Destination(address, workload.namespace, where, via))
-    return found or _default(parse, value.default_text, f"the defaults of {', '.join(value.names)}")
+    if found or glued:
+        return found
+    return _default(parse, value.default_text, f"the defaults of {', '.join(value.names)}")
+
+
+def _port_glued(value: EnvText, values: Mapping[str, str]) -> bool:
+    """Whether a variable named as a port (`GRPC_PORT`) whose value is a port number
+    (`8000`) is joined straight onto the host before it (`ENDPOINT + PORT`, no `:`
+    between): the text then names a host with digits on its end and no port, not the
+    Service and port the parts hold."""
+    before = ""
+    for part in value.parts:
+        if isinstance(part, str):
+            before = part
+            continue
+        given = values.get(part.name)
+        if given is None and isinstance(part.default, str):
+            given = part.default
+        if (
+            given is not None
+            and given.isdigit()
+            and "PORT" in part.name.upper()
+            and before
+            and before[-1].isalnum()
+        ):
+            return True
+        before = given or ""
+    return False
+
+
+def placeholder_host(address: Address) -> bool:
+    """Whether a host is written with an upper-case letter in its first label
+    (`SOME-EXTERNAL-SERVER:80`, `MY_BACKEND`): no Service is named so (a Service's name is
+    a lower-case DNS label), so it is a value left for the user to fill, an outside
+    server's, not the name of a Service to be judged."""
+    first = (address.host or "").partition(".")[0]
+    return any(c.isupper() for c in first)
 
 
 def loaded_env(

@@ -2710,11 +2710,19 @@ class _Finder:
                     candidate = os.path.normpath(os.path.join(folder, source))
                     if candidate in self.modules:
                         return candidate
+        # a folder that is the package the entry names (`mapreduce`, for `python -m
+        # mapreduce.worker.server` or `python mapreduce/worker/server.py`, run from the
+        # folder above it): its path from there
+        above = os.path.dirname(folder)
         for relative in entry.relative_paths():
             tail = os.path.normpath(relative.lstrip("/"))
             below = self.by_folder.get(folder, [])
             matches = [
-                m for m in below if m == os.path.join(folder, tail) or m.endswith(os.sep + tail)
+                m
+                for m in below
+                if m == os.path.join(folder, tail)
+                or m.endswith(os.sep + tail)
+                or (folder not in ("", ".") and m == os.path.join(above, tail))
             ]
             if len(matches) == 1:
                 return matches[0]

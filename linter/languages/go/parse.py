@@ -68,6 +68,7 @@ from k8slb.code.facts import (
     choices,
     joined,
     one_of,
+    or_empty,
     registry_scheme,
     settled,
     stand_in_name,
@@ -748,6 +749,9 @@ _SCOPE_DEPTH = 64
 _MUXES = frozenset(("github.com/soheilhy/cmux", "github.com/cockroachdb/cmux"))
 _MUX_MATCHES = frozenset(("Match", "MatchWithWriters"))
 _MUX_DEPTH = 8
+# the networks of `net.Listen(network, address)` whose address is a socket file's path
+# (`net.ListenUnix` takes only these): a server there is reached from its own pod only
+_UNIX_NETWORKS = frozenset(("unix", "unixpacket"))
 
 
 @dataclass
@@ -1982,7 +1986,9 @@ class _Collector:
             return UNKNOWN
         home, bound = found
         if not bound and name in home.parameters:
-            return self._passed(home, name, depth)
+            passed = self._passed(home, name, depth)
+            defaults = home.defaults.get(name, [])
+            return self._defaulted(passed, defaults, home, depth) if defaults else passed
         if not bound and use is not None and name in home.ranged:
             ranged = self._ranged(use, scope, depth, None)
             return UNKNOWN if ranged is None else ranged
@@ -2186,6 +2192,19 @@ class _Collector:
                 self.value(args[index], caller, depth + 1) if index < len(args) else UNKNOWN
             )
         value = one_of(values)
+        return value if self.choosing else settled(value)
+
+    def _defaulted(self, passed: Any, defaults: list[Node], home: _Scope, depth: int) -> Any:
+        """A parameter the function sets anew when it is empty (`if conf == "" { conf =
+        defaultConfig }`): where the callers pass `""`, the value set; where they pass
+        another value k8slb reads, theirs; else (unread, or passed from another file) one
+        of the two, as a parameter given several values is (unknown where one must stand)."""
+        if len(defaults) != 1:
+            return UNKNOWN
+        default = self.value(defaults[0], home, depth + 1)
+        if isinstance(passed, Passed) and not passed.member and isinstance(default, str):
+            return replace(passed, empty=default)  # resolved with its callers' values
+        value = or_empty(passed, default)
         return value if self.choosing else settled(value)
 
     def _passed_field(
@@ -3411,8 +3430,8 @@ class _Collector:
             self.typed_servers.setdefault(typed, server.name or typed)
         self.facts.servers.append(server)
         for at, address, within in listens if server.name else []:
-            listen = Listen(server.name or "", self.value(address, within), self.loc(at))
-            self.facts.listens.append(listen)
+            value = self._listen_value(at, address, within)
+            self.facts.listens.append(Listen(server.name or "", value, self.loc(at)))
         return server
 
     def _framework_options(
@@ -3641,7 +3660,7 @@ class _Collector:
             args = self._called(call).arguments
             listener = self._listener(args[0], scope) if args else None
             if listener is not None:
-                address = self.value(listener[1], scope)
+                address = self._listen_value(listener[0], listener[1], scope)
                 self.facts.listens.append(Listen(receiver, address, self.loc(listener[0])))
         elif method == "ServeHTTP":  # inside a handler of the process's own HTTP server
             self.facts.http_served.add(receiver)
@@ -3742,7 +3761,7 @@ class _Collector:
             if bound is None or bound.type != "call_expression":
                 return None
             shape = self._called(bound)
-            if self._qualified_call(shape) == "net.Listen":
+            if self._qualified_call(shape) in ("net.Listen", "net.ListenUnix"):
                 args = shape.arguments
                 return (bound, args[1]) if len(args) == 2 else None
             if shape.member not in _MUX_MATCHES or shape.operand_kind != "identifier":
@@ -3756,6 +3775,20 @@ class _Collector:
                 return None
             node = shape.arguments[0]
         return None
+
+    def _listen_value(self, at: Node, address: Node, scope: _Scope) -> Any:
+        """Where a server listens: its address's value, or, for a Unix socket
+        (`net.Listen("unix", path)`, `net.ListenUnix`), `unix:PATH` (`unix:` alone where
+        the path is not read), an address of its own pod only as a gRPC target writes it."""
+        value = self.value(address, scope)
+        shape = self._called(at) if at.type == "call_expression" else None
+        name = self._qualified_call(shape) if shape is not None else None
+        if shape is None or name not in ("net.Listen", "net.ListenUnix"):
+            return value
+        network = self.value(shape.arguments[0], scope) if shape.arguments else None
+        if name == "net.Listen" and network not in _UNIX_NETWORKS:
+            return value
+        return f"unix:{value}" if isinstance(value, str) else "unix:"
 
     def _bound_once(self, node: Node | None, scope: _Scope) -> Node | None:
         """The value a name is bound to, where it is bound once; any other node itself."""

@@ -1413,7 +1413,10 @@ class _Reader:
             return _address("", self.value(given[0]))
         if kind == "address" and len(given) == 1 and given[0].type == "object_creation_expression":
             parts = _arguments(given[0])
-            if _simple(_text(given[0].child_by_field_name("type"))) != "InetSocketAddress":
+            kind_of = _simple(_text(given[0].child_by_field_name("type")))
+            if kind_of == "DomainSocketAddress":  # Netty's Unix socket: its own pod's only
+                return _unix_address(self.value(parts[0]) if len(parts) == 1 else UNKNOWN)
+            if kind_of != "InetSocketAddress":
                 return UNKNOWN
             if len(parts) == 1:
                 return _address("", self.value(parts[0]))
@@ -2093,6 +2096,12 @@ def _address(host: Any, port: Any) -> Any:
     if host is UNKNOWN or port is UNKNOWN:
         return UNKNOWN
     return joined([host, ":", str(port) if _number(port) else port])
+
+
+def _unix_address(path: Any) -> str:
+    """A server's Unix socket (`new DomainSocketAddress(path)`) as a gRPC target writes
+    it: `unix:PATH`, `unix:` alone where the path is not read."""
+    return f"unix:{path}" if isinstance(path, str) else "unix:"
 
 
 def _env_default(name: Any, default: Any) -> Any:

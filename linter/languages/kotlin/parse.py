@@ -772,9 +772,11 @@ class _Reader:
         if kind == "port" and given:
             return java._address("", self.value(given[0]))
         if kind == "address" and len(given) == 1 and given[0].type == "call_expression":
+            parts = _arguments(given[0])
+            if _method(given[0]) == "DomainSocketAddress":  # Netty's Unix socket
+                return java._unix_address(self.value(parts[0]) if len(parts) == 1 else UNKNOWN)
             if _method(given[0]) != "InetSocketAddress":
                 return UNKNOWN
-            parts = _arguments(given[0])
             if len(parts) == 1:
                 return java._address("", self.value(parts[0]))
             if len(parts) == 2:

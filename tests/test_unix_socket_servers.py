@@ -1,0 +1,167 @@
+"""A gRPC server on a Unix socket is reached from its own pod only (a kubelet plugin's
+socket, a sidecar's): KLB201 gives it info, in each language k8slb reads, as it does a
+server on loopback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import lint_files
+
+GO_DRIVER = """\
+package main
+
+import (
+	"net"
+	"os"
+
+	"google.golang.org/grpc"
+)
+
+const pluginSocket = "/plugins/volumes.example.com/plugin.sock"
+
+type Plugin struct {
+	srv *grpc.Server
+}
+
+func (p *Plugin) Run() error {
+	_ = os.Remove(pluginSocket)
+	lis, err := net.Listen(NETWORK, ADDRESS)
+	if err != nil {
+		return err
+	}
+	p.srv = grpc.NewServer()
+	return p.srv.Serve(lis)
+}
+
+func main() {
+	p := &Plugin{}
+	if err := p.Run(); err != nil {
+		os.Exit(1)
+	}
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("network", "address", "severity", "said"),
+    [
+        ('"unix"', "pluginSocket", "info", "unix:/plugins/volumes.example.com/plugin.sock"),
+        ('"unixpacket"', '"/run/agent.sock"', "info", "unix:/run/agent.sock"),
+        ('"unix"', 'os.Getenv("PLUGIN_SOCKET")', "info", "a Unix socket"),
+        ('"tcp"', '":9090"', "warning", None),
+    ],
+)
+def test_a_go_server_on_a_unix_listener_is_its_pods_own(
+    tmp_path: Path, network: str, address: str, severity: str, said: str | None
+) -> None:
+    code = GO_DRIVER.replace("NETWORK", network).replace("ADDRESS", address)
+    files: dict[str, str | bytes] = {"cmd/plugin/main.go": code}
+    (finding,) = lint_files(tmp_path, files, ["KLB201"]).findings
+    assert finding.severity.label == severity
+    if said is not None:
+        assert f"it listens on {said} only" in finding.text
+
+
+def test_a_go_server_on_listen_unix_is_its_pods_own(tmp_path: Path) -> None:
+    code = GO_DRIVER.replace(
+        "net.Listen(NETWORK, ADDRESS)",
+        'net.ListenUnix("unix", &net.UnixAddr{Name: pluginSocket, Net: "unix"})',
+    )
+    (finding,) = lint_files(tmp_path, {"cmd/plugin/main.go": code}, ["KLB201"]).findings
+    assert finding.severity.label == "info"
+    assert "it listens on a Unix socket only" in finding.text
+
+
+JAVA_SERVER = """\
+package com.example.agent;
+
+import io.grpc.Server;
+import io.grpc.netty.NettyServerBuilder;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollServerDomainSocketChannel;
+import io.netty.channel.unix.DomainSocketAddress;
+
+public final class AgentServer {
+  public static void main(String[] args) throws Exception {
+    EpollEventLoopGroup group = new EpollEventLoopGroup();
+    Server server = NettyServerBuilder.forAddress(ADDRESS)
+        .channelType(EpollServerDomainSocketChannel.class)
+        .bossEventLoopGroup(group)
+        .workerEventLoopGroup(group)
+        .addService(new AgentService())
+        .build()
+        .start();
+    server.awaitTermination();
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("address", "severity"),
+    [
+        ('new DomainSocketAddress("/var/run/agent/agent.sock")', "info"),
+        ('new DomainSocketAddress(System.getenv("AGENT_SOCKET"))', "info"),
+        ('new InetSocketAddress("0.0.0.0", 9090)', "warning"),
+    ],
+)
+def test_a_java_server_on_a_domain_socket_is_its_pods_own(
+    tmp_path: Path, address: str, severity: str
+) -> None:
+    code = JAVA_SERVER.replace("ADDRESS", address)
+    path = "agent/src/main/java/com/example/agent/AgentServer.java"
+    (finding,) = lint_files(tmp_path, {path: code}, ["KLB201"]).findings
+    assert finding.severity.label == severity
+
+
+KOTLIN_SERVER = """\
+package com.example.agent
+
+import io.grpc.netty.NettyServerBuilder
+import io.netty.channel.unix.DomainSocketAddress
+
+fun main() {
+    val server = NettyServerBuilder.forAddress(DomainSocketAddress("/var/run/agent.sock"))
+        .addService(AgentService())
+        .build()
+        .start()
+    server.awaitTermination()
+}
+"""
+
+
+def test_a_kotlin_server_on_a_domain_socket_is_its_pods_own(tmp_path: Path) -> None:
+    path = "agent/src/main/kotlin/com/example/agent/Main.kt"
+    (finding,) = lint_files(tmp_path, {path: KOTLIN_SERVER}, ["KLB201"]).findings
+    assert finding.severity.label == "info"
+    assert "it listens on unix:/var/run/agent.sock only" in finding.text
+
+
+PYTHON_SERVER = """\
+from concurrent import futures
+
+import grpc
+
+
+def serve():
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+    server.add_insecure_port(ADDRESS)
+    server.start()
+    server.wait_for_termination()
+
+
+if __name__ == "__main__":
+    serve()
+"""
+
+
+@pytest.mark.parametrize(
+    "address", ['"unix:///var/run/agent.sock"', '"unix-abstract:agent"', '"unix:agent.sock"']
+)
+def test_a_python_server_on_a_unix_address_is_its_pods_own(tmp_path: Path, address: str) -> None:
+    code = PYTHON_SERVER.replace("ADDRESS", address)
+    (finding,) = lint_files(tmp_path, {"agent/server.py": code}, ["KLB201"]).findings
+    assert finding.severity.label == "info"
