@@ -18,7 +18,7 @@ from k8slb.core.record import record
 from k8slb.languages.java.parse_spring import parse as parse_settings
 from k8slb.languages.java.parse_spring import profile_of
 from k8slb.model.index import Index
-from k8slb.model.objects import Container, pos_of
+from k8slb.model.objects import Container, mounted_files, pos_of, volume_items
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import YMap, YSeq
 
@@ -142,27 +142,15 @@ def mounted_keys(
         source = by_name.get(mount.get("name"))
         if not isinstance(source, YMap) or not isinstance(source.get("name"), str):
             continue
-        files = _volume_files(index, workload, source)
-        sub_path = mount.get("subPath")
-        for key, file in files:
-            if isinstance(sub_path, str) and sub_path:
-                if file == sub_path:
-                    yield source["name"], key, mount["mountPath"]
-            else:
-                yield source["name"], key, posixpath.join(mount["mountPath"], file)
+        for key, path in mounted_files(mount, _volume_files(index, workload, source)):
+            yield source["name"], key, path
 
 
 def _volume_files(index: Index, workload: K8sObject, source: YMap) -> list[tuple[str, str]]:
     """(key, file name in the volume) of a ConfigMap volume: `items`, else every key."""
-    items = source.get("items")
-    if isinstance(items, YSeq):
-        return [
-            (item["key"], item["path"])
-            for item in items
-            if isinstance(item, YMap)
-            and isinstance(item.get("key"), str)
-            and isinstance(item.get("path"), str)
-        ]
+    listed = volume_items(source)
+    if listed is not None:
+        return listed
     config = index.config_map(workload, source["name"])
     data = config.body.get("data") if config is not None else None
     return [(str(key), str(key)) for key in data] if isinstance(data, YMap) else []

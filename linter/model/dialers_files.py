@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import posixpath
 import weakref
 from collections.abc import Iterator, Mapping
 
@@ -21,7 +20,7 @@ from k8slb.core import regex
 from k8slb.core.record import record
 from k8slb.model.addresses import parse_grpc_target, services_for
 from k8slb.model.index import Index
-from k8slb.model.objects import Container, pos_of
+from k8slb.model.objects import Container, mounted_files, pos_of, volume_items
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap, YSeq
 
@@ -100,15 +99,10 @@ def _mounts(
     for mount in mounts if isinstance(mounts, YSeq) else ():
         if not isinstance(mount, YMap) or not isinstance(mount.get("mountPath"), str):
             continue
-        sub_path = mount.get("subPath")
         for kind, source, name in sources.get(mount.get("name"), ()):
             config = _config(index, workload, kind, name)
-            for key, file in _volume_files(index, config, source):
-                if isinstance(sub_path, str) and sub_path:
-                    if file == sub_path:
-                        yield kind, name, key, mount["mountPath"]
-                else:
-                    yield kind, name, key, posixpath.join(mount["mountPath"], file)
+            for key, path in mounted_files(mount, _volume_files(index, config, source)):
+                yield kind, name, key, path
 
 
 _KINDS = (("configMap", "ConfigMap", "name"), ("secret", "Secret", "secretName"))
@@ -133,15 +127,9 @@ def _sources(volume: YMap) -> list[tuple[str, YMap, str]]:
 
 def _volume_files(index: Index, config: K8sObject | None, source: YMap) -> list[tuple[str, str]]:
     """(key, file name in the volume) of a volume: `items`, else every key."""
-    items = source.get("items")
-    if isinstance(items, YSeq):
-        return [
-            (item["key"], item["path"])
-            for item in items
-            if isinstance(item, YMap)
-            and isinstance(item.get("key"), str)
-            and isinstance(item.get("path"), str)
-        ]
+    listed = volume_items(source)
+    if listed is not None:
+        return listed
     return [(key, key) for key in _texts(index, config)] if config is not None else []
 
 

@@ -3,7 +3,8 @@ templates and containers, a Service's ports, positions."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import posixpath
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -351,3 +352,31 @@ class PodTemplate:
 def flag_value(container: Container, name: str) -> str | None:
     """What a container's command and args give a flag (Container.flags)."""
     return container.flags.get(name)
+
+
+def volume_items(source: YMap) -> list[tuple[str, str]] | None:
+    """(key, file name) of the files a ConfigMap or Secret volume's `items` lists; None
+    when it lists none, and every key of its data is a file of its own name."""
+    items = source.get("items")
+    if not isinstance(items, YSeq):
+        return None
+    return [
+        (item["key"], item["path"])
+        for item in items
+        if isinstance(item, YMap)
+        and isinstance(item.get("key"), str)
+        and isinstance(item.get("path"), str)
+    ]
+
+
+def mounted_files(mount: YMap, files: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
+    """(key, path in the container) of the volume's files (key, file name) that a
+    `volumeMounts` entry with a `mountPath` shows: the one its `subPath` names, at the
+    mount path itself, else each below the mount path."""
+    sub_path = mount.get("subPath")
+    for key, file in files:
+        if isinstance(sub_path, str) and sub_path:
+            if file == sub_path:
+                yield key, mount["mountPath"]
+        else:
+            yield key, posixpath.join(mount["mountPath"], file)
