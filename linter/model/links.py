@@ -3173,22 +3173,6 @@ class _Finder:
             or self._host_binary_untraced(argv, chosen.folder, folder, dockerfile)
             or self._go_programs_unnamed(chosen, folder, dockerfile)
             or self._base_too_wide(chosen, folder, dockerfile, own)
-            or self._not_held(chosen, folder, modules)
-        )
-
-    def _not_held(self, chosen: Evidence, folder: str, modules: Sequence[str]) -> str | None:
-        """Why a link to a folder the repository does not hold (no file k8slb read in it or
-        below: a name a build argument or a CI value made up) is none: no code runs there.
-        None for a JVM module's build output (below its `target/` or `build/`), a folder
-        its build makes."""
-        if modules or self._held(folder) or self._output_of(folder) is not None:
-            return None
-        path = os.path.normpath(folder)
-        if path in self.builds.scripts or path in self.dockerfiles:
-            return None  # a file read, the script a container runs
-        return (
-            f"{chosen.said.path}:{chosen.said.line}: points to {folder}, a folder the "
-            "repository does not hold: no code is linked"
         )
 
     def _go_programs_unnamed(
