@@ -3527,17 +3527,17 @@ def required_values_failures(n: int) -> None:
 
 
 def script_set_defaults(n: int) -> None:
-    """The defaults a deploy script gives its `--set` values (model/links.py's
-    _script_default): a script of `n` variables, each set on a line of its own to
-    another's default and again on one long line of `a=b` words, each value asked."""
-    from k8slb.model.links import _script_default
+    """The defaults a deploy script gives its `--set` values (reading/script_defaults.py):
+    a script of `n` variables, each set on a line of its own to another's default and again
+    on one long line of `a=b` words, each value asked."""
     from k8slb.reading.build_files import ShellScript
+    from k8slb.reading.script_defaults import script_default
 
     lines = "".join(f"V{i}=${{{i}:-acme{i}}}  # {'=' * 40}\n" for i in range(n))
     again = " ".join(f"V{i}=x" for i in range(0, n, 2))
     script = ShellScript("deploy.sh", "bash", lines + again + "\n")
     signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
-    found = [_script_default(f"${{V{i}}}", script) for i in range(n)]
+    found = [script_default(f"${{V{i}}}", script) for i in range(n)]
     signal.setitimer(signal.ITIMER_PROF, 0)
     assert found[1] == "acme1" and found[0] is None
 
