@@ -39,12 +39,14 @@ def test_the_held_out_sets_and_the_graduated_rounds_are_found() -> None:
     assert evaluate.ROUNDS / "2026-12-06-round19" in evaluate.rounds()
     assert evaluate.ROUNDS / "2026-12-06-round21" in evaluate.rounds()
     assert evaluate.ROUNDS / "2026-12-06-round22" in evaluate.rounds()
+    assert evaluate.ROUNDS / "2026-12-07-round24" in evaluate.rounds()
     assert evaluate.HELD_OUT / "2026-12-06-round16" not in SETS
     assert evaluate.HELD_OUT / "2026-12-06-round17" not in SETS
     assert evaluate.HELD_OUT / "2026-12-06-round18" not in SETS
     assert evaluate.HELD_OUT / "2026-12-06-round19" not in SETS
     assert evaluate.HELD_OUT / "2026-12-06-round21" not in SETS
     assert evaluate.HELD_OUT / "2026-12-06-round22" not in SETS
+    assert evaluate.HELD_OUT / "2026-12-07-round24" not in SETS
 
 
 @pytest.mark.parametrize("folder", SETS + evaluate.rounds(), ids=lambda folder: folder.name)
