@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
@@ -761,6 +761,26 @@ REGISTRY_SCHEMES = {
     "nacos": "Nacos",
     "eureka": "Eureka",
 }
+
+
+def url_origin(url: str) -> str:
+    """`http://stock:7000` of `http://stock:7000/items/1`: the scheme, host and port."""
+    scheme, separator, rest = url.partition("://")
+    return scheme.lower() + separator + rest.partition("/")[0]
+
+
+def carried_url(first: object, url: object, written: Collection[str]) -> bool:
+    """Whether a text's or a request's URL (`url`) is one the module writes elsewhere,
+    whole: the value the text begins with (`first`: `STOCK` of `${STOCK}/items` or of
+    `STOCK + "/items"`) is a URL of `written` (the module's URLs written as texts), and
+    the text adds nothing to it before its path. That URL is read where it is written,
+    the line to change, and not again at each use of it (CodeFacts.urls)."""
+    return (
+        isinstance(url, str)
+        and isinstance(first, str)
+        and first in written
+        and url_origin(first) == url_origin(url)
+    )
 
 
 def registry_scheme(text: str) -> tuple[str, str] | None:

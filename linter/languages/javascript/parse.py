@@ -64,6 +64,7 @@ from k8slb.code.facts import (
     Stop,
     Unknown,
     Wait,
+    carried_url,
     choices,
     joined,
     one_of,
@@ -933,6 +934,7 @@ class _Module:
         self.budget = Budget()  # the values this module's reading may still compute
         self.ends = Calls(())  # where it calls `x.close()`, `x.tryShutdown()` (read)
         self.substituted: set[int] = set()  # the nodes in a template's `${...}` (read)
+        self.written: set[str] = set()  # the URLs of `facts.urls` that are texts (_carried)
         self.paused: set[int] = set()  # the SIGTERM handlers read for a pause, by node id
         # what each SIGTERM handler calls `close()` on (its registration's place), and the
         # names the module listens with (`server.listen()`, `const server = app.listen()`)
@@ -1589,8 +1591,8 @@ class _Module:
         text = (
             value if isinstance(value, str) else value.prefix if isinstance(value, EnvRef) else ""
         )
-        if text.lower().startswith(("http://", "https://")):
-            self.facts.urls.append((value, self.loc(node)))
+        if text.lower().startswith(("http://", "https://")) and not self._carried(node, value):
+            self._url(value, self.loc(node))
         elif text == "NOT_SERVING":
             self.facts.health_drains.append(self.loc(node))
 
@@ -1646,9 +1648,26 @@ class _Module:
             if isinstance(url, Unknown) and argument.type in _TEXTS:
                 url = self._origin(argument)
             loc = self.loc(call.node)
-            if _base_url(url) and loc not in seen:
+            if _base_url(url) and loc not in seen and not self._carried(argument, url):
                 seen.add(loc)
-                self.facts.urls.append((url, loc))
+                self._url(url, loc)
+
+    def _url(self, url: Any, loc: Loc) -> None:
+        self.facts.urls.append((url, loc))
+        if isinstance(url, str):
+            self.written.add(url)
+
+    def _carried(self, node: Node, url: Any) -> bool:
+        """Whether a text's URL is one the module writes elsewhere, carried in whole by the
+        text's first value (`${STOCK}/items/${id}`, `axios.get(STOCK)`, where `const STOCK =
+        'http://stock:7000'`): facts.carried_url. A value the environment may set is read
+        at each use (what a workload sets is its own problem there)."""
+        if not isinstance(url, str):
+            return False
+        pieces = _pieces(node) if node.type != "identifier" else [node]
+        if not pieces or isinstance(pieces[0], str):
+            return False
+        return carried_url(settled(self.value(pieces[0])), url, self.written)
 
     def _is_request(self, call: _Call) -> bool:
         """Whether a call sends an HTTP request to the URL its first argument gives."""
