@@ -98,7 +98,8 @@ class ClientPortNotExposed(Rule):
     code that runs elsewhere (a CI
     pipeline that starts a container of that name itself) may mean another by the name,
     and `info` where, besides, no image is built from a folder that holds it (or only one
-    that no build names and no container's link leads to).
+    that no build names and no container's link leads to, or one only the tree's tests
+    start with Testcontainers).
 
     ## Why it matters
     kube-proxy forwards only the ports a Service declares; a connection to any other port of

@@ -854,6 +854,9 @@ class CodeFacts:
     # its imports, `export ... from`, `require()` and `import()` load, at most
     # MAX_REQUIRES (javascript/parse.py), then "*" when it names more (not all known)
     requires: tuple[str, ...] = ()
+    # a test's: the images it starts as containers of its own (Testcontainers), with the
+    # line of each (code/test_containers.py): an image only tests start is a stand-in's
+    started_images: tuple[tuple[str, int], ...] = ()
     imports: tuple[tuple[int, str], ...] = ()  # (level, dotted name) of every import line
     # a Go file's package clause (`main`: a program's, which an image runs; a library's or
     # generated stubs' name otherwise); `main` for a Java or Kotlin file that declares the

@@ -336,6 +336,53 @@ def same_image(built: str, used: str) -> bool:
     return path_a is not None and path_a == path_b
 
 
+# The most segments of an image's repository looked at as its ends (ImageSet): a real one
+# has two or three.
+MAX_IMAGE_SEGMENTS = 16
+
+
+class ImageSet:
+    """Images, asked whether one of them is an image `same_image` says is the same: each
+    asked in time of its own segments, not of how many images there are (every pair
+    compared would be quadratic in a tree of thousands)."""
+
+    def __init__(self, images: Iterable[str]) -> None:
+        self._whole: dict[str, str] = {}  # a repository -> an image of it
+        self._ends: dict[str, str] = {}  # each shorter end of a repository (`acme/auth`)
+        self._paths: dict[str, str] = {}  # a repository less its registry host
+        for image in images:
+            repository = image_repository(image)
+            if not repository:
+                continue
+            self._whole.setdefault(repository, image)
+            for end in _ends(repository):
+                self._ends.setdefault(end, image)
+            path = _less_registry(repository)
+            if path is not None:
+                self._paths.setdefault(path, image)
+
+    def find(self, image: str) -> str | None:
+        """An image of the set that is the same as `image` (`same_image`), or None."""
+        repository = image_repository(image)
+        if not repository:
+            return None
+        path = _less_registry(repository)
+        found = (
+            self._whole.get(repository)
+            or next((self._whole[e] for e in _ends(repository) if e in self._whole), None)
+            or self._ends.get(repository)
+            or (self._paths.get(path) if path is not None else None)
+        )
+        return found
+
+
+def _ends(repository: str) -> list[str]:
+    """The shorter ends of a repository, by whole segments (`acme/auth`, `auth` of
+    `registry.example/acme/auth`)."""
+    segments = repository.split("/")[-MAX_IMAGE_SEGMENTS:]
+    return ["/".join(segments[i:]) for i in range(1, len(segments))]
+
+
 _COMPOSE_PROJECT = regex.compile(r"[^a-z0-9_-]")  # what compose drops of a project's name
 
 
