@@ -99,7 +99,9 @@ class ClientPortNotExposed(Rule):
     pipeline that starts a container of that name itself) may mean another by the name,
     and `info` where, besides, no image is built from a folder that holds it (or only one
     that no build names and no container's link leads to, or one only the tree's tests
-    start with Testcontainers).
+    start with Testcontainers), or where the containers that run its Node program start
+    an entry that loads it neither itself nor through what it loads (a routes file no
+    module requires).
 
     ## Why it matters
     kube-proxy forwards only the ports a Service declares; a connection to any other port of

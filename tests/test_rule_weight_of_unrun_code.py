@@ -239,3 +239,97 @@ def test_a_java_mock_server_only_an_integration_test_starts_is_info(tmp_path: Pa
     files.pop("orders-it/src/test/java/com/acme/orders/it/OrdersIT.java")
     (finding,) = lint_files(tmp_path / "alone", files, ["KLB201"]).findings
     assert finding.severity is Severity.WARNING
+
+
+# -- a Node module that no container's program loads -----------------------------------------
+
+ORDERS_SERVICE = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: orders
+spec:
+  selector:
+    app: orders
+  ports:
+    - name: http
+      port: 80
+      targetPort: 3003
+"""
+PAYMENTS = (
+    web_deployment()
+    .replace("web", "payments")
+    .replace(
+        "        - name: payments\n",
+        "        - name: payments\n          env:\n"
+        "            - {name: ORDERS_URL, value: 'http://orders:3003'}\n",
+        1,
+    )
+)
+SERVER_JS = """\
+const express = require('express');
+const axios = require('axios');
+const { charge } = require('./lib/charge');
+
+const app = express();
+app.post('/pay', async (req, res) => {
+  await charge(req.body);
+  res.sendStatus(204);
+});
+app.listen(8080);
+"""
+CHARGE_JS = "exports.charge = async (body) => body;\n"
+# a router of the package that no module requires: its request is never sent
+OLD_ROUTES_JS = """\
+const axios = require('axios');
+
+exports.confirm = (id) => axios.post(`${process.env.ORDERS_URL}/orders/${id}/paid`);
+"""
+PAYMENT_PACKAGE = {
+    "k8s/payments.yaml": PAYMENTS,
+    "k8s/orders.yaml": ORDERS_SERVICE,
+    "payments/package.json": '{"name": "payments", "main": "server.js"}\n',
+    "payments/Dockerfile": 'FROM node:20-alpine\nCOPY . /app\nCMD ["node", "/app/server.js"]\n',
+    "skaffold.yaml": SKAFFOLD.replace("web", "payments").replace("service", "payments"),
+    "payments/server.js": SERVER_JS,
+    "payments/lib/charge.js": CHARGE_JS,
+    "payments/routes/old.js": OLD_ROUTES_JS,
+}
+
+
+def port_findings(tmp_path: Path, files: dict[str, str]) -> list[Finding]:
+    return lint_files(tmp_path, files, ["KLB111"]).findings
+
+
+def test_a_node_module_the_program_s_entry_never_loads_is_info_saying_so(
+    tmp_path: Path,
+) -> None:
+    """The container runs `node server.js`; server.js loads lib/charge.js, and nothing
+    it loads loads routes/old.js: the request there is never sent, so its wrong port is
+    info, not the error every call of a running client would be."""
+    (finding,) = port_findings(tmp_path, PAYMENT_PACKAGE)
+    assert finding.path.endswith("routes/old.js")
+    assert finding.severity is Severity.INFO
+    assert "info only: container 'payments' of Deployment/payments starts " in finding.text
+    assert "server.js, which loads this module neither itself nor through" in finding.text
+
+
+def test_a_node_module_the_entry_loads_through_another_keeps_its_weight(tmp_path: Path) -> None:
+    files = {**PAYMENT_PACKAGE, "payments/lib/charge.js": "require('../routes/old');\n"}
+    (finding,) = port_findings(tmp_path, files)
+    assert finding.severity is Severity.ERROR
+
+
+def test_a_module_loaded_by_a_computed_path_may_be_any_and_keeps_its_weight(
+    tmp_path: Path,
+) -> None:
+    """`require(path.join(__dirname, 'routes', name))`: which modules it loads is not
+    known, so none is said to be left out."""
+    loader = (
+        "const fs = require('fs');\nconst path = require('path');\n"
+        "for (const name of fs.readdirSync(path.join(__dirname, '../routes'))) {\n"
+        "  require(path.join(__dirname, '../routes', name));\n}\n"
+    )
+    files = {**PAYMENT_PACKAGE, "payments/lib/charge.js": loader + CHARGE_JS}
+    (finding,) = port_findings(tmp_path, files)
+    assert finding.severity is Severity.ERROR

@@ -553,6 +553,13 @@ class CodeLinks:
         the workspace's top), by the file's folder (normalised)."""
         return self._finder.builds.bundles if self._finder is not None else {}
 
+    def node_loads(self, entry: str) -> frozenset[str] | None:
+        """The modules a Node program starting at the module `entry` loads, itself among
+        them (_Finder._node_closure); None when that is not known."""
+        if self._finder is None or entry not in self.modules:
+            return None
+        return self._finder.node_closure(entry)
+
     def package_of(self, facts: CodeFacts) -> NodePackage | None:
         """The package.json of the module's program (the folder of its project), if read."""
         if self._finder is None or not facts.project:
@@ -1077,7 +1084,7 @@ class _Finder:
         # spent on them, bounded by NODE_CLOSURE_STEPS a run
         self._node_loads: dict[str, tuple[str, ...] | None] = {}
         self._node_names: dict[str, frozenset[str]] = {}
-        self._node_closures: dict[str, frozenset[str] | None] = {}
+        self._node_closures: dict[tuple[str, int], frozenset[str] | None] = {}
         self._node_steps = 0
         said = Counter(name.text for name in builds.names.values())
         self.go = GoPackages(
@@ -3392,12 +3399,18 @@ class _Finder:
             return modules
         if not LANGUAGES[self.modules[entry].language].project_files:
             return modules
-        if entry not in self._node_closures:
-            self._node_closures[entry] = self._node_closure(entry, len(modules))
-        loaded = self._node_closures[entry]
+        loaded = self.node_closure(entry, len(modules))
         if loaded is None:
             return modules
         return tuple(m for m in modules if m in loaded)
+
+    def node_closure(self, entry: str, limit: int | None = None) -> frozenset[str] | None:
+        """`_node_closure` of the entry, worked out once a run for each `limit` (the most
+        modules it may load and be known; by default, as many as the tree holds)."""
+        key = (entry, len(self.modules) if limit is None else limit)
+        if key not in self._node_closures:
+            self._node_closures[key] = self._node_closure(*key)
+        return self._node_closures[key]
 
     def _node_closure(self, entry: str, limit: int) -> frozenset[str] | None:
         """The modules a Node program starting at `entry` loads, directly or not (each

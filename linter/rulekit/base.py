@@ -247,11 +247,16 @@ class Context:
         by a name alike alone, or a build names the image (a manifest out of the tree may
         deploy it), the code keeps its weight: a link k8slb failed to make, or guessed, is
         no evidence that the code does not run; unless the image built from it is one only
-        the tree's tests start (`_stand_in`)."""
+        the tree's tests start (`_stand_in`). A Node module of the programs containers run
+        that none of their entries loads runs nowhere either (`_never_loaded`)."""
         if path not in self._unrun:
             facts = self.links.modules.get(os.path.normpath(path))
             built = nearest_context(path, self.build_contexts)
-            if facts is None or self.links.running(path) or self._reads_env(facts):
+            if facts is None:
+                self._unrun[path] = None
+            elif self.links.running(path):
+                self._unrun[path] = self._never_loaded(facts)
+            elif self._reads_env(facts):
                 self._unrun[path] = None
             elif not self._every_container_linked() or (
                 built is not None and self._may_run_image_of(built)
@@ -270,6 +275,32 @@ class Context:
                     "names: nothing shows it runs in the cluster"
                 )
         return self._unrun[path]
+
+    def _never_loaded(self, facts: CodeFacts) -> str | None:
+        """Why a Node module of the programs that containers run runs in none of them:
+        each container's link names the module its program starts, and what that module
+        loads, directly or not (each `require` and `import` read), is known and leaves this
+        one out (a routes file no module requires); None otherwise."""
+        if not LANGUAGES[facts.language].project_files:
+            return None
+        path = os.path.normpath(facts.path)
+        runners = self.links.running(path)
+        for link in runners:
+            entry = os.path.normpath(link.entry or path)
+            started = self.links.modules.get(entry)
+            if started is None or entry == path or not LANGUAGES[started.language].project_files:
+                return None  # what it starts is not known, or is no Node program
+            loaded = self.links.node_loads(entry)
+            if loaded is None or path in loaded:
+                return None
+        if not runners:
+            return None
+        link = runners[0]
+        return (
+            f"container {link.container.name!r} of {link.workload.ref.display} starts "
+            f"{link.entry}, which loads this module neither itself nor through the modules "
+            "it loads: nothing runs it there"
+        )
 
     def _stand_in(self, path: str) -> str | None:
         """Why the module, which no container is linked to, is a test's stand-in: the

@@ -201,6 +201,13 @@ _WRAPPERS = (
 # The most specifiers a module's `requires` keeps: past them, what it loads is not known.
 MAX_REQUIRES = 400
 _REQUIRE = regex.compile(rb"(?:\bfrom|\bimport|\brequire)\s*\(?\s*[\"'`]([^\"'`\n]{1,512})[\"'`]")
+# A load of a module whose path is computed (`require(path.join(dir, file))`,
+# `import(name)`; not a method's, `yargs.require(...)`), or a module run as a worker
+# thread or a child process (`new Worker(file)`, `fork(file)`, by a path from the process's
+# folder, not the module's): what the module loads is then not all known.
+_COMPUTED_LOAD = regex.compile(
+    rb"(?:^|[^.\w$])(?:require|import)\s*\(\s*[^\"'`\s)]|\bnew\s+Worker\s*\(|\bfork\s*\("
+)
 # How a started server waits: bindAsync returns, and the event loop keeps it serving.
 NODE_WAIT = "the event loop"
 # A grpc-js server's own methods (not `start`, nor `bind`: names many objects have): what a
@@ -345,12 +352,19 @@ def requires(data: bytes) -> tuple[str, ...]:
     """The specifiers a module loads (CodeFacts.requires), read from its text, not its
     tree, so that a module not worth a tree still leads to those it loads: each
     `from '...'`, `import '...'`, `require('...')` and `import('...')`. A string in a
-    comment counts too: an over-estimate, never a miss, up to MAX_REQUIRES."""
+    comment counts too: an over-estimate, never a miss, up to MAX_REQUIRES. A load of a
+    computed path (`require(file)`, `` import(`./routes/${name}`) ``), or a worker or
+    child process started (`new Worker(...)`, `fork(...)`), is "*": not all that the
+    module's program loads is known."""
     found: dict[str, None] = {}
     for match in _REQUIRE.finditer(data):
         if len(found) >= MAX_REQUIRES:
             return (*found, "*")
-        found[match.group(1).decode("utf-8", "replace")] = None
+        specifier = match.group(1).decode("utf-8", "replace")
+        found["*" if "${" in specifier else specifier] = None  # a template's: computed
+    loads = (b"require", b"import", b"Worker", b"fork")
+    if any(word in data for word in loads) and _COMPUTED_LOAD.search(data) is not None:
+        found["*"] = None
     return tuple(found)
 
 
