@@ -757,14 +757,20 @@ def _shared_words(
         shared = f"readiness and liveness of {where} reach one handler in its code"
         both = (
             f"{ready.route.path} ({ready.where}) and {live.route.path} "
-            f"({live.where}) both run {ready.route.handler}()"
+            f"({live.where}) both run {_named(ready.route.handler)}"
         )
         routes = [ready]
         if live.route.loc != ready.route.loc:
             routes.append(live)
         else:  # one route, its path asked with two query strings
-            both = f"both reach {ready.route.path} ({ready.where}), {ready.route.handler}()"
+            both = f"both reach {ready.route.path} ({ready.where}), {_named(ready.route.handler)}"
         related += [
             Related(r.route.loc.path, r.route.loc.line, f"the route {r.route.path}") for r in routes
         ]
     return shared, both, related
+
+
+def _named(handler: str) -> str:
+    """`health()` for a function's name; an anonymous handler as the reader says it (`the
+    function at line 7`)."""
+    return f"{handler}()" if handler.isidentifier() else handler

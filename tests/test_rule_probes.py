@@ -700,7 +700,7 @@ def test_probes_that_differ_only_in_their_query_strings_are_no_evidence_of_one_c
         built=NODE_BUILT,
     )
     assert finding.severity is Severity.INFO
-    assert "both reach /status (server.js:5), " in finding.text
+    assert "both reach /status (server.js:5), the function at line 5;" in finding.text
     assert "different query strings (?check=ready and ?check=live)" in finding.text
     assert "k8slb does not read what it does with them" in finding.text
     routes = [r for r in finding.related if r.message.startswith("the route")]
