@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from k8slb.code.facts import CodeFacts, Loc
+from k8slb.code.facts import CodeFacts, EnvRef, Loc
 from k8slb.core.findings import Finding, Related, Severity
 from k8slb.model.addresses import (
     Address,
@@ -81,6 +81,12 @@ class ClientPortNotExposed(Rule):
     workload sets) is not judged: no port is reported that k8slb is unsure of. A port the
     address does not write is the one the client uses anyway: 443 for a gRPC `dns` target
     (grpcio's default), 80 for `http://`, 443 for `https://`.
+    One wrong address is one finding, at the line to change: a URL the code writes whole
+    (`const STOCK = 'http://stock:7000'`, or a variable's default, `process.env.STOCK_URL
+    || 'http://stock:7000'`) is reported where it is written, not again at each request
+    that uses it with a path (`${STOCK}/items`) or, where no workload sets the variable,
+    dials its default. A request that adds to it before its path (`${HOST}:7000/items`),
+    or dials what a workload sets, is reported at the request.
     A headless Service's name resolves to its pods, so there the pods' container ports and
     the numeric target ports count too. A name no scanned Service has is left alone: k8slb
     cannot tell what it is. So is a URL a load balancer resolves: one handed to a Spring
@@ -92,7 +98,10 @@ class ClientPortNotExposed(Rule):
     code that runs elsewhere (a CI
     pipeline that starts a container of that name itself) may mean another by the name,
     and `info` where, besides, no image is built from a folder that holds it (or only one
-    that no build names and no container's link leads to).
+    that no build names and no container's link leads to, or one only the tree's tests
+    start with Testcontainers), or where the containers that run its Node program start
+    an entry that loads it neither itself nor through what it loads (a routes file no
+    module requires).
 
     ## Why it matters
     kube-proxy forwards only the ports a Service declares; a connection to any other port of
@@ -149,12 +158,18 @@ class ClientPortNotExposed(Rule):
 
     @judged_where_it_runs
     def check(self, context: Context) -> Iterator[Finding]:
+        # the URLs the code writes as texts, each judged where it is written
+        written = {
+            url for facts in context.judged_code() for url, _ in facts.urls if isinstance(url, str)
+        }
         for facts in context.judged_code():
             seen: set[tuple[int, int]] = set()
             for value, loc, parse, what in self._clients(facts):
                 if (loc.line, loc.column) in seen:
                     continue
                 for destination in context.destinations(value, parse, facts):
+                    if _default_written(value, destination, written):
+                        continue
                     finding = self._judge(context.index, destination, what)
                     if finding is not None:
                         seen.add((loc.line, loc.column))
@@ -224,6 +239,20 @@ class ClientPortNotExposed(Rule):
             "connections to any other port are refused, so every call fails",
             f"dial {ports[0]}" if len(ports) == 1 else "dial one of the ports the Service exposes",
         ), related
+
+
+def _default_written(value: object, destination: Destination, written: set[str]) -> bool:
+    """Whether the destination is a variable's default that the code writes as a URL of its
+    own (`process.env.STATS_URL || 'http://stats:3003'`, then `fetch(`${base}/health`)`),
+    where no workload sets the variable: that text is judged where it is written, the line
+    to change, and a use of it is no second problem."""
+    return (
+        isinstance(value, EnvRef)
+        and destination.setting is None
+        and destination.via is None
+        and isinstance(value.default, str)
+        and value.default in written
+    )
 
 
 def services_for_any_port(index: Index, address: Address, namespace: str | None) -> list[K8sObject]:

@@ -54,7 +54,10 @@ class GrpcServerNoMaxAge(Rule):
     `RunTest` method that only test helpers start; one that a program calls, or that the
     tree never names, is judged); in Python, a server a
     class or function named a fake or a mock makes (`class GrpcMockStore`), in a module
-    with no `__main__` check.
+    with no `__main__` check. In any language, a server in code no container is linked
+    to, whose image (a Jib build's, a skaffold artifact's) no container of the run runs
+    and a test of the tree starts with Testcontainers, is a test's stand-in: `info`,
+    saying so (README: what no link shows weighs less).
 
     In Go: `grpc.NewServer(...)` whose `grpc.KeepaliveParams(keepalive.ServerParameters{...})`
     sets no `MaxConnectionAge` (the same rule, on the same facts); the parameters may be a

@@ -317,6 +317,26 @@ def _port_written(probe: YMap) -> int | str | None:
     return None
 
 
+def _query(path: object) -> str:
+    """The query string of a probe's path (`a=1` of `/health?a=1`), "" for none."""
+    return path.partition("?")[2] if isinstance(path, str) else ""
+
+
+def _queries_apart(ready: tuple[Any, ...], live: tuple[Any, ...] | None) -> str | None:
+    """How two httpGet probes that reach one handler differ in their query strings
+    (`?check=ready and ?check=live`), or None where they ask it the same."""
+    if live is None or ready[0] != "httpGet" or live[0] != "httpGet":
+        return None
+    asked = _query(ready[1]), _query(live[1])
+    if asked[0] == asked[1]:
+        return None
+    return " and ".join(_shortened(f"?{query}") if query else "none" for query in asked)
+
+
+def _shortened(text: str, most: int = 48) -> str:
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
 def describe(key: tuple[Any, ...]) -> str:
     kind = key[0]
     if kind == "httpGet":
@@ -425,6 +445,14 @@ class SharedProbe(Rule):
     to the same function there (`@app.get("/ready")` and `@app.get("/live")` on one
     `health()`; Flask, FastAPI, Starlette, aiohttp and Django routes): the finding quotes
     both route lines.
+
+    Two probes that reach one handler with different query strings (`/status?check=ready`
+    and `/status?check=live`, or a query on one of them alone) ask it two things: a
+    handler that reads its query may answer liveness at once and check a dependency for
+    readiness alone. k8slb does not read what a handler does with its query, so such a
+    pair is `info` at most, saying so, even where the handler reaches a dependency. (The
+    same path and query on both is one check, judged as above. Without the code, paths
+    that differ in any way are two handlers and no finding.)
 
     ## Why it matters
     The two probes answer different questions. Readiness: "should this pod get traffic
@@ -603,6 +631,13 @@ class SharedProbe(Rule):
             if own or trivial_exec(key)
             else what_it_checks(context, workload, container, key, probes.reached)
         )
+        asked = _queries_apart(key, handler(container, probes.liveness))
+        if asked is not None and handled.further is not None:
+            # one handler, asked two things: what it does with each k8slb does not read
+            handled = Handled(
+                missing=f"the two ask it with different query strings ({asked}), which it "
+                "may read to answer each apart, and k8slb does not read what it does with them"
+            )
         detail, severity = self._verdict(
             key,
             readiness,
@@ -722,10 +757,20 @@ def _shared_words(
         shared = f"readiness and liveness of {where} reach one handler in its code"
         both = (
             f"{ready.route.path} ({ready.where}) and {live.route.path} "
-            f"({live.where}) both run {ready.route.handler}()"
+            f"({live.where}) both run {_named(ready.route.handler)}"
         )
+        routes = [ready]
+        if live.route.loc != ready.route.loc:
+            routes.append(live)
+        else:  # one route, its path asked with two query strings
+            both = f"both reach {ready.route.path} ({ready.where}), {_named(ready.route.handler)}"
         related += [
-            Related(r.route.loc.path, r.route.loc.line, f"the route {r.route.path}")
-            for r in probes.reached
+            Related(r.route.loc.path, r.route.loc.line, f"the route {r.route.path}") for r in routes
         ]
     return shared, both, related
+
+
+def _named(handler: str) -> str:
+    """`health()` for a function's name; an anonymous handler as the reader says it (`the
+    function at line 7`)."""
+    return f"{handler}()" if handler.isidentifier() else handler

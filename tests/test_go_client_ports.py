@@ -116,3 +116,57 @@ def test_a_target_a_helper_function_builds_is_not_judged(tmp_path: Path) -> None
 def test_a_target_from_an_environment_variable_no_workload_sets(tmp_path: Path) -> None:
     target = 'os.Getenv("STOCK_ADDR")'
     assert _lint(tmp_path, target) == []
+
+
+HTTP_CLIENT = """\
+package main
+
+import (
+	"log"
+	"net/http"
+	"os"
+)
+
+const ledgerURL = "LEDGER"
+
+func main() {
+	req, err := http.NewRequest("GET", REQUEST_URL, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, _ = http.DefaultClient.Do(req)
+	_ = os.Getenv("HOME")
+	log.Fatal(http.ListenAndServe(":8080", nil))
+}
+"""
+
+
+def _lint_http(tmp_path: Path, url: str, ledger: str = "http://ledger:7000") -> list[int]:
+    ledger_service = (
+        MANIFESTS.replace("name: stock", "name: ledger", 1)
+        .replace("app: stock", "app: ledger", 1)
+        .replace("name: grpc\n      port: 50051", "name: http\n      port: 80")
+    )
+    found = lint_files(
+        tmp_path,
+        {
+            "storefront/go.mod": GO_MOD,
+            "storefront/main.go": HTTP_CLIENT.replace("REQUEST_URL", url).replace("LEDGER", ledger),
+            "storefront/Dockerfile": DOCKERFILE,
+            "deploy/k8s.yaml": ledger_service,
+        },
+        ["KLB111"],
+    )
+    return sorted(f.line for f in found.findings)
+
+
+def test_a_constant_url_a_request_carries_is_reported_where_it_is_written(tmp_path: Path) -> None:
+    """`const ledgerURL = "http://ledger:7000"` (9), then `http.NewRequest("GET",
+    ledgerURL+"/entries", nil)` (12): one wrong port, one finding, at the constant."""
+    assert _lint_http(tmp_path, 'ledgerURL + "/entries"') == [9]
+
+
+def test_what_a_request_adds_before_its_path_is_judged_at_the_request(tmp_path: Path) -> None:
+    """`ledgerURL + ":7000/entries"` writes the port at the request: the request is the
+    line to change (the constant's own port, 80, is exposed)."""
+    assert _lint_http(tmp_path, 'ledgerURL + ":7000/entries"', ledger="http://ledger") == [12]

@@ -1335,3 +1335,41 @@ def test_a_method_reference_to_an_option_setter_leaves_the_options_unknown() -> 
     facts = facts_of(text, "src/main/java/com/acme/ledger/rpc/LedgerRpcHost.java")
     (first,) = [s for s in facts.servers if s.loc.line == 20]
     assert not first.options.complete
+
+
+LEDGER_REQUESTS = """\
+package com.acme.ledger;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+
+public class LedgerRequests {
+    private static final String LEDGER = "http://ledger:7000";
+    private static final String MIRROR = "http://ledger-mirror";
+
+    HttpRequest entries() {
+        return HttpRequest.newBuilder(URI.create(LEDGER + "/entries")).build();
+    }
+
+    HttpRequest all() {
+        return HttpRequest.newBuilder(URI.create(LEDGER)).build();
+    }
+
+    HttpRequest mirror() {
+        return HttpRequest.newBuilder(URI.create(MIRROR + ":7100/entries")).build();
+    }
+}
+"""
+
+
+def test_a_constant_url_a_request_carries_is_read_where_it_is_written() -> None:
+    """`URI.create(LEDGER + "/entries")` and `URI.create(LEDGER)` send to the URL the
+    constant writes (8): read there, the line to change (KLB111 says one wrong port once);
+    a request that adds a port of its own to a constant (20) is read at the request."""
+    facts = facts_of(LEDGER_REQUESTS, "src/main/java/com/acme/ledger/LedgerRequests.java")
+    assert [(url, loc.line) for url, loc in facts.urls] == [
+        ("http://ledger:7000", 8),
+        ("http://ledger-mirror", 9),
+        ("http://ledger-mirror:7100/entries", 20),
+    ]

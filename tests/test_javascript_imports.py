@@ -9,7 +9,12 @@ from pathlib import Path
 import pytest
 from k8slb.code.facts import UNKNOWN, EnvRef, Imported
 from k8slb.code.imported import resolve_imports
-from k8slb.languages.javascript.parse import may_export_an_address, parse, parse_typescript
+from k8slb.languages.javascript.parse import (
+    may_export_an_address,
+    parse,
+    parse_typescript,
+    requires,
+)
 
 from .helpers import GRPC_BACKEND, cart_dialed_from_frontend, lint_files
 
@@ -253,3 +258,27 @@ def test_a_client_whose_address_a_config_module_reads_from_the_environment(
 def test_a_module_that_exports_nothing_known_exports_nothing() -> None:
     text = b"const x = process.env.X;\nmodule.exports = {run() {}, handler: make()};\n"
     assert parse("handler.js", text).exports == {}
+
+
+@pytest.mark.parametrize(
+    "load",
+    [
+        "require(path.join(__dirname, 'routes', name))",
+        "require(file)",
+        "await import(name)",
+        "require(`./routes/${name}`)",
+        "new Worker('./jobs/resize.js')",
+        "child_process.fork('./jobs/resize.js')",
+    ],
+)
+def test_a_load_by_a_computed_path_or_a_worker_leaves_what_is_loaded_unknown(load: str) -> None:
+    """What a module's program loads is known only where each load names its module: a
+    computed one, or a worker or child process it starts (whose path is the process's
+    folder's), makes it `*` (projects.node_loads: not known)."""
+    text = f"const a = require('./a');\nconst b = {load};\n".encode()
+    assert "*" in requires(text)
+    assert "./a" in requires(text)
+
+
+def test_a_method_named_require_loads_nothing_computed() -> None:
+    assert requires(b"const a = require('./a');\nyargs.require(option);\n") == ("./a",)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from k8slb.core.findings import Finding
 
 from .helpers import lint_files
 
@@ -140,3 +141,81 @@ def test_a_variable_no_workload_sets_is_left_alone(tmp_path: Path) -> None:
 def test_a_url_written_in_a_log_line_is_no_request(tmp_path: Path) -> None:
     call = "console.log(`${process.env.STOCK_URL}/items/${req.params.id}`)"
     assert _lint(tmp_path, call) == []
+
+
+# -- one wrong address, one finding: where it is written -----------------------------------
+
+DEFAULTED = """\
+const express = require('express');
+const axios = require('axios');
+
+const STOCK = 'STOCK_BASE';
+const app = express();
+
+app.get('/ledger', async (req, res) => {
+  const base =
+    process.env.LEDGER_URL || 'http://ledger:7000';
+  const reply = await fetch(`${base}/entries`);
+  const items = await CALL;
+  res.json({ ok: reply.ok, items: items.data });
+});
+
+app.listen(8080);
+"""
+NO_CALL = "Promise.resolve({ data: [] })"
+
+
+def _lint_defaulted(
+    tmp_path: Path, call: str = NO_CALL, stock: str = "http://stock", manifests: str = MANIFESTS
+) -> list[Finding]:
+    code = DEFAULTED.replace("CALL", call).replace("STOCK_BASE", stock)
+    return lint_files(
+        tmp_path,
+        {
+            "checkout/package.json": PACKAGE,
+            "checkout/index.js": code,
+            "checkout/Dockerfile": DOCKERFILE,
+            "deploy/k8s.yaml": manifests.replace("VALUE", "http://stock"),
+        },
+        ["KLB111"],
+    ).findings
+
+
+def test_a_default_written_as_a_url_is_reported_where_it_is_written_not_at_each_use(
+    tmp_path: Path,
+) -> None:
+    """`process.env.LEDGER_URL || 'http://ledger:7000'` and no workload sets LEDGER_URL:
+    the request dials the default, whose port the Service does not expose. One problem,
+    one finding, at the line to change: the default's (9), not the request's (10)."""
+    assert [f.line for f in _lint_defaulted(tmp_path)] == [9]
+
+
+@pytest.mark.parametrize(
+    "call", ["axios.get(`${STOCK}/items/${req.query.id}`)", "axios.get(STOCK)"]
+)
+def test_a_constant_url_a_request_carries_is_reported_where_it_is_written(
+    tmp_path: Path, call: str
+) -> None:
+    """`const STOCK = 'http://stock:7000'` (4) used whole by a request, with a path or
+    alone: the constant's line is the one to change, not the request's (11)."""
+    found = _lint_defaulted(tmp_path, call, stock="http://stock:7000")
+    assert sorted(f.line for f in found) == [4, 9]
+
+
+def test_what_a_use_adds_to_a_constant_is_judged_at_the_use(tmp_path: Path) -> None:
+    """`${STOCK}:7000/items` writes the port at the request: the request is the place."""
+    found = _lint_defaulted(tmp_path, "axios.get(`${STOCK}:7000/items`)")
+    assert sorted(f.line for f in found) == [9, 11]
+
+
+def test_a_variable_a_workload_sets_is_judged_at_each_request(tmp_path: Path) -> None:
+    """Where the workload sets the variable, the request dials the workload's value: its
+    own problem, reported at the request (the manifest's line related), besides the
+    default's."""
+    manifests = MANIFESTS.replace("STOCK_URL", "LEDGER_URL").replace(
+        '"VALUE"', '"http://ledger:7001"'
+    )
+    found = _lint_defaulted(tmp_path, manifests=manifests)
+    assert sorted(f.line for f in found) == [9, 10]
+    (request,) = [f for f in found if f.line == 10]
+    assert "LEDGER_URL as Deployment" in request.text

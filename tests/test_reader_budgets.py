@@ -821,6 +821,33 @@ def alternatives_of_one_selector(n: int) -> Files:
     return files
 
 
+def images_tests_start(n: int) -> Files:
+    """`n` images a skaffold file builds from `n` folders of a gRPC server each, none run
+    by the containers of the run (of other images, all of one name), and `n` test files
+    starting 64 images each and a megabyte of starts of one image: the images are looked
+    up by name (model/links.ImageSet), each context judged once. (Few containers: the
+    links compare each build with each container's image.)"""
+    artifacts = "".join(
+        f"    - image: registry.example/team/app-{i}\n      context: s{i}\n" for i in range(n)
+    )
+    server = "import grpc\n\nserver = grpc.server(None)\nserver.start()\n"
+    deployment = (
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: w{0}}}\nspec:\n"
+        "  selector: {{matchLabels: {{app: w{0}}}}}\n  template:\n"
+        "    metadata: {{labels: {{app: w{0}}}}}\n    spec:\n      containers:\n"
+        "        - {{name: w, image: 'other{0}.example/x/app'}}\n"
+    )
+    starts = "from testcontainers.core.container import DockerContainer\n" + "".join(
+        f'DockerContainer("registry.example/team/app-{j}")\n' for j in range(64)
+    )
+    files = {f"s{i}/server.py": server for i in range(n)}
+    files.update({f"tests/test_{i}.py": starts for i in range(n)})
+    files["tests/test_wide.py"] = "# testcontainers\n" + 'DockerContainer("a/b")\n' * 60_000
+    files["skaffold.yaml"] = "build:\n  artifacts:\n" + artifacts
+    files["k8s.yaml"] = "".join(deployment.format(i) for i in range(3))
+    return files
+
+
 def go_health_drains_nested(n: int) -> Files:
     """A health service set NOT_SERVING `n` times in ifs `n` deep, a wait after the deepest:
     each start's statement is found by climbing its parents, and tree-sitter finds a
@@ -3282,6 +3309,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: 3000 servers on integer flags a megabyte of container args passes": (
         lambda: go_servers_on_flags(3000)
+    ),
+    "Tests: 1000 images built from servers' folders, 1000 test files starting 64 each": (
+        lambda: images_tests_start(1000)
     ),
     "Kubernetes: 2000 folders 40 deep and 2000 files running the pods of one selector": (
         lambda: alternatives_of_one_selector(2000)

@@ -645,6 +645,108 @@ def test_two_routes_of_the_path_as_near_the_entry_are_named_as_the_candidates(
     )
 
 
+# One route that branches on its query string: two `check` values mean liveness, which
+# answers at once; anything else asks the database.
+EXPRESS_BRANCHES = """\
+const express = require('express');
+
+const app = express();
+
+app.get('/status', async (req, res) => {
+  if (req.query.check === 'live') {
+    return res.sendStatus(200);
+  }
+  await pool.query('select 1');
+  res.sendStatus(200);
+});
+
+app.listen(8080);
+"""
+
+
+FLASK_ONE_HANDLER = """\
+import sqlalchemy
+from flask import Flask
+
+app = Flask(__name__)
+engine = sqlalchemy.create_engine("sqlite://")
+
+@app.get("/ready")
+@app.get("/live")
+def health():
+    with engine.connect() as connection:
+        connection.execute(sqlalchemy.text("select 1"))
+    return "OK"
+"""
+
+
+def by_query(query: str) -> str:
+    return f"httpGet: {{path: '/status?{query}', port: http}}"
+
+
+def test_probes_that_differ_only_in_their_query_strings_are_no_evidence_of_one_check(
+    tmp_path: Path,
+) -> None:
+    """Readiness and liveness reach one route, each with its own query string: a handler
+    that reads it may answer liveness at once and query the database for readiness. That
+    the handler can reach the database is then no evidence that liveness fails with it:
+    info, saying which link is missing, never a warning on a guess."""
+    finding = klb301_with_code(
+        tmp_path,
+        EXPRESS_BRANCHES,
+        by_query("check=ready"),
+        by_query("check=live"),
+        name="server.js",
+        built=NODE_BUILT,
+    )
+    assert finding.severity is Severity.INFO
+    assert "both reach /status (server.js:5), the function at line 5;" in finding.text
+    assert "different query strings (?check=ready and ?check=live)" in finding.text
+    assert "k8slb does not read what it does with them" in finding.text
+    routes = [r for r in finding.related if r.message.startswith("the route")]
+    assert len(routes) == 1, "one route, named once"
+
+
+def test_a_query_string_on_one_probe_alone_is_a_difference_too(tmp_path: Path) -> None:
+    finding = klb301_with_code(
+        tmp_path,
+        EXPRESS_BRANCHES,
+        by_query("full=1"),
+        "httpGet: {path: /status, port: http}",
+        name="server.js",
+        built=NODE_BUILT,
+    )
+    assert finding.severity is Severity.INFO
+    assert "(?full=1 and none)" in finding.text
+
+
+def test_the_same_query_string_on_both_probes_is_one_check_and_keeps_the_warning(
+    tmp_path: Path,
+) -> None:
+    finding = klb301_with_code(
+        tmp_path,
+        EXPRESS_BRANCHES,
+        by_query("check=deep"),
+        by_query("check=deep"),
+        name="server.js",
+        built=NODE_BUILT,
+    )
+    assert finding.severity is Severity.WARNING
+
+
+def test_two_paths_of_one_handler_with_no_query_string_keep_the_warning(tmp_path: Path) -> None:
+    """`@app.get("/ready")` and `@app.get("/live")` on one function that queries the
+    database: one check under two names, as before."""
+    finding = klb301_with_code(
+        tmp_path,
+        FLASK_ONE_HANDLER,
+        "httpGet: {path: /ready, port: http}",
+        "httpGet: {path: /live, port: http}",
+    )
+    assert finding.severity is Severity.WARNING
+    assert "/ready (app.py:7) and /live (app.py:8) both run health()" in finding.text
+
+
 GRPC_HEALTH = """\
 from concurrent import futures
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
@@ -763,6 +763,26 @@ REGISTRY_SCHEMES = {
 }
 
 
+def url_origin(url: str) -> str:
+    """`http://stock:7000` of `http://stock:7000/items/1`: the scheme, host and port."""
+    scheme, separator, rest = url.partition("://")
+    return scheme.lower() + separator + rest.partition("/")[0]
+
+
+def carried_url(first: object, url: object, written: Collection[str]) -> bool:
+    """Whether a text's or a request's URL (`url`) is one the module writes elsewhere,
+    whole: the value the text begins with (`first`: `STOCK` of `${STOCK}/items` or of
+    `STOCK + "/items"`) is a URL of `written` (the module's URLs written as texts), and
+    the text adds nothing to it before its path. That URL is read where it is written,
+    the line to change, and not again at each use of it (CodeFacts.urls)."""
+    return (
+        isinstance(url, str)
+        and isinstance(first, str)
+        and first in written
+        and url_origin(first) == url_origin(url)
+    )
+
+
 def registry_scheme(text: str) -> tuple[str, str] | None:
     """(scheme, registry) when the text starts with a registry resolver's scheme."""
     scheme, separator, _ = text.partition("://")
@@ -834,6 +854,9 @@ class CodeFacts:
     # its imports, `export ... from`, `require()` and `import()` load, at most
     # MAX_REQUIRES (javascript/parse.py), then "*" when it names more (not all known)
     requires: tuple[str, ...] = ()
+    # a test's: the images it starts as containers of its own (Testcontainers), with the
+    # line of each (code/test_containers.py): an image only tests start is a stand-in's
+    started_images: tuple[tuple[str, int], ...] = ()
     imports: tuple[tuple[int, str], ...] = ()  # (level, dotted name) of every import line
     # a Go file's package clause (`main`: a program's, which an image runs; a library's or
     # generated stubs' name otherwise); `main` for a Java or Kotlin file that declares the

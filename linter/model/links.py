@@ -336,6 +336,53 @@ def same_image(built: str, used: str) -> bool:
     return path_a is not None and path_a == path_b
 
 
+# The most segments of an image's repository looked at as its ends (ImageSet): a real one
+# has two or three.
+MAX_IMAGE_SEGMENTS = 16
+
+
+class ImageSet:
+    """Images, asked whether one of them is an image `same_image` says is the same: each
+    asked in time of its own segments, not of how many images there are (every pair
+    compared would be quadratic in a tree of thousands)."""
+
+    def __init__(self, images: Iterable[str]) -> None:
+        self._whole: dict[str, str] = {}  # a repository -> an image of it
+        self._ends: dict[str, str] = {}  # each shorter end of a repository (`acme/auth`)
+        self._paths: dict[str, str] = {}  # a repository less its registry host
+        for image in images:
+            repository = image_repository(image)
+            if not repository:
+                continue
+            self._whole.setdefault(repository, image)
+            for end in _ends(repository):
+                self._ends.setdefault(end, image)
+            path = _less_registry(repository)
+            if path is not None:
+                self._paths.setdefault(path, image)
+
+    def find(self, image: str) -> str | None:
+        """An image of the set that is the same as `image` (`same_image`), or None."""
+        repository = image_repository(image)
+        if not repository:
+            return None
+        path = _less_registry(repository)
+        found = (
+            self._whole.get(repository)
+            or next((self._whole[e] for e in _ends(repository) if e in self._whole), None)
+            or self._ends.get(repository)
+            or (self._paths.get(path) if path is not None else None)
+        )
+        return found
+
+
+def _ends(repository: str) -> list[str]:
+    """The shorter ends of a repository, by whole segments (`acme/auth`, `auth` of
+    `registry.example/acme/auth`)."""
+    segments = repository.split("/")[-MAX_IMAGE_SEGMENTS:]
+    return ["/".join(segments[i:]) for i in range(1, len(segments))]
+
+
 _COMPOSE_PROJECT = regex.compile(r"[^a-z0-9_-]")  # what compose drops of a project's name
 
 
@@ -505,6 +552,13 @@ class CodeLinks:
         """The Nx project.json files' bundled builds (entry module, output folder, from
         the workspace's top), by the file's folder (normalised)."""
         return self._finder.builds.bundles if self._finder is not None else {}
+
+    def node_loads(self, entry: str) -> frozenset[str] | None:
+        """The modules a Node program starting at the module `entry` loads, itself among
+        them (_Finder._node_closure); None when that is not known."""
+        if self._finder is None or entry not in self.modules:
+            return None
+        return self._finder.node_closure(entry)
 
     def package_of(self, facts: CodeFacts) -> NodePackage | None:
         """The package.json of the module's program (the folder of its project), if read."""
@@ -1030,7 +1084,7 @@ class _Finder:
         # spent on them, bounded by NODE_CLOSURE_STEPS a run
         self._node_loads: dict[str, tuple[str, ...] | None] = {}
         self._node_names: dict[str, frozenset[str]] = {}
-        self._node_closures: dict[str, frozenset[str] | None] = {}
+        self._node_closures: dict[tuple[str, int], frozenset[str] | None] = {}
         self._node_steps = 0
         said = Counter(name.text for name in builds.names.values())
         self.go = GoPackages(
@@ -3345,12 +3399,18 @@ class _Finder:
             return modules
         if not LANGUAGES[self.modules[entry].language].project_files:
             return modules
-        if entry not in self._node_closures:
-            self._node_closures[entry] = self._node_closure(entry, len(modules))
-        loaded = self._node_closures[entry]
+        loaded = self.node_closure(entry, len(modules))
         if loaded is None:
             return modules
         return tuple(m for m in modules if m in loaded)
+
+    def node_closure(self, entry: str, limit: int | None = None) -> frozenset[str] | None:
+        """`_node_closure` of the entry, worked out once a run for each `limit` (the most
+        modules it may load and be known; by default, as many as the tree holds)."""
+        key = (entry, len(self.modules) if limit is None else limit)
+        if key not in self._node_closures:
+            self._node_closures[key] = self._node_closure(*key)
+        return self._node_closures[key]
 
     def _node_closure(self, entry: str, limit: int) -> frozenset[str] | None:
         """The modules a Node program starting at `entry` loads, directly or not (each

@@ -8,10 +8,13 @@ does: the lowest major version its range admits (`>=20` and `^20.11` are 20)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import TypeVar
 
 from k8slb.core import regex
-from k8slb.reading.build_files import BuildFacts, Dockerfile, image_repository
+from k8slb.reading.build_files import BuildFacts, Dockerfile, ImageBuild, image_repository
+
+_Built = TypeVar("_Built")
 
 # The `node` image's tags that name no number: the newest release, whatever it is today
 # (Node 19 and later: every release since October 2022)
@@ -101,10 +104,19 @@ def named_contexts(builds: BuildFacts) -> frozenset[str]:
     )
 
 
-def nearest_context(
-    module_path: str, contexts: dict[str, list[Dockerfile]]
-) -> list[Dockerfile] | None:
-    """The Dockerfiles of the innermost build context that holds the module."""
+def image_builds(builds: BuildFacts) -> dict[str, list[ImageBuild]]:
+    """The builds that name the image they make (Jib's, skaffold's, a workflow's...), by
+    their context folder (normalised)."""
+    found: dict[str, list[ImageBuild]] = {}
+    for build in builds.builds:
+        if build.image:
+            found.setdefault(os.path.normpath(build.context), []).append(build)
+    return found
+
+
+def nearest_context(module_path: str, contexts: Mapping[str, _Built]) -> _Built | None:
+    """What is built from the innermost build context that holds the module (its
+    Dockerfiles, or its builds)."""
     folder = os.path.dirname(os.path.normpath(module_path))
     while True:
         if folder in contexts:

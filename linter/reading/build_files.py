@@ -942,7 +942,7 @@ def jib_builds(path: str, text: str) -> list[ImageBuild]:
         image = match.group(1)
         if maven and "${" in image:  # `stnick/${artifactId}:${version}`: the pom's values
             image = _MAVEN_PROPERTY.sub(lambda m: _maven_values(text).get(m[1], m[0]), image)
-        if _image(image) is None:
+        if literal_image(image) is None:
             continue
         line = text.count("\n", 0, match.start(1)) + 1
         folder = os.path.dirname(path) or "."
@@ -1137,7 +1137,7 @@ def _subproject_jib_builds(
     found = [
         each
         for each in subproject_images(shared, gradle)
-        if os.path.normpath(each.folder) not in built and _image(each.image) is not None
+        if os.path.normpath(each.folder) not in built and literal_image(each.image) is not None
     ]
     given = Counter(each.image for each in found)
     return [
@@ -1228,7 +1228,7 @@ def image_repository(image: object) -> str:
     return name.lower().removeprefix("docker.io/").removeprefix("library/")
 
 
-def _image(value: object) -> str | None:
+def literal_image(value: object) -> str | None:
     """An image whose repository is literal: `ghcr.io/acme/app:${{ github.sha }}` names
     `ghcr.io/acme/app` whatever its tag."""
     name = image_repository(value)
@@ -1241,7 +1241,7 @@ def _image_past_registry(value: object) -> str | None:
     it is pushed to serves. None when its last segment is not literal."""
     segments = image_repository(value).split("/")
     ends = [i for i, segment in enumerate(segments) if _literal(segment) is None]
-    return _image("/".join(segments[ends[-1] + 1 :])) if ends else _image(value)
+    return literal_image("/".join(segments[ends[-1] + 1 :])) if ends else literal_image(value)
 
 
 def image_tag(image: str) -> str | None:
@@ -1365,7 +1365,7 @@ def skaffold_builds(path: str, text: str) -> list[ImageBuild]:
             for artifact in artifacts if isinstance(artifacts, list) else []:
                 if not isinstance(artifact, dict):
                     continue
-                image = _image(artifact.get("image"))
+                image = literal_image(artifact.get("image"))
                 context = artifact.get("context", ".")
                 if image is None or _literal(context) is None:
                     continue
@@ -1397,7 +1397,7 @@ def compose_builds(path: str, text: str) -> list[ImageBuild]:
         for name, service in services.items():
             if not isinstance(service, dict):
                 continue
-            image, build = _image(service.get("image")), service.get("build")
+            image, build = literal_image(service.get("image")), service.get("build")
             context = build.get("context", ".") if isinstance(build, dict) else build
             if build is None or _literal(context) is None:
                 continue
@@ -2421,9 +2421,9 @@ def _line_builds(
         return []
     cwd = _cd(here, before) if here is not None else None
     named_as, context, dockerfile = _docker_build_args(words)
-    image = _image(named_as[0]) if named_as else None
+    image = literal_image(named_as[0]) if named_as else None
     if image is None and named_as:  # `$(REGISTRY)/name:$(TAG)`: its literal last segment
-        image = _image(image_repository(named_as[0]).rsplit("/", 1)[-1])
+        image = literal_image(image_repository(named_as[0]).rsplit("/", 1)[-1])
     tagged = tuple(image_tag(name) for name in named_as)
     if image is None and any(_VARIABLE_ONLY.fullmatch(image_repository(n)) for n in named_as):
         # `${REGISTRY}:cart-latest`: the repository a parameter, the tag the service's
@@ -2744,7 +2744,7 @@ def _tag(rest: str, expand: Callable[[str], str], said: Said) -> list[ImageTag]:
         return []
     if len(words) < 2:
         return []
-    source, target = _image(words[0]), _image(words[1])
+    source, target = literal_image(words[0]), literal_image(words[1])
     return [ImageTag(source, target, said)] if source and target and source != target else []
 
 
@@ -2836,7 +2836,7 @@ def cloudbuild_builds(path: str, text: str) -> list[ImageBuild]:
             root = _joined(cwd, str(context))
             named = os.path.relpath(_joined(cwd, dockerfile), root) if dockerfile else None
             at = {str(arg).rpartition("=")[2]: i for i, arg in reversed(list(enumerate(args)))}
-            images = {_image(tag): at.get(tag, 0) for tag in reversed(tags)}  # first of each
+            images = {literal_image(tag): at.get(tag, 0) for tag in reversed(tags)}  # first of each
             given = dict(_build_arg_values(words))
             found += [
                 _built(image, root, named, "cloudbuild", path, text, _item_line(args, i), given)
@@ -2869,7 +2869,7 @@ def drone_builds(path: str, text: str) -> list[ImageBuild]:
                 continue
             root = _joined(folder, context)
             named = os.path.relpath(_joined(folder, dockerfile), root)
-            image = _image(settings.get("repo")) or ""
+            image = literal_image(settings.get("repo")) or ""
             line = _line(settings, "repo") if image else _line(step, "settings")
             built = _built(
                 image, root, named, "drone", path, text, line, settings.get("build_args")

@@ -32,11 +32,11 @@ from k8slb.model.addresses import Address, Destination, destinations_of
 from k8slb.model.dialers import Dialer, api_resolved, dialers_by_service, searched_by_name
 from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc
 from k8slb.model.index import Index
-from k8slb.model.links import CodeLinks, container_key
+from k8slb.model.links import CodeLinks, ImageSet, container_key
 from k8slb.model.objects import Container, PodTemplate, pod_template
 from k8slb.model.routes import Key, routed
 from k8slb.model.runtimes import engines_major, lowest, nearest_context, node_major
-from k8slb.reading.build_files import Dockerfile
+from k8slb.reading.build_files import Dockerfile, ImageBuild, image_repository, literal_image
 from k8slb.reading.java_builds import GrpcJavaBuild, LibraryVersion, grpc_java_version
 from k8slb.reading.manifests import ProxyConfig
 from k8slb.reading.objects import K8sObject
@@ -108,6 +108,8 @@ class Context:
     build_contexts: Mapping[str, list[Dockerfile]] = field(default_factory=dict)
     # the contexts a build definition builds an image it names from (runtimes.named_contexts)
     named_contexts: frozenset[str] = frozenset()
+    # those builds, by their context (runtimes.image_builds)
+    image_builds: Mapping[str, list[ImageBuild]] = field(default_factory=dict)
     # The files findings are reported on, when not all are (`--context`): rules judge only
     # the objects and modules of these files (a finding is placed in the file of what it
     # judges), while every object and module stays as evidence. None: every file.
@@ -133,6 +135,12 @@ class Context:
     )
     _api_resolved: dict[int, list[Dialer]] | None = field(default=None, init=False, repr=False)
     _unrun: dict[str, str | None] = field(default_factory=dict, init=False, repr=False)
+    # the images the containers of the run run (None: one's is not literal), and those the
+    # tree's tests start, with where (_stand_in); its verdict, by the builds of a context
+    _images: tuple[ImageSet | None, ImageSet, dict[str, tuple[str, int]]] | None = field(
+        default=None, init=False, repr=False
+    )
+    _stand_ins: dict[int, str | None] = field(default_factory=dict, init=False, repr=False)
     _all_linked: bool | None = field(default=None, init=False, repr=False)
     _unlinked: list[tuple[K8sObject, PodTemplate]] | None = field(
         default=None, init=False, repr=False
@@ -238,19 +246,22 @@ class Context:
         container's `env` sets what it dials. Where a container is left unlinked, or linked
         by a name alike alone, or a build names the image (a manifest out of the tree may
         deploy it), the code keeps its weight: a link k8slb failed to make, or guessed, is
-        no evidence that the code does not run."""
+        no evidence that the code does not run; unless the image built from it is one only
+        the tree's tests start (`_stand_in`). A Node module of the programs containers run
+        that none of their entries loads runs nowhere either (`_never_loaded`)."""
         if path not in self._unrun:
             facts = self.links.modules.get(os.path.normpath(path))
-            built = nearest_context(path, dict(self.build_contexts))
-            unrun = (
-                facts is not None
-                and not self.links.running(path)
-                and not self._reads_env(facts)
-                and self._every_container_linked()
-                and (built is None or not self._may_run_image_of(built))
-            )
-            if not unrun:
+            built = nearest_context(path, self.build_contexts)
+            if facts is None:
                 self._unrun[path] = None
+            elif self.links.running(path):
+                self._unrun[path] = self._never_loaded(facts)
+            elif self._reads_env(facts):
+                self._unrun[path] = None
+            elif not self._every_container_linked() or (
+                built is not None and self._may_run_image_of(built)
+            ):
+                self._unrun[path] = self._stand_in(path)
             elif built is None:
                 self._unrun[path] = (
                     "every container is linked to code (k8slb explain-links), none to this, "
@@ -264,6 +275,75 @@ class Context:
                     "names: nothing shows it runs in the cluster"
                 )
         return self._unrun[path]
+
+    def _never_loaded(self, facts: CodeFacts) -> str | None:
+        """Why a Node module of the programs that containers run runs in none of them:
+        each container's link names the module its program starts, and what that module
+        loads, directly or not (each `require` and `import` read), is known and leaves this
+        one out (a routes file no module requires); None otherwise."""
+        if not LANGUAGES[facts.language].project_files:
+            return None
+        path = os.path.normpath(facts.path)
+        runners = self.links.running(path)
+        for link in runners:
+            entry = os.path.normpath(link.entry or path)
+            started = self.links.modules.get(entry)
+            if started is None or entry == path or not LANGUAGES[started.language].project_files:
+                return None  # what it starts is not known, or is no Node program
+            loaded = self.links.node_loads(entry)
+            if loaded is None or path in loaded:
+                return None
+        if not runners:
+            return None
+        link = runners[0]
+        return (
+            f"container {link.container.name!r} of {link.workload.ref.display} starts "
+            f"{link.entry}, which loads this module neither itself nor through the modules "
+            "it loads: nothing runs it there"
+        )
+
+    def _stand_in(self, path: str) -> str | None:
+        """Why the module, which no container is linked to, is a test's stand-in: the
+        innermost context holding it that a build names an image from makes images no
+        container of the run runs, and a test of the tree starts one of them as a
+        container of its own (Testcontainers: code/test_containers.py); None otherwise, or
+        where a container's image is not literal (it may be one of them). Judged once a
+        context."""
+        builds = nearest_context(path, self.image_builds)
+        if not builds:
+            return None
+        key = id(builds)
+        if key not in self._stand_ins:
+            self._stand_ins[key] = self._started_by_tests_alone(builds)
+        return self._stand_ins[key]
+
+    def _started_by_tests_alone(self, builds: Sequence[ImageBuild]) -> str | None:
+        if self._images is None:  # every container's image, and those the tests start
+            images = [
+                container.body.get("image")
+                for _, template in self.index.workloads
+                for container in template.containers
+            ]
+            run = ImageSet(map(str, images)) if all(map(literal_image, images)) else None
+            where: dict[str, tuple[str, int]] = {}  # the first test to start each image
+            for facts in self.modules:
+                if facts.is_test:
+                    for image, line in facts.started_images:
+                        where.setdefault(image, (facts.path, line))
+            self._images = (run, ImageSet(where), where)
+        run, started, where = self._images
+        if run is None or any(run.find(build.image) for build in builds):
+            return None  # a container's image may be, or is, one built from it
+        for build in builds:
+            first = started.find(build.image)
+            if first is not None:
+                test, line = where[first]
+                return (
+                    f"its image {image_repository(build.image)} ({build.said.path}:"
+                    f"{build.said.line}) is run by no container here and started by a "
+                    f"test, {test}:{line} (Testcontainers): a test's stand-in"
+                )
+        return None
 
     def _may_run_image_of(self, dockerfiles: Sequence[Dockerfile]) -> bool:
         """Whether a container may run an image built with these Dockerfiles: a build

@@ -36,7 +36,7 @@ from k8slb.model.links import (
     unmatched_pins,
 )
 from k8slb.model.patched import move_to_patches, patch_aliases, patched
-from k8slb.model.runtimes import build_contexts, named_contexts
+from k8slb.model.runtimes import build_contexts, image_builds, named_contexts
 from k8slb.model.units import deployment_units
 from k8slb.reading.build_files import (
     BuildFacts,
@@ -693,6 +693,7 @@ def analyse(
         grpc_java=read.builds.grpc_java,
         build_contexts=build_contexts(read.builds),
         named_contexts=named_contexts(read.builds),
+        image_builds=image_builds(read.builds),
         # with --context only the reported files' objects are judged; a rendered file's
         # findings may move to a reported template, so those are all judged
         judged=frozenset(reported | read.rendered_from.keys())

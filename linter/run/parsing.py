@@ -7,6 +7,7 @@ import pickle
 from collections.abc import Callable, Sequence
 
 from k8slb.code.facts import CodeFacts
+from k8slb.code.test_containers import started_images
 from k8slb.core.internal import internal_error
 from k8slb.core.parallel import Work, fork_map
 from k8slb.core.progress import QUIET, Progress
@@ -91,7 +92,10 @@ def parse_one(path: str, language: str, data: bytes) -> Parsed:
         if reader is not None:
             return reader.parse(path, data)
         front_end: Callable[[str, bytes], CodeFacts] = load(LANGUAGES[language].parse)
-        return front_end(path, data)
+        facts = front_end(path, data)
+        if facts.is_test:  # what a test starts, in any language (test_containers.py)
+            facts.started_images = started_images(data)
+        return facts
     except Exception as error:  # a bug of k8slb's: the other files are still linted
         return Unparsed(path, internal_error(f"reading {path}", error))
 

@@ -65,6 +65,7 @@ from k8slb.code.facts import (
     ViperKey,
     Wait,
     add_kept,
+    carried_url,
     choices,
     joined,
     one_of,
@@ -919,6 +920,7 @@ class _Collector:
         # address is computed (choices); elsewhere a parameter with several values is unknown
         self.choosing = False
         self.url_expressions: list[tuple[Node, _Scope]] = []  # `"http://" + host`
+        self.written: set[str] | None = None  # the URLs of `facts.urls` written as texts
         # what the file writes to each field (`s.addr = v`, by name, whatever the struct: a
         # receiver and main's variable are one value; held_writes, by it and the field it is
         # in, (`addr`, `m`) of `s.m.addr = v` or `S{m: M{addr: v}}`), through functions' pointer
@@ -4094,11 +4096,29 @@ class _Collector:
         ...)`), when it is more than a literal (read where it is): an address the module's
         HTTP clients send to."""
         args = self._called(call).arguments
-        if len(args) <= at or args[at].type in ("interpreted_string_literal", "raw_string_literal"):
+        if len(args) <= at or args[at].type in _STRINGS:
             return
-        for url in self.choices(args[at], scope):
-            if not isinstance(url, Unknown):
-                self.facts.urls.append((url, self.loc(args[at])))
+        urls = [url for url in self.choices(args[at], scope) if not isinstance(url, Unknown)]
+        if self.written is None:  # the literals are all read before the calls
+            self.written = {url for url, _ in self.facts.urls if isinstance(url, str)}
+        if self.written and any(isinstance(url, str) for url in urls):
+            begun = self._begun(args[at], urls, scope)
+            urls = [url for url in urls if not carried_url(begun, url, self.written)]
+        self.facts.urls += [(url, self.loc(args[at])) for url in urls]
+
+    def _begun(self, argument: Node, urls: list[Any], scope: _Scope) -> Any:
+        """The one value a request's URL begins with (`base` of `base + "/ship"`, a name
+        alone), to tell a URL written elsewhere and carried in (facts.carried_url); None
+        where it begins with a literal, or may hold several."""
+        first: Node | None = argument
+        while first is not None and first.type == "binary_expression":
+            if _text(first.child_by_field_name("operator")) != "+":
+                break
+            first = first.child_by_field_name("left")
+        if first is None or first.type in _STRINGS:
+            return None
+        begun = urls if first is argument else self.choices(first, scope)
+        return begun[0] if len(begun) == 1 else None
 
     def _on_default_client(self, call: Node) -> bool:
         """`http.DefaultClient.Get(...)` and the like."""

@@ -48,6 +48,7 @@ from k8slb.code.facts import (
     Setting,
     Stop,
     Wait,
+    carried_url,
     joined,
 )
 from k8slb.code.syntax_trees import (
@@ -706,6 +707,7 @@ class _Reader:
         self.calls: list[tuple[Node, str]] = []  # every call with its method's name (run)
         self.names: dict[int, str] = {}  # each call's method, by the call's node id (run)
         self._given: dict[int, Node] | None = None  # the call each argument is of (_balanced_url)
+        self._written: set[str] | None = None  # the URLs written as texts (_request_url)
         # made from the query's when first asked (most files ask none of them): every call
         # by the id of the node it is called on (a builder's chain is followed down from
         # its factory in one step a call: a node's parent is found from the root), where
@@ -908,6 +910,15 @@ class _Reader:
         if argument.type == "string_literal":
             return
         url = self.value(argument)
+        first: Node | None = argument  # what it begins with: `BASE` of `BASE + "/x"`
+        while first is not None and first.type == "binary_expression":
+            if _text(first.child_by_field_name("operator")) != "+":
+                break
+            first = first.child_by_field_name("left")
+        if self._written is None:  # the module's strings are read before its calls
+            self._written = {text for text, _ in self.facts.urls if isinstance(text, str)}
+        if first is not None and carried_url(self.value(first), url, self._written):
+            return  # read where it is written
         if url is not UNKNOWN:
             self.facts.urls.append((url, _loc(self.path, argument)))
             self._balanced_url(argument)

@@ -64,6 +64,7 @@ from k8slb.code.facts import (
     Stop,
     Unknown,
     Wait,
+    carried_url,
     choices,
     joined,
     one_of,
@@ -200,6 +201,13 @@ _WRAPPERS = (
 # The most specifiers a module's `requires` keeps: past them, what it loads is not known.
 MAX_REQUIRES = 400
 _REQUIRE = regex.compile(rb"(?:\bfrom|\bimport|\brequire)\s*\(?\s*[\"'`]([^\"'`\n]{1,512})[\"'`]")
+# A load of a module whose path is computed (`require(path.join(dir, file))`,
+# `import(name)`; not a method's, `yargs.require(...)`), or a module run as a worker
+# thread or a child process (`new Worker(file)`, `fork(file)`, by a path from the process's
+# folder, not the module's): what the module loads is then not all known.
+_COMPUTED_LOAD = regex.compile(
+    rb"(?:^|[^.\w$])(?:require|import)\s*\(\s*[^\"'`\s)]|\bnew\s+Worker\s*\(|\bfork\s*\("
+)
 # How a started server waits: bindAsync returns, and the event loop keeps it serving.
 NODE_WAIT = "the event loop"
 # A grpc-js server's own methods (not `start`, nor `bind`: names many objects have): what a
@@ -344,12 +352,19 @@ def requires(data: bytes) -> tuple[str, ...]:
     """The specifiers a module loads (CodeFacts.requires), read from its text, not its
     tree, so that a module not worth a tree still leads to those it loads: each
     `from '...'`, `import '...'`, `require('...')` and `import('...')`. A string in a
-    comment counts too: an over-estimate, never a miss, up to MAX_REQUIRES."""
+    comment counts too: an over-estimate, never a miss, up to MAX_REQUIRES. A load of a
+    computed path (`require(file)`, `` import(`./routes/${name}`) ``), or a worker or
+    child process started (`new Worker(...)`, `fork(...)`), is "*": not all that the
+    module's program loads is known."""
     found: dict[str, None] = {}
     for match in _REQUIRE.finditer(data):
         if len(found) >= MAX_REQUIRES:
             return (*found, "*")
-        found[match.group(1).decode("utf-8", "replace")] = None
+        specifier = match.group(1).decode("utf-8", "replace")
+        found["*" if "${" in specifier else specifier] = None  # a template's: computed
+    loads = (b"require", b"import", b"Worker", b"fork")
+    if any(word in data for word in loads) and _COMPUTED_LOAD.search(data) is not None:
+        found["*"] = None
     return tuple(found)
 
 
@@ -933,6 +948,7 @@ class _Module:
         self.budget = Budget()  # the values this module's reading may still compute
         self.ends = Calls(())  # where it calls `x.close()`, `x.tryShutdown()` (read)
         self.substituted: set[int] = set()  # the nodes in a template's `${...}` (read)
+        self.written: set[str] = set()  # the URLs of `facts.urls` that are texts (_carried)
         self.paused: set[int] = set()  # the SIGTERM handlers read for a pause, by node id
         # what each SIGTERM handler calls `close()` on (its registration's place), and the
         # names the module listens with (`server.listen()`, `const server = app.listen()`)
@@ -1589,8 +1605,8 @@ class _Module:
         text = (
             value if isinstance(value, str) else value.prefix if isinstance(value, EnvRef) else ""
         )
-        if text.lower().startswith(("http://", "https://")):
-            self.facts.urls.append((value, self.loc(node)))
+        if text.lower().startswith(("http://", "https://")) and not self._carried(node, value):
+            self._url(value, self.loc(node))
         elif text == "NOT_SERVING":
             self.facts.health_drains.append(self.loc(node))
 
@@ -1646,9 +1662,26 @@ class _Module:
             if isinstance(url, Unknown) and argument.type in _TEXTS:
                 url = self._origin(argument)
             loc = self.loc(call.node)
-            if _base_url(url) and loc not in seen:
+            if _base_url(url) and loc not in seen and not self._carried(argument, url):
                 seen.add(loc)
-                self.facts.urls.append((url, loc))
+                self._url(url, loc)
+
+    def _url(self, url: Any, loc: Loc) -> None:
+        self.facts.urls.append((url, loc))
+        if isinstance(url, str):
+            self.written.add(url)
+
+    def _carried(self, node: Node, url: Any) -> bool:
+        """Whether a text's URL is one the module writes elsewhere, carried in whole by the
+        text's first value (`${STOCK}/items/${id}`, `axios.get(STOCK)`, where `const STOCK =
+        'http://stock:7000'`): facts.carried_url. A value the environment may set is read
+        at each use (what a workload sets is its own problem there)."""
+        if not isinstance(url, str):
+            return False
+        pieces = _pieces(node) if node.type != "identifier" else [node]
+        if not pieces or isinstance(pieces[0], str):
+            return False
+        return carried_url(settled(self.value(pieces[0])), url, self.written)
 
     def _is_request(self, call: _Call) -> bool:
         """Whether a call sends an HTTP request to the URL its first argument gives."""
