@@ -149,6 +149,7 @@ from k8slb.reading.build_files import (
     context_paths,
     image_repository,
     image_tag,
+    package_with_args,
     with_args,
 )
 from k8slb.reading.objects import K8sObject
@@ -3824,7 +3825,7 @@ class _Finder:
         name it, among its others; one whose value is not known is left out."""
         filled = []
         for build in dockerfile.arg_go_builds:
-            package = with_args(dockerfile, build.package, args)
+            package = package_with_args(dockerfile, build.package, args)
             if package is None or not _literal_path(package):
                 continue
             output = with_args(dockerfile, build.output, args) if build.output else None

@@ -3763,6 +3763,20 @@ def with_args(dockerfile: Dockerfile, path: str, given: Iterable[tuple[str, str]
     return None if "$" in filled else filled
 
 
+def package_with_args(
+    dockerfile: Dockerfile, package: str, given: Iterable[tuple[str, str]]
+) -> str | None:
+    """A `go build`'s package that build arguments name (`./${CMD}`), as `with_args` fills
+    it; None also when an argument it names is empty or a flag (`go build $GO_FLAGS
+    ./cmd/api`, GO_FLAGS="" or "-tags x"): that word expands to no package."""
+    values: dict[str, str | None] = {**dict(dockerfile.arg_defaults), **dict(given)}
+    for name in _variables_used(package):
+        value = (values.get(name) or "").strip()
+        if not value or value.startswith("-"):
+            return None
+    return with_args(dockerfile, package, given)
+
+
 def arg_folder(
     dockerfile: Dockerfile, given: Iterable[tuple[str, str]]
 ) -> tuple[str | None, Said] | None:
