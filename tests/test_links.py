@@ -117,6 +117,23 @@ def test_skaffold_artifact_links_the_image_to_its_context(tmp_path: Path) -> Non
     ]
 
 
+@pytest.mark.parametrize(
+    "name", ["skaffold-dev.yaml", "skaffold.prod.yml", "skaffold_loadtest.yaml"]
+)
+def test_a_skaffold_file_of_another_name_is_read_as_one(tmp_path: Path, name: str) -> None:
+    """`skaffold -f skaffold_loadtest.yaml`: a file named so is a skaffold file too, its
+    artifacts read, not a manifest."""
+    files = {
+        "k8s/inventory.yaml": workload(image="inventory"),
+        f"deploy/{name}": "apiVersion: skaffold/v4beta6\nkind: Config\nbuild:\n  artifacts:\n"
+        "    - image: inventory\n      context: ../src/inv\n",
+        "src/inv/Dockerfile": DOCKERFILE,
+        **service_app("src/inv"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["evidence"][0] == f"skaffold: deploy/{name}:5: - image: inventory", row
+
+
 def test_compose_build_context_and_dockerfile(tmp_path: Path) -> None:
     files = {
         "inventory.yaml": workload(image="registry.example/shop/inventory:2.0"),

@@ -62,7 +62,7 @@ TILTFILE = "Tiltfile"
 # Make runs a recipe in the Makefile's folder: its `docker build` lines say which folder
 # an image is built from.
 MAKEFILES = frozenset({"Makefile", "makefile", "GNUmakefile"})
-_SKAFFOLD = regex.compile(r"^skaffold(?:[-.].+)?\.ya?ml$")
+_SKAFFOLD = regex.compile(r"^skaffold(?:[-._].+)?\.ya?ml$")
 _COMPOSE = regex.compile(r"^(?:docker-)?compose(?:[-.].+)?\.ya?ml$")
 _GITLAB = regex.compile(r"^\.gitlab-ci\.ya?ml$")
 _CLOUDBUILD = regex.compile(r"^cloudbuild(?:[-.].+)?\.ya?ml$")
