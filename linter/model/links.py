@@ -2155,6 +2155,14 @@ class _Finder:
             if not self._rebuilds(f, segment) and not self._go_library(f)
             if self._module_of_package(f) is not None
         )
+        if docker_library(segment.lower()):
+            # an official image's program (`ghcr.io/acme/nats:2.9`, NATS mirrored or rebuilt
+            # under the project's name): of the folders so named, only one that builds an
+            # image is its code, not one whose code talks to it (a client, a protocol's
+            # parser); nor is any other guessed
+            named = [f for f in named if self._dockerfile(f) is not None]
+            if not named:
+                return []
         with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
         # a folder holding other services' builds is not one service's code (too wide)
         candidates = _nearest(with_dockerfile or self._not_parents(named), said.path)
