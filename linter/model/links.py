@@ -3594,8 +3594,10 @@ class _Finder:
             # the module's one program, and what it imports from the rest of the tree
             return tuple(self.go.closure(main)), folder
         if chosen.kind == "dockerfile name" and dockerfile is not None:
-            # its context holds more than the image: what it copies of the code
-            return tuple(self._copied_code(dockerfile, folder)), folder
+            # its context holds more than the image: what it copies of the code, and the one
+            # folder of code it copies, when it copies one, not the whole context
+            copied = self._copied_folder(dockerfile, folder)
+            return tuple(self._copied_code(dockerfile, folder)), copied or folder
         if dockerfile is not None and (module := self._module_built(dockerfile, folder)):
             return self._own_modules(module), module  # `mvn -pl orders`, then its jar
         if dockerfile is not None and (node := self._package_run(argv, dockerfile, folder)):
