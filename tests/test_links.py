@@ -117,6 +117,23 @@ def test_skaffold_artifact_links_the_image_to_its_context(tmp_path: Path) -> Non
     ]
 
 
+@pytest.mark.parametrize(
+    "name", ["skaffold-dev.yaml", "skaffold.prod.yml", "skaffold_loadtest.yaml"]
+)
+def test_a_skaffold_file_of_another_name_is_read_as_one(tmp_path: Path, name: str) -> None:
+    """`skaffold -f skaffold_loadtest.yaml`: a file named so is a skaffold file too, its
+    artifacts read, not a manifest."""
+    files = {
+        "k8s/inventory.yaml": workload(image="inventory"),
+        f"deploy/{name}": "apiVersion: skaffold/v4beta6\nkind: Config\nbuild:\n  artifacts:\n"
+        "    - image: inventory\n      context: ../src/inv\n",
+        "src/inv/Dockerfile": DOCKERFILE,
+        **service_app("src/inv"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["evidence"][0] == f"skaffold: deploy/{name}:5: - image: inventory", row
+
+
 def test_compose_build_context_and_dockerfile(tmp_path: Path) -> None:
     files = {
         "inventory.yaml": workload(image="registry.example/shop/inventory:2.0"),
@@ -1520,6 +1537,37 @@ def test_a_dockerfile_kept_apart_under_the_images_name_links_what_it_copies(
     no_code_copied = {**files, kept: APART.replace("src/cart/", "dist/")}
     row = only(links(tmp_path / "none", no_code_copied))
     assert row["evidence"][0].startswith("image name: "), "the folder named as the image"
+
+
+SUPERVISED = """\
+ARG BASE_IMAGE=ghcr.io/acme/engine-base:latest
+FROM ${BASE_IMAGE}
+WORKDIR /app
+COPY py/engine/engine /app/engine
+COPY build/images/entry/supervisor.sh /usr/local/bin/engine-supervisor
+RUN chmod 0755 /usr/local/bin/engine-supervisor
+ENV PYTHONPATH=/app
+ENTRYPOINT ["/usr/bin/tini", "-g", "--", "/usr/local/bin/engine-supervisor"]
+"""
+
+
+def test_a_dockerfile_kept_apart_under_the_images_name_links_the_one_folder_it_copies(
+    tmp_path: Path,
+) -> None:
+    """Its entry point is a supervisor script that names no module: the code is still the
+    one folder of code it copies (`py/engine/engine`), not the repository's top it is
+    built from, which holds other services too."""
+    files = {
+        "deploy/runtime.yaml": workload("engine", "acme/engine-runtime:dev"),
+        "build/images/Dockerfile.engine-runtime": SUPERVISED,
+        "build/images/entry/supervisor.sh": '#!/bin/sh\nexec python3 -m engine.app "$@"\n',
+        **service_app("py/engine/engine"),
+        **service_app("src/gateway"),
+        "tools/seed.py": "import grpc\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("py", "engine", "engine"), row
+    assert row["evidence"][0].startswith("dockerfile name: build/images/Dockerfile.engine"), row
 
 
 # A service that keeps its own chart or manifests in its folder, beside its Dockerfile.

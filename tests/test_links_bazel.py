@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from k8slb.reading.bazel_images import bazel_images
+from k8slb.reading.build_files import read_build_facts, read_build_file
 
 from tests.test_links import links, only, service_app, workload
+from tests.test_links_builder_args import by_container
 
 TOP_BUILD = """\
 load("@io_bazel_rules_docker//go:image.bzl", "go_image")
@@ -253,3 +256,80 @@ def test_layers_whose_files_the_entrypoint_does_not_name_leave_the_image_its_pac
 def test_layers_that_hold_named_files_of_two_packages_decide_nothing() -> None:
     text = LAYERED_BUILD.replace('":settings.yml",', '"//tools/report:ledger-server_deploy.jar",')
     assert {i.folder for i in bazel_images("BUILD.bazel", text)} == {"."}
+
+
+# A demo of two programs beside each other, each its own Bazel package, built by a
+# skaffold file in their common folder whose artifacts name Bazel targets from the
+# workspace's top (`//demos/echo/client:image.tar`), their context the demo's folder.
+ECHO_SKAFFOLD = """\
+apiVersion: skaffold/v4beta1
+kind: Config
+build:
+  artifacts:
+  - image: echo-server
+    context: .
+    bazel:
+      target: //demos/echo/server:server_image.tar
+  - image: echo-client
+    context: .
+    bazel:
+      target: //demos/echo/client:client_image.tar
+      args: ["--config=release"]
+manifests:
+  kustomize:
+    paths:
+    - demos/echo/k8s
+"""
+
+
+def echo_demo() -> dict[str, str]:
+    return {
+        "WORKSPACE": 'workspace(name = "acme")\n',
+        "demos/echo/skaffold.yaml": ECHO_SKAFFOLD,
+        **{
+            f"demos/echo/{role}/BUILD.bazel": (
+                f'py_binary(name = "{role}", srcs = ["server.py"])\n'
+                f'container_image(name = "{role}_image", files = [":{role}"])\n'
+            )
+            for role in ("server", "client")
+        },
+        **service_app("demos/echo/server"),
+        **service_app("demos/echo/client"),
+        "demos/echo/k8s/server.yaml": workload(name="server", image="echo-server"),
+        "demos/echo/k8s/client.yaml": workload(name="client", image="echo-client"),
+    }
+
+
+def test_a_skaffold_bazel_artifact_links_the_package_its_target_is_in(tmp_path: Path) -> None:
+    """Not the artifact's context, which holds both programs: the package the target's
+    label names, found from the workspace's top above that context."""
+    rows = by_container(links(tmp_path, echo_demo()))
+    for role in ("server", "client"):
+        row = rows[role]
+        assert row["code"] == f"demos/echo/{role}", row
+        assert f"(Bazel's package demos/echo/{role})" in row["evidence"][0], row
+
+
+def test_a_label_of_a_package_the_tree_lacks_leaves_the_artifact_its_context() -> None:
+    text = ECHO_SKAFFOLD.replace("//demos/echo/server:", "//gone/server:")
+    files = [
+        read_build_file("demos/echo/skaffold.yaml", text.encode()),
+        read_build_file("demos/echo/client/BUILD.bazel", b'py_binary(name = "client")\n'),
+    ]
+    builds = read_build_facts([f for f in files if f is not None]).builds
+    contexts = {b.image: b.context for b in builds if b.kind == "skaffold"}
+    assert contexts == {"echo-server": "demos/echo", "echo-client": "demos/echo/client"}
+
+
+@pytest.mark.parametrize(
+    "label", [":server_image.tar", "@other//svc:image", "//:image", "//../x:y"]
+)
+def test_a_label_that_names_no_package_of_the_workspace_keeps_the_context(label: str) -> None:
+    """A relative label (the context's own package), another repository's, the top's, or
+    one leaving the workspace: no folder of the tree, though the tree holds those names."""
+    text = ECHO_SKAFFOLD.replace("//demos/echo/server:server_image.tar", f"'{label}'")
+    packages = ("BUILD", "svc/BUILD", "demos/echo/svc/BUILD", "x/BUILD", "demos/x/BUILD")
+    files = [read_build_file(path, b'py_binary(name = "app")\n') for path in packages]
+    files.append(read_build_file("demos/echo/skaffold.yaml", text.encode()))
+    builds = read_build_facts([f for f in files if f is not None]).builds
+    assert {b.image: b.context for b in builds}["echo-server"] == "demos/echo"

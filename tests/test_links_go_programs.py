@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from k8slb.reading.build_files import make_rules, parse_dockerfile
+import pytest
+from k8slb.reading.build_files import make_rules, package_with_args, parse_dockerfile
 
 from tests.test_links import links, workload
 from tests.test_links_builder_args import by_container
@@ -236,3 +237,51 @@ def test_a_module_of_one_program_built_so_still_links_it(tmp_path: Path) -> None
     del files["depot/cmd/courier/main.go"]
     row = by_container(links(tmp_path, files))["ledger"]
     assert (row["code"], row["modules"]) == ("depot", 2), row  # its one program's closure
+
+
+FLAGS_DOCKERFILE = (
+    "ARG GO_IMAGE\nFROM $GO_IMAGE AS builder\nARG LDFLAGS\nARG GO_BUILD_FLAGS\n"
+    "WORKDIR /depot\nCOPY . .\n"
+    "RUN --mount=type=cache,target=/root/.cache/go-build CGO_ENABLED=0 \\\n"
+    '    go build -v -o {name} -ldflags "$LDFLAGS" $GO_BUILD_FLAGS ./cmd/{name}\n'
+    "FROM gcr.io/distroless/static\nCOPY --from=builder /depot/{name} /\n"
+)
+FLAGS_MAKEFILE = (
+    "GO_IMAGE = golang:1.22\nDOCKER_GO_FLAGS =\nifeq ($(FIPS),1)\n"
+    "\tDOCKER_GO_FLAGS = -tags fips\nendif\n\n"
+    + "".join(
+        f"image-{name}:\n\tdocker build -t acme/{name}:1 -f images/Dockerfile.{name} "
+        f'--build-arg GO_IMAGE=$(GO_IMAGE) --build-arg GO_BUILD_FLAGS="{{flags}}" .\n\n'
+        for name in PROGRAMS
+    )
+)
+
+
+@pytest.mark.parametrize("flags", ["$(DOCKER_GO_FLAGS)", "-tags fips", ""])
+def test_a_build_argument_of_go_flags_is_no_package_the_image_builds(
+    tmp_path: Path, flags: str
+) -> None:
+    """`go build ... $GO_BUILD_FLAGS ./cmd/ledger`, the argument given as nothing or as
+    flags by the build: that word names no package, so the image builds `cmd/ledger` and
+    links that program, not the repository the build's context is."""
+    files = {
+        **module(),
+        **{f"images/Dockerfile.{n}": FLAGS_DOCKERFILE.format(name=n) for n in PROGRAMS},
+        "Makefile": FLAGS_MAKEFILE.format(flags=flags),
+    }
+    for name in PROGRAMS:
+        files[f"k8s/{name}.yaml"] = workload(
+            name=name, image=f"acme/{name}:1", extra=f"          command: ['/{name}']\n"
+        )
+    rows = by_container(links(tmp_path, files))
+    for name in PROGRAMS:
+        assert rows[name]["code"] == os.path.join("cmd", name), rows[name]
+        assert rows[name]["modules"] == 2, "its own main and the library, not the other program"
+
+
+def test_a_build_argument_that_names_the_package_still_chooses_it() -> None:
+    dockerfile = parse_dockerfile("Dockerfile", ARGUMENT_DOCKERFILE)
+    build = dockerfile.arg_go_builds[0]
+    assert package_with_args(dockerfile, build.package, [("CMD", "cmd/ledger")]) == "cmd/ledger"
+    assert package_with_args(dockerfile, build.package, [("CMD", "")]) is None
+    assert package_with_args(dockerfile, build.package, [("CMD", "-race")]) is None

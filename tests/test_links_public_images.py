@@ -223,3 +223,24 @@ def test_docker_hub_s_official_images_link_no_folder_named_as_they_are(tmp_path:
         assert rows[name]["code"] is None, rows[name]
     assert (rows["loadgen"]["code"] or "").startswith("bench/loadgen"), rows["loadgen"]
     assert (rows["edge"]["code"] or "").startswith("edge"), rows["edge"]
+
+
+def test_an_official_image_s_program_under_the_project_s_name_is_no_folder_named_so(
+    tmp_path: Path,
+) -> None:
+    """`ghcr.io/tidepool/nats:2.10.4-scratch` is NATS as the project mirrors or rebuilds it
+    (no build of the tree makes it): not the protocol parser of `tracer/protocols/nats`,
+    whose test client is the only code below it, nor a package of that name. A folder so
+    named that builds an image of its own (`deploy/redis`, with its Dockerfile) is still
+    the code of `ghcr.io/tidepool/redis`."""
+    files = {
+        "go.mod": "module github.com/tidepool/flow\n\ngo 1.22\n",
+        "tracer/protocols/nats/testing/client.go": GO_MAIN,
+        **_go_service("tracer/cmd/tracer"),
+        **_go_service("deploy/redis"),
+        "k8s/nats.yaml": workload(name="nats", image="ghcr.io/tidepool/nats:2.10.4-scratch"),
+        "k8s/redis.yaml": workload(name="redis", image="ghcr.io/tidepool/redis:7.2-tuned"),
+    }
+    rows = {row["container"].split("/")[-1].split(":")[0]: row for row in links(tmp_path, files)}
+    assert rows["nats"]["code"] is None, rows["nats"]
+    assert rows["redis"]["code"] == "deploy/redis", rows["redis"]

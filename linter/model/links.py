@@ -149,6 +149,7 @@ from k8slb.reading.build_files import (
     context_paths,
     image_repository,
     image_tag,
+    package_with_args,
     with_args,
 )
 from k8slb.reading.objects import K8sObject
@@ -2208,6 +2209,14 @@ class _Finder:
             if not self._rebuilds(f, segment) and not self._go_library(f)
             if self._module_of_package(f) is not None
         )
+        if docker_library(segment.lower()):
+            # an official image's program (`ghcr.io/acme/nats:2.9`, NATS mirrored or rebuilt
+            # under the project's name): of the folders so named, only one that builds an
+            # image is its code, not one whose code talks to it (a client, a protocol's
+            # parser); nor is any other guessed
+            named = [f for f in named if self._dockerfile(f) is not None]
+            if not named:
+                return []
         with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
         # a folder holding other services' builds is not one service's code (too wide)
         candidates = _nearest(with_dockerfile or self._not_parents(named), said.path)
@@ -3645,8 +3654,10 @@ class _Finder:
             # the module's one program, and what it imports from the rest of the tree
             return tuple(self.go.closure(main)), folder
         if chosen.kind == "dockerfile name" and dockerfile is not None:
-            # its context holds more than the image: what it copies of the code
-            return tuple(self._copied_code(dockerfile, folder)), folder
+            # its context holds more than the image: what it copies of the code, and the one
+            # folder of code it copies, when it copies one, not the whole context
+            copied = self._copied_folder(dockerfile, folder)
+            return tuple(self._copied_code(dockerfile, folder)), copied or folder
         if dockerfile is not None and (module := self._module_built(dockerfile, folder)):
             return self._own_modules(module), module  # `mvn -pl orders`, then its jar
         if dockerfile is not None and (node := self._package_run(argv, dockerfile, folder)):
@@ -3884,7 +3895,7 @@ class _Finder:
         name it, among its others; one whose value is not known is left out."""
         filled = []
         for build in dockerfile.arg_go_builds:
-            package = with_args(dockerfile, build.package, args)
+            package = package_with_args(dockerfile, build.package, args)
             if package is None or not _literal_path(package):
                 continue
             output = with_args(dockerfile, build.output, args) if build.output else None

@@ -62,7 +62,7 @@ TILTFILE = "Tiltfile"
 # Make runs a recipe in the Makefile's folder: its `docker build` lines say which folder
 # an image is built from.
 MAKEFILES = frozenset({"Makefile", "makefile", "GNUmakefile"})
-_SKAFFOLD = regex.compile(r"^skaffold(?:[-.].+)?\.ya?ml$")
+_SKAFFOLD = regex.compile(r"^skaffold(?:[-._].+)?\.ya?ml$")
 _COMPOSE = regex.compile(r"^(?:docker-)?compose(?:[-.].+)?\.ya?ml$")
 _GITLAB = regex.compile(r"^\.gitlab-ci\.ya?ml$")
 _CLOUDBUILD = regex.compile(r"^cloudbuild(?:[-.].+)?\.ya?ml$")
@@ -223,6 +223,10 @@ class ImageBuild:
     # skaffold's `jib.project` names it (a path from the context, a Maven `[groupId:]artifactId`,
     # a Gradle `:name`): read_build_facts settles it to the module's folder, the context
     module: str = ""
+    # the package of the Bazel workspace a skaffold Bazel artifact's target is in
+    # (`target: //svc/api:image.tar`: `svc/api`), from the workspace's top, at or above the
+    # context: read_build_facts settles it to the folder of that package's BUILD file
+    bazel_package: str = ""
 
     def made_for(self, image: str) -> ImageBuild | None:
         """The build as it makes `image`: itself, or a loop's build with the value the
@@ -1000,7 +1004,10 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
     poms: list[Pom] = []
     shared: list[SharedJib] = []
     gradle: list[str] = []
+    bazel: set[str] = set()  # the folders of Bazel's BUILD files: its packages
     for file in files:
+        if os.path.basename(file.path) in BAZEL_BUILD_FILES:
+            bazel.add(os.path.dirname(os.path.normpath(file.path)) or ".")
         if file.pom is not None:
             poms.append(file.pom)
         elif os.path.basename(file.path) in JIB_FILES:
@@ -1045,7 +1052,28 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
     if shared:
         facts.builds += map(_within_run, _subproject_jib_builds(shared, gradle, facts.builds))
     facts.builds = [_jib_module_build(build, facts) for build in facts.builds]
+    if any(build.bazel_package for build in facts.builds):
+        facts.builds = [_bazel_package_build(build, bazel) for build in facts.builds]
     return facts
+
+
+def _bazel_package_build(build: ImageBuild, packages: set[str]) -> ImageBuild:
+    """A skaffold Bazel artifact's build as one of the package its target is in: the
+    folder of that package's BUILD file, under the nearest folder at or above the context
+    (Bazel finds its workspace's top by climbing from where it runs) that holds one; with
+    none found, the build as it was read (of its context)."""
+    if not build.bazel_package:
+        return build
+    folder = os.path.normpath(build.context)
+    while True:
+        package = os.path.normpath(os.path.join(folder, build.bazel_package))
+        if package in packages:
+            said = replace(build.said, text=f"{build.said.text} (Bazel's package {package})")
+            return replace(build, context=package, said=said, bazel_package="")
+        parent = os.path.dirname(folder) or "."
+        if parent == folder or folder in (".", ""):
+            return replace(build, bazel_package="")
+        folder = parent
 
 
 def _jib_module_build(build: ImageBuild, facts: BuildFacts) -> ImageBuild:
@@ -1380,7 +1408,25 @@ def skaffold_builds(path: str, text: str) -> list[ImageBuild]:
                 project = _literal(jib.get("project")) if isinstance(jib, dict) else None
                 if project is not None and len(project) <= _MAX_MODULE:
                     found[-1] = replace(found[-1], module=project)
+                bazel = artifact.get("bazel")
+                label = _literal(bazel.get("target")) if isinstance(bazel, dict) else None
+                if label is not None and (package := _bazel_label_package(label)) is not None:
+                    found[-1] = replace(found[-1], bazel_package=package)
     return found
+
+
+def _bazel_label_package(label: str) -> str | None:
+    """The package an absolute Bazel label names from its workspace's top (`//svc/api:image`,
+    `//svc/api`: `svc/api`); None for a relative label (`:image`, the context's own
+    package), another repository's (`@rules//x:y`), the top's (`//:image`) or a path that
+    leaves the workspace."""
+    if not label.startswith("//") or len(label) > _MAX_MODULE:
+        return None
+    package = label[2:].partition(":")[0]
+    if not package or "$" in package or not _literal(package):
+        return None
+    normal = posixpath.normpath(package)
+    return None if normal.startswith(("../", "/")) or normal in (".", "..") else normal
 
 
 def compose_builds(path: str, text: str) -> list[ImageBuild]:
@@ -3761,6 +3807,20 @@ def with_args(dockerfile: Dockerfile, path: str, given: Iterable[tuple[str, str]
     values: dict[str, str | None] = {**dict(dockerfile.arg_defaults), **dict(given)}
     filled = _expanded(path, variables=values, make=False)
     return None if "$" in filled else filled
+
+
+def package_with_args(
+    dockerfile: Dockerfile, package: str, given: Iterable[tuple[str, str]]
+) -> str | None:
+    """A `go build`'s package that build arguments name (`./${CMD}`), as `with_args` fills
+    it; None also when an argument it names is empty or a flag (`go build $GO_FLAGS
+    ./cmd/api`, GO_FLAGS="" or "-tags x"): that word expands to no package."""
+    values: dict[str, str | None] = {**dict(dockerfile.arg_defaults), **dict(given)}
+    for name in _variables_used(package):
+        value = (values.get(name) or "").strip()
+        if not value or value.startswith("-"):
+            return None
+    return with_args(dockerfile, package, given)
 
 
 def arg_folder(
