@@ -478,3 +478,44 @@ def test_a_scan_s_spans_are_the_same_by_the_binding_s_way(monkeypatch: pytest.Mo
         [(1, 2), (-1, -1), (1, 2)],
         [(3, 4), (3, 4), (-1, -1)],
     ]
+
+
+def test_a_constant_pattern_is_compiled_when_first_used() -> None:
+    """A pattern a module's own body makes (a constant) waits to be compiled until it is
+    used: a run that uses a dozen of k8slb's 250 constants (a pre-commit hook) no longer
+    compiles them all as it imports them. It matches as one compiled at once."""
+    body: dict[str, Any] = {"regex": regex}
+    made = "PATTERN = regex.compile(rb'(?m)^builds:')\nOTHER = regex.compile(r'a(b)')"
+    exec(compile(made, "<a module>", "exec"), body)
+    waiting = body["PATTERN"]
+    assert any(pattern is waiting for pattern in regex._WAITING)
+    with pytest.raises(AttributeError):
+        regex.Pattern._compiled.__get__(waiting)  # type: ignore[attr-defined]
+    found = waiting.search(b"x\nbuilds:")
+    assert found is not None and found.span() == (2, 9)
+    assert regex.Pattern._compiled.__get__(waiting) is not None  # type: ignore[attr-defined]
+    again = pickle.loads(pickle.dumps(body["OTHER"]))  # (a parse worker's) before its use
+    found = again.search("xab")
+    assert found is not None and found.span(1) == (2, 3)
+
+
+def test_a_pattern_compiled_in_a_function_fails_where_it_is_compiled() -> None:
+    """A caller that compiles a repository's text (a kustomization's patch target) catches
+    `regex.error` where it compiles it: that pattern is compiled at once, as before."""
+    with pytest.raises(regex.error):
+        regex.compile(r"(unclosed")
+
+
+def test_every_constant_pattern_of_k8slb_compiles() -> None:
+    """Every module of k8slb imported (as the server does), each constant pattern they hold
+    compiles: one that would not fails here, not at its first use in a user's run."""
+    import importlib
+    import pkgutil
+
+    from k8slb.run.fingerprint import package_folders
+
+    for prefix, folder in package_folders():
+        for module in pkgutil.walk_packages([folder], prefix):
+            importlib.import_module(module.name)
+    regex.compile_waiting()
+    assert regex._WAITING == []

@@ -315,6 +315,52 @@ def test_a_cache_saved_in_the_background_is_written_once_the_command_is_done(
     assert parsed == [], "every parse was written"
 
 
+def test_a_command_line_leaves_a_hooks_model_unfreed_and_frees_a_whole_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command line of its own (its cache written in the background) ends without
+    freeing anything: a run that reports on some of its files (a pre-commit hook's) leaves
+    its model to the process's end rather than freeing the whole tree's as it returns,
+    and says the same as a run that frees it. A whole run's model is not kept for that
+    (its report's peak of memory), and a run with no process of its own to end (a library
+    caller's) frees its model as it returns."""
+    import gc
+    import weakref
+    from dataclasses import replace
+
+    import k8slb.run.cache as cache_module
+
+    monkeypatch.setattr(cache_module, "_waiting", [])
+    monkeypatch.setattr(engine, "_OUTLIVING", [])
+    tree = (tmp_path / "tree").resolve()
+    for team in range(2):
+        shutil.copytree(FIXTURES / "demo" / "bad", tree / f"team-{team}")
+    named = str(tree / "team-1" / "frontend.yaml")
+    sources = [replace(s, report=s.path == named) for s in discover([str(tree)]).sources]
+    settings = Settings(rules=ALL_RULES)
+    made: list[weakref.ref[object]] = []
+    analyse = engine.analyse
+
+    def noted(*args: Any, **kwargs: Any) -> Any:
+        context = analyse(*args, **kwargs)
+        made.append(weakref.ref(context))
+        return context
+
+    monkeypatch.setattr(engine, "analyse", noted)
+    gc.collect()
+    base = tmp_path / "cache"
+    hook = run(sources, settings, cache=Cache(tree, base, background=True))
+    assert made[-1]() is not None, "the hook's model is left to the process's end"
+    assert _report(hook) == _report(run(sources, settings))
+    assert len(engine._OUTLIVING) == 1
+    _run(tree, cache=Cache(tree, base, background=True))  # (its links kept for the writer)
+    assert len(engine._OUTLIVING) == 1, "a whole run's model is not left unfreed"
+    run(sources, settings, cache=Cache(tree, base))
+    gc.collect()
+    assert made[-1]() is None, "a library caller's is freed as the run returns"
+    assert len(engine._OUTLIVING) == 1
+
+
 def test_a_cache_this_process_saved_is_written_before_it_reads_it_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

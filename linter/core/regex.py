@@ -28,8 +28,9 @@ What differs from `re`, on purpose or by RE2:
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, AnyStr, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, AnyStr, Generic, Protocol, TypeVar
 
 import re2  # type: ignore[import-untyped]
 
@@ -83,20 +84,34 @@ except AttributeError:  # another version of the binding
 
 
 class Pattern(Generic[AnyStr]):
-    """A compiled pattern, with `re.Pattern`'s methods but `pos` (see the module's doc)."""
+    """A compiled pattern, with `re.Pattern`'s methods but `pos` (see the module's doc).
+    One made by a module's own body (a constant) is compiled when first used (`compile`)."""
 
-    __slots__ = ("_compiled", "pattern")
+    __slots__ = ("_compiled", "_source", "pattern")
+    _compiled: Any  # RE2's pattern
 
-    def __init__(self, pattern: AnyStr, flags: int) -> None:
+    def __init__(self, pattern: AnyStr, flags: int, *, waiting: bool = False) -> None:
         self.pattern: AnyStr = pattern
         inline = "".join(letter for flag, letter in _INLINE if flags & flag)
-        options = re2.Options()
         if isinstance(pattern, bytes):
-            options.encoding = re2.Options.Encoding.LATIN1
             source: str | bytes = (f"(?{inline})".encode() if inline else b"") + pattern
         else:
             source = (f"(?{inline})" if inline else "") + pattern
-        self._compiled = re2.compile(source, options)
+        self._source: str | bytes = source
+        if waiting:
+            _WAITING.append(self)
+        else:
+            self._compiled = _made(source)
+
+    if not TYPE_CHECKING:  # mypy: `_compiled` is a slot; no other name is made here
+
+        def __getattr__(self, name: str) -> Any:
+            """The compiled pattern, on its first use (Python asks here only while the
+            slot is unset)."""
+            if name != "_compiled":
+                raise AttributeError(name)
+            self._compiled = _made(self._source)
+            return self._compiled
 
     def _data(self, text: AnyStr) -> bytes | None:
         """What RE2 reads of a text whose character offsets are its bytes' (bytes, or
@@ -213,7 +228,29 @@ class Pattern(Generic[AnyStr]):
 
 
 def compile(pattern: AnyStr, flags: int = 0) -> Pattern[AnyStr]:
-    return Pattern(pattern, flags)
+    """The pattern, compiled now; or, made by a module's own body (a constant), when first
+    used: k8slb's modules hold some 250 such constants, whose compiling took a tenth of
+    every run's imports (a pre-commit hook uses a dozen of them). A pattern compiled
+    inside a function raises `error` here, as its caller may expect; a constant's are
+    held to compile by tests/test_linear_patterns.py (`compile_waiting`)."""
+    return Pattern(pattern, flags, waiting=sys._getframe(1).f_code.co_name == "<module>")
+
+
+def _made(source: str | bytes) -> Any:
+    options = re2.Options()
+    if isinstance(source, bytes):  # a bytes pattern reads bytes as Latin-1 (the module's doc)
+        options.encoding = re2.Options.Encoding.LATIN1
+    return re2.compile(source, options)
+
+
+_WAITING: list[Pattern[Any]] = []  # the constants made so far, compiled when first used
+
+
+def compile_waiting() -> None:
+    """Compile every constant made so far that is not yet (a server, before it forks its
+    runs; the test that every constant compiles)."""
+    while _WAITING:
+        _WAITING.pop()._compiled  # noqa: B018 - `__getattr__` compiles it
 
 
 def escape(text: str) -> str:

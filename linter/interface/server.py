@@ -447,7 +447,8 @@ def _daemon(where: str, idle_seconds: float, report: int | None, command: Comman
 def _import_everything() -> None:
     """Every module of k8slb (the rules, every report format, the fixer with libcst), and
     what each language readies (the Go grammar): what each run would otherwise load for
-    itself. Nothing that reads a file or depends on the caller is done here."""
+    itself, and every pattern those modules hold compiled. Nothing that reads a file or
+    depends on the caller is done here."""
     import importlib
     import pkgutil
 
@@ -459,6 +460,9 @@ def _import_everything() -> None:
     for language in LANGUAGES.values():
         if language.warm:
             load(language.warm)()
+    from k8slb.core.regex import compile_waiting
+
+    compile_waiting()  # once, rather than in every run forked
 
 
 class _Listener:

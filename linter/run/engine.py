@@ -433,7 +433,30 @@ def run(
             memory.keep_whole(whole, kept_result, links_to_keep(first, context, settings))
         if kept and save:
             memory.cache.save()
+    if _ends_unfreed(cache, sources, contents):
+        _OUTLIVING.append((data, read, first, context, concluded, checked))
     return result
+
+
+# The models of the runs whose process ends without freeing them (`_ends_unfreed`).
+_OUTLIVING: list[object] = []
+
+
+def _ends_unfreed(
+    cache: Cache | None, sources: Sequence[Source], contents: Mapping[str, bytes] | None
+) -> bool:
+    """Whether the run's model is left unfreed as it returns: in a command line of its own
+    (its cache written in the background, by a child, once the report is out), which ends
+    without freeing anything (cli._leave), a run that reports on some of its files (a
+    pre-commit hook's) spent some 0.05 s of 0.8 freeing the whole tree's model here, for a
+    report of a few lines. A whole run's model is let go before its report, whose peak of
+    memory it would add to, and each pass of a fix's (`contents`) before the next."""
+    return (
+        isinstance(cache, Cache)
+        and cache.background
+        and contents is None
+        and not all(source.report for source in sources)
+    )
 
 
 def links_to_keep(read: Sources, context: Context, settings: Settings) -> LinksToKeep:
