@@ -2941,7 +2941,8 @@ def kustomize_patches_by_selector(n: int) -> Files:
     """A base of `n` Deployments labelled by its kustomization; `n` overlays on it, each
     with `n` inline patches (JSON 6902 and strategic merges) whose targets select every
     Deployment by a name pattern that backtracks, a selector of many terms and an
-    operation path hundreds of steps deep: the pairs tested stop at their budget."""
+    operation path hundreds of steps deep, and a `replicas:` field naming 80 Deployments:
+    the pairs tested stop at their budget."""
     deployment = (
         "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: d{i}, labels: {{a: b}}}}\n"
         "spec:\n  replicas: 1\n  selector: {{matchLabels: {{app: a}}}}\n"
@@ -2958,6 +2959,7 @@ def kustomize_patches_by_selector(n: int) -> Files:
         "- target: {kind: Deployment}\n  patch: |-\n    spec: {replicas: 2}\n"
     )
     resources = "".join(f"- r{i}.yaml\n" for i in range(n))
+    replicas = "".join(f"- {{name: d{j}, count: {j + 2}}}\n" for j in range(80))
     files = {
         ".git/HEAD": "ref: refs/heads/main\n",
         "base/kustomization.yaml": f"resources:\n{resources}commonLabels: {{part: shop}}\n",
@@ -2966,6 +2968,7 @@ def kustomize_patches_by_selector(n: int) -> Files:
         files[f"base/r{i}.yaml"] = deployment.format(i=i)
         files[f"o{i}/kustomization.yaml"] = (
             f"resources:\n- ../base\npatchesJson6902:\n{patch * 4}patches:\n{patch * 4}"
+            f"replicas:\n{replicas}"
         )
     return files
 
@@ -3033,7 +3036,7 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Kustomize: 300 patches, Components and overlays deep, one patch of 300x300 env entries": (
         lambda: kustomize_patches_everywhere(300)
     ),
-    "Kustomize: 300 overlays of 16 inline patches selecting 300 labelled Deployments each": (
+    "Kustomize: 300 overlays of 16 inline patches and 80 replicas over 300 Deployments": (
         lambda: kustomize_patches_by_selector(300)
     ),
     "Kustomize: 2000 resource files labelled, 2000 label entries and common labels": (

@@ -673,6 +673,7 @@ def analyse(
         manifest_files=[m.path for m in read.manifests],
         namespaces_elsewhere=read.namespaces_elsewhere,
         built_replicas=merged.scaled,
+        built_in=merged.built_in,
     )
     reported = {s.path for s in sources if s.report}
     return Context(
