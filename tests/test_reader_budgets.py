@@ -2888,6 +2888,26 @@ def hash_placeholders(n: int) -> Files:
     }
 
 
+def env_placeholders(n: int) -> Files:
+    """A Deployment of `n` args each a `{{.Env.NAME}}` value (each blanked, read as a value
+    not known), and a ConfigMap of `n` such values whose last line, a key of 1 MB, keeps
+    it a template."""
+    deployment = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n"
+        "  namespace: {{.Env.NS}}\nspec:\n  template:\n    spec:\n      containers:\n"
+        "      - name: c\n        image: x\n        args:\n"
+        + "".join(f"        - {{{{.Env.A{i}}}}}\n" for i in range(n))
+    )
+    return {
+        ".git/HEAD": "ref: refs/heads/main\n",
+        "d.yaml": deployment,
+        "e.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: e}\ndata:\n"
+        + "".join(f"  k{i}: {{{{ .Env.V{i} }}}}\n" for i in range(n))
+        + "x" * (1 << 20)
+        + ": {{ .Env.LAST }}\n",
+    }
+
+
 def kustomize_patches_everywhere(n: int) -> Files:
     """A base of `n` Deployments; an overlay with a patch for each, one file of `n`
     patches of one Deployment and a patch adding `n` containers of `n` env entries each;
@@ -3047,6 +3067,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "YAML: 50,000 `#{NAME}` placeholder values as list items and keys, a 1 MB key line": (
         lambda: hash_placeholders(50_000)
+    ),
+    "YAML: 20,000 `{{.Env.X}}` values as list items and map values, a 1 MB key line": (
+        lambda: env_placeholders(20_000)
     ),
     "Go: 3000 packages importing each other in a chain that only tests import": (
         lambda: go_test_support_chain(3000)

@@ -675,8 +675,9 @@ def _placed(node: Any, pos: Pos, merge: _Merge) -> Any:
 def move_to_patches(
     findings: list[Finding], moved: Mapping[tuple[str, ObjectRef], Mapping[str, str]]
 ) -> list[Finding]:
-    """Each finding about a patched object without its fix (its file does not say it
-    all), and one about a container a patch added whole put in that patch's file."""
+    """Each finding about a patched object (or one of a file whose template values a
+    program fills) without its fix (its file does not say it all), and one about a
+    container a patch added whole put in that patch's file."""
     if not moved:
         return findings
     out = []

@@ -686,7 +686,12 @@ def analyse(
         if links is None
         else link_code_again(index, read.modules, links),
         proxy_configs=[c for m in read.manifests for c in m.proxy_configs],
-        patched=merged.moved,
+        # a file a program fills before use (template values read as unknown) says no
+        # more than a patched object's does: findings about its objects get no fix
+        patched={
+            **{(o.path, o.ref): {} for m in read.manifests if m.filled for o in m.objects},
+            **merged.moved,
+        },
         patch_files=merged.patch_files,
         unnamed_said=said,
         patterns=patterns,
