@@ -148,7 +148,7 @@ def scale_phrase(index: Index, backends: list[tuple[K8sObject, PodTemplate]]) ->
     for workload, _ in backends:
         built = index.built_replicas.get((workload.path, workload.ref))
         if built is not None:
-            return f"{built[0]}'s patches give {workload.ref.display} {built[1]} replicas"
+            return f"{built[0]} gives {workload.ref.display} {built[1]} replicas"
     for workload, _ in backends:
         replicas = dig(workload.body, "spec", "replicas")
         if workload.kind == "DaemonSet":
@@ -370,8 +370,9 @@ class GrpcClusterIp(Rule):
 
     A Service whose pods are one replica of a Deployment or StatefulSet that nothing
     scales is `info`: there is nothing to spread calls over until it is scaled. An
-    autoscaler scales it, and so does a kustomize overlay whose patches give it more
-    replicas than its base writes (a patch by label selector scaling every Deployment).
+    autoscaler scales it, and so does a kustomize overlay whose patches or `replicas:`
+    field give it more replicas than its base writes (a patch by label selector scaling
+    every Deployment, `- {name: api, count: 3}`).
 
     A Service of a chart Helm rendered only without some of its templates (each a KLB003:
     a `required` or `fail` its defaults trip), that selects no pod of what did render, is

@@ -103,8 +103,11 @@ class StatefulSetServiceNotHeadless(Rule):
     and k8slb cannot see that anything needs the names (a proxy or a stateless tier kept
     in a StatefulSet), and making it headless would change what its clients reach.
 
-    When no scanned manifest defines the Service, what k8slb says depends on whether the
-    run read everything applied with the StatefulSet. A chart's render and a
+    Only a Service applied with the StatefulSet governs it: one of the same name in
+    another chart's render, another kustomization's build or another copy of the
+    manifests (a second stack with its own StatefulSet of that name) is not read as its.
+    When no scanned manifest applied with it defines the Service, what k8slb says depends
+    on whether the run read everything applied with the StatefulSet. A chart's render and a
     kustomization's build are whole, and so is a plain folder of manifests when the run
     read another file of it (the folder was walked, or its project read as context): a
     Service named there and created nowhere is a dangling name, a bug of the chart or the
@@ -181,8 +184,10 @@ class StatefulSetServiceNotHeadless(Rule):
                 continue
             spec = workload.body["spec"]
             pos = pos_of(spec, "serviceName", value=True)
-            same_namespace = [
-                s for s in context.index.services_named(name) if s.namespace == workload.namespace
+            same_namespace = [  # applied with it: another stack's Service of the name is not
+                s
+                for s in context.index.services_named(name)
+                if s.namespace == workload.namespace and context.index.together(s, workload)
             ]
             if not same_namespace:
                 yield self._missing(context, workload, name, pos)
@@ -234,9 +239,13 @@ class StatefulSetServiceNotHeadless(Rule):
     def _missing(self, context: Context, workload: K8sObject, name: str, pos: Pos) -> Finding:
         """No scanned manifest defines the Service: a dangling name when the run read what
         is applied with the StatefulSet, else perhaps a Service made elsewhere."""
+        elsewhere = any(  # the name's Service is another stack's, not applied with it
+            s.namespace == workload.namespace for s in context.index.services_named(name)
+        )
         headline = (
-            f"{workload.ref.display} names Service {name!r} in serviceName, which no scanned "
-            "manifest defines"
+            f"{workload.ref.display} names Service {name!r} in serviceName, which no "
+            + ("manifest applied with it" if elsewhere else "scanned manifest")
+            + " defines"
         )
         others = [s.name for s in context.index.selecting(workload) if s.name]
         or_other = f", or name the one that does ({', '.join(others)})" if others else ""

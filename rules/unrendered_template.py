@@ -50,10 +50,16 @@ class UnrenderedTemplate(ReadProblemRule):
     a chart nothing on this
     machine can render (no `k8slb[helm]`, no `helm` binary; info, once per chart), and a
     file with Go-template actions where YAML
-    structure belongs (`{{- if ... }}` lines, `replicas: {{ .Values.replicas }}`) outside
-    any chart, which is skipped. Template text inside quoted strings or block scalars
-    (alerting rules, Argo parameters, a dashboard's JSON folded over lines) is an ordinary
-    value and does not count.
+    structure belongs (`{{- if ... }}` lines, a key, a pipeline such as
+    `{{ .Values.n | default 1 }}`) outside any chart, which is skipped. Template text
+    inside quoted strings or block scalars (alerting rules, Argo parameters, a dashboard's
+    JSON folded over lines) is an ordinary value and does not count. A file whose every
+    action is a whole scalar value that prints one field (`image:
+    {{.Env.SERVICE_API_IMAGE_NAME}}`, as azd's `*.tmpl.yaml` manifests write them, or
+    `replicas: {{ .Values.replicas }}`) is no template either: the YAML around them stands
+    as written, so it is read with each such value as one not known (a field no rule
+    reads where a string does not belong: `replicas` not known is not 1), and its
+    findings offer no fix (the file is not YAML until it is filled).
 
     ## Why it matters
     A chart's templates are not the manifests that reach the cluster: values, conditions
@@ -79,7 +85,7 @@ class UnrenderedTemplate(ReadProblemRule):
     examples = (
         Example(
             "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n"
-            "  name: {{ .Release.Name }}\nspec:\n  replicas: {{ .Values.replicas }}\n",
+            '  name: {{ include "app.fullname" . }}\nspec:\n  replicas: {{ .Values.replicas }}\n',
             at=(4, 9),
         ),
         Example(

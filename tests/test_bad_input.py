@@ -363,3 +363,54 @@ def test_yaml_whose_api_version_is_not_kubernetes_is_no_object(tmp_path: Path) -
     assert result.findings == [] and result.other_documents == 2
     slip = lint_files(tmp_path / "slip", {"m.yaml": "apiVersion: apps/v1\nmetadata: {}\n"})
     assert rules_of(slip.findings) == ["KLB002"]
+
+
+# A deploy tool's manifest (azd's `*.tmpl.yaml`): Go-template actions only where a scalar
+# value goes, filled from the environment before the file is applied.
+FILLED = (
+    web_deployment(service=True)
+    .replace("image: registry.example/web:1.0", "image: {{.Env.SERVICE_WEB_IMAGE_NAME}}")
+    .replace(
+        "containerPort: 8080",
+        "containerPort: 8080\n          env:\n"
+        "            - name: CLIENT_ID\n              value: {{ .Env.CLIENT_ID }}  # azd",
+    )
+)
+
+
+def test_a_file_whose_template_actions_are_only_scalar_values_is_read_with_them_unknown(
+    tmp_path: Path,
+) -> None:
+    """Each `{{.Env.X}}` stands for one value; the YAML around it is as written, so the
+    Deployment and its Service are judged, the placeholders read as values not known.
+    The file is no YAML until filled: what is found gets no fix."""
+    result = lint_files(tmp_path, {"manifests/deployment.tmpl.yaml": FILLED})
+    assert rules_of(result.findings) == ["KLB302", "KLB401"]
+    assert all(not f.fix.available and not f.edits for f in result.findings)
+
+
+@pytest.mark.parametrize(
+    "structure",
+    [
+        "  {{- if .Env.HA }}\n  minReadySeconds: 5\n  {{- end }}\n",  # a block
+        "  {{.Env.KEY}}: 5\n",  # a key
+        "  minReadySeconds: {{ .Env.WAIT | default 5 }}\n",  # a pipeline
+        "  minReadySeconds: {{.Env.A}}{{.Env.B}}\n",  # two actions
+    ],
+)
+def test_a_file_with_one_template_action_that_is_structure_is_still_klb003(
+    tmp_path: Path, structure: str
+) -> None:
+    text = FILLED.replace("spec:\n  replicas", "spec:\n" + structure + "  replicas", 1)
+    result = lint_files(tmp_path, {"manifests/deployment.tmpl.yaml": text})
+    assert rules_of(result.findings) == ["KLB003"]
+
+
+def test_a_number_not_known_is_never_read_as_its_default(tmp_path: Path) -> None:
+    """`replicas: {{.Env.REPLICAS}}` is not one replica: nothing says so of the pods."""
+    text = FILLED.replace(
+        "replicas: 3", "replicas: {{.Env.REPLICAS}}\n  strategy: {type: Recreate}"
+    )
+    result = lint_files(tmp_path, {"manifests/deployment.tmpl.yaml": text})
+    assert not [f for f in result.findings if "one replica" in f.text]
+    assert "KLB003" not in rules_of(result.findings) and "KLB002" not in rules_of(result.findings)

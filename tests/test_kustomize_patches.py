@@ -457,3 +457,27 @@ def test_a_patch_written_on_one_line_applies_and_one_folded_does_not(tmp_path: P
     )
     assert _severity_of_klb101(quoted) == ["warning"]
     assert _severity_of_klb101(unplaced) == ["info"]
+
+
+def test_an_overlays_replicas_field_makes_the_base_scaled(tmp_path: Path) -> None:
+    """kustomize's `replicas:` field sets the count of the workloads of its build by name:
+    the live overlay runs three of the base's one replica, the local one keeps one."""
+    files = {
+        "deploy/base/payments.yaml": PAYMENTS,
+        "deploy/base/kustomization.yaml": "resources:\n- payments.yaml\n",
+        "deploy/overlays/local/kustomization.yaml": "resources:\n- ../../base\n",
+    }
+    live = "resources:\n- ../../base\nreplicas:\n- name: {name}\n  count: 3\n"
+    scaled = _tree(
+        tmp_path / "scaled",
+        {**files, "deploy/overlays/live/kustomization.yaml": live.format(name="payments-api")},
+    )
+    other = _tree(
+        tmp_path / "other",
+        {**files, "deploy/overlays/live/kustomization.yaml": live.format(name="ledger")},
+    )
+    assert _severity_of_klb101(scaled) == ["warning"]
+    found = _findings(scaled)
+    assert any("deploy/overlays/live/kustomization.yaml gives" in f[3] for f in found)
+    # a name no workload of the build has leaves the one replica as written
+    assert _severity_of_klb101(other) == ["info"]

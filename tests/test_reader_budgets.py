@@ -2915,6 +2915,26 @@ def hash_placeholders(n: int) -> Files:
     }
 
 
+def env_placeholders(n: int) -> Files:
+    """A Deployment of `n` args each a `{{.Env.NAME}}` value (each blanked, read as a value
+    not known), and a ConfigMap of `n` such values whose last line, a key of 1 MB, keeps
+    it a template."""
+    deployment = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n"
+        "  namespace: {{.Env.NS}}\nspec:\n  template:\n    spec:\n      containers:\n"
+        "      - name: c\n        image: x\n        args:\n"
+        + "".join(f"        - {{{{.Env.A{i}}}}}\n" for i in range(n))
+    )
+    return {
+        ".git/HEAD": "ref: refs/heads/main\n",
+        "d.yaml": deployment,
+        "e.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: e}\ndata:\n"
+        + "".join(f"  k{i}: {{{{ .Env.V{i} }}}}\n" for i in range(n))
+        + "x" * (1 << 20)
+        + ": {{ .Env.LAST }}\n",
+    }
+
+
 def kustomize_patches_everywhere(n: int) -> Files:
     """A base of `n` Deployments; an overlay with a patch for each, one file of `n`
     patches of one Deployment and a patch adding `n` containers of `n` env entries each;
@@ -2968,7 +2988,8 @@ def kustomize_patches_by_selector(n: int) -> Files:
     """A base of `n` Deployments labelled by its kustomization; `n` overlays on it, each
     with `n` inline patches (JSON 6902 and strategic merges) whose targets select every
     Deployment by a name pattern that backtracks, a selector of many terms and an
-    operation path hundreds of steps deep: the pairs tested stop at their budget."""
+    operation path hundreds of steps deep, and a `replicas:` field naming 80 Deployments:
+    the pairs tested stop at their budget."""
     deployment = (
         "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: d{i}, labels: {{a: b}}}}\n"
         "spec:\n  replicas: 1\n  selector: {{matchLabels: {{app: a}}}}\n"
@@ -2985,6 +3006,7 @@ def kustomize_patches_by_selector(n: int) -> Files:
         "- target: {kind: Deployment}\n  patch: |-\n    spec: {replicas: 2}\n"
     )
     resources = "".join(f"- r{i}.yaml\n" for i in range(n))
+    replicas = "".join(f"- {{name: d{j}, count: {j + 2}}}\n" for j in range(80))
     files = {
         ".git/HEAD": "ref: refs/heads/main\n",
         "base/kustomization.yaml": f"resources:\n{resources}commonLabels: {{part: shop}}\n",
@@ -2993,6 +3015,7 @@ def kustomize_patches_by_selector(n: int) -> Files:
         files[f"base/r{i}.yaml"] = deployment.format(i=i)
         files[f"o{i}/kustomization.yaml"] = (
             f"resources:\n- ../base\npatchesJson6902:\n{patch * 4}patches:\n{patch * 4}"
+            f"replicas:\n{replicas}"
         )
     return files
 
@@ -3060,7 +3083,7 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Kustomize: 300 patches, Components and overlays deep, one patch of 300x300 env entries": (
         lambda: kustomize_patches_everywhere(300)
     ),
-    "Kustomize: 300 overlays of 16 inline patches selecting 300 labelled Deployments each": (
+    "Kustomize: 300 overlays of 16 inline patches and 80 replicas over 300 Deployments": (
         lambda: kustomize_patches_by_selector(300)
     ),
     "Kustomize: 2000 resource files labelled, 2000 label entries and common labels": (
@@ -3071,6 +3094,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "YAML: 50,000 `#{NAME}` placeholder values as list items and keys, a 1 MB key line": (
         lambda: hash_placeholders(50_000)
+    ),
+    "YAML: 20,000 `{{.Env.X}}` values as list items and map values, a 1 MB key line": (
+        lambda: env_placeholders(20_000)
     ),
     "Go: 3000 packages importing each other in a chain that only tests import": (
         lambda: go_test_support_chain(3000)

@@ -114,3 +114,15 @@ def test_a_dangling_name_points_at_the_service_that_selects_the_pods(tmp_path: P
     other = _SERVICE.replace("  name: db\n", "  name: db-headless\n")
     (finding,) = lint_text(tmp_path, _STATEFULSET + other, ["KLB110"])
     assert "or name the one that does (db-headless)" in finding.text
+
+
+def test_another_stacks_service_of_the_same_name_does_not_govern_it(tmp_path: Path) -> None:
+    """Two stacks each run their own StatefulSet/db: `cloud/` with its headless Service,
+    `edge/` with a ClusterIP one. They are copies, never applied together: the ClusterIP
+    Service of `edge/` is no finding of `cloud/`'s StatefulSet."""
+    files = {
+        "stacks/cloud/db.yaml": _STATEFULSET + _SERVICE,
+        "stacks/edge/db.yaml": _STATEFULSET + CLUSTER_IP,
+    }
+    found = lint_files(tmp_path, files, ["KLB110"]).findings
+    assert [f.path.split("stacks/")[1] for f in found] == ["edge/db.yaml"]

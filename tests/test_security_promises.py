@@ -93,6 +93,12 @@ PROMISES: dict[str, tuple[str, ...]] = {
         "test_repository_bounds.py::test_outside_any_repository_nothing_above_the_path_is_read_but_the_current_folder",
         "test_repository_bounds.py::test_a_stray_formatter_setting_above_does_not_set_the_fixes_line_length",
     ),
+    "Which files git tracks (a `.gitignore` leaves out untracked files only, as in git) is "
+    "read from the work tree's index file as bytes, at most 256 MiB and 2,000,000 entries; "
+    "git itself is never run, since its configuration can name commands (`core.fsmonitor`).": (
+        "test_git_index.py::test_git_is_never_run_so_its_configuration_runs_nothing",
+        "test_git_index.py::test_an_index_that_is_no_file_or_does_not_parse_says_nothing_is_tracked",
+    ),
     "Only regular files are read (a FIFO cannot block a run), and no read takes more than "
     "256 MiB.": (
         "test_sources.py::test_a_fifo_is_never_opened",

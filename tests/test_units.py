@@ -88,3 +88,36 @@ def test_files_of_one_folder_that_run_the_same_pods_are_applied_together(
     }
     found = lint_files(tmp_path, files, ["KLB401"]).findings
     assert sorted(Path(f.path).name for f in found) == ["app-canary.yaml", "app.yaml"]
+
+
+# A kustomize tree: the Deployment in `base/`, the Service that exposes it through a cloud
+# load balancer in an overlay of its own, and beside it an all-in-one demo folder that
+# copies the Deployment (so `base/` and `overlays/` hold one object twice: variants).
+EXPOSED = SERVICE.replace("name: web\n", "name: web-external\n").replace(
+    "spec:\n", "spec:\n  type: NodePort\n"
+)
+EXPOSED_TREE = {
+    "deploy/base/web.yaml": DEPLOYMENT,
+    "deploy/base/kustomization.yaml": "resources:\n- web.yaml\n",
+    "deploy/overlays/gclb/service.yaml": EXPOSED,
+    "deploy/overlays/gclb/kustomization.yaml": "resources:\n- service.yaml\n",
+    "deploy/overlays/demo/all-in-one.yaml": DEPLOYMENT + SERVICE,
+}
+PROD = "resources:\n- ../base\n- ../overlays/gclb\n"
+
+
+def test_a_kustomization_that_builds_two_variant_folders_applies_them_together(
+    tmp_path: Path,
+) -> None:
+    """`prod/` builds the base and the gclb overlay: whatever the folders say of variants,
+    the overlay's Service and the base's pods are applied together, and it serves them."""
+    files = {**EXPOSED_TREE, "deploy/prod/kustomization.yaml": PROD}
+    found = lint_files(tmp_path, files, ["KLB401"]).findings
+    (base,) = [f for f in found if f.path.endswith("deploy/base/web.yaml")]
+    assert "web-external" in base.text
+
+
+def test_variant_folders_no_kustomization_builds_together_stay_apart(tmp_path: Path) -> None:
+    """With no build that holds both, the overlay's Service may be another variant's."""
+    found = lint_files(tmp_path / "alone", EXPOSED_TREE, ["KLB401"]).findings
+    assert not [f for f in found if f.path.endswith("deploy/base/web.yaml")]

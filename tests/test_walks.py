@@ -223,3 +223,25 @@ def test_check_with_its_walk_kept_answers_as_a_fresh_check_after_any_edits(
         taken += bool(list(private_cache.rglob(walks.WALK_FILE)))
         _edit(rng, root)
     assert taken > 8
+
+
+def test_a_walk_that_read_the_git_index_is_walked_again_when_git_tracks_more(
+    tmp_path: Path, untimed: None
+) -> None:
+    """.gitignore leaves out untracked files only: the walk that asked the index which
+    files git tracks rests on it, so `git add -f` of an ignored file is seen."""
+    import subprocess
+
+    root, memo = repository(tmp_path)
+    shutil.rmtree(root / ".git")
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    write(root / ".gitignore", "dist/\n")
+    write(root / "dist/app.yaml")
+    write(root / "k8s/app.yaml")
+    settle()
+    assert found(root, memo) == found(root, None)
+    assert len(found(root, memo)) == 1
+    subprocess.run(["git", "-C", str(root), "add", "-f", "dist/app.yaml"], check=True)
+    settle()
+    assert found(root, memo) == found(root, None)
+    assert len(found(root, memo)) == 2

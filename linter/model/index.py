@@ -3,6 +3,7 @@ and targets, whether a workload is meshed, and what scales it."""
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import PurePath
@@ -96,9 +97,11 @@ class Index:
         manifest_files: Iterable[str] = (),
         namespaces_elsewhere: Iterable[K8sObject] = (),
         built_replicas: Mapping[tuple[str, ObjectRef], tuple[str, int]] | None = None,
+        built_in: Mapping[str, frozenset[str]] | None = None,
     ) -> None:
         self.objects = list(objects)
         self.built_replicas = built_replicas or {}  # model/patched.py's `scaled`
+        self.built_in = built_in or {}  # model/patched.py's: the builds holding each file
         self.mesh = mesh
         # which objects are applied together (units.py), by file: none given, one unit
         self.units: Mapping[str, Unit] = units or {}
@@ -216,11 +219,19 @@ class Index:
         ]
 
     def together(self, one: K8sObject, other: K8sObject) -> bool:
-        """Whether two objects are applied together (the same deployment unit)."""
+        """Whether two objects are applied together: the same deployment unit, or two
+        files read as written that one kustomization's build holds (an overlay's Service
+        and its base's pods, though the tree's folders make them variants)."""
         units = self.units
         if not units or one.path == other.path:
             return True
-        return compatible(units.get(one.path, PLAIN), units.get(other.path, PLAIN))
+        first, second = units.get(one.path, PLAIN), units.get(other.path, PLAIN)
+        if compatible(first, second):
+            return True
+        if first[0] or second[0] or not self.built_in:
+            return False
+        builds = self.built_in.get(os.path.normpath(one.path), frozenset())
+        return not builds.isdisjoint(self.built_in.get(os.path.normpath(other.path), ()))
 
     def read_with_its_unit(self, obj: K8sObject) -> bool:
         """Whether the run read what is applied with the object, so that an object it
@@ -427,8 +438,8 @@ class Index:
 
     def scaled(self, workload: K8sObject) -> bool:
         """Whether more than the replicas the workload writes may run: an autoscaler
-        targets it, or a kustomization's patches give it more than one replica in a build
-        (an overlay's `replicas` over the base's, which is judged as written)."""
+        targets it, or a kustomization's patches or `replicas:` field give it more than one
+        replica in a build (an overlay's over the base's, which is judged as written)."""
         return bool(self.scalers(workload)) or (workload.path, workload.ref) in self.built_replicas
 
     def mesh_balancing(self, pods: Iterable[tuple[K8sObject, PodTemplate]]) -> str | None:

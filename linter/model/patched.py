@@ -71,6 +71,7 @@ MAX_BUILD_FILES = 4096
 MAX_BUILD_DEPTH = 32
 MAX_PATCH_NODES = 20_000
 MAX_PATCHES_TRIED = 50_000  # (a build, a patch) pairs a run looks for targets of
+MAX_BUILT_PAIRS = 200_000  # (a resource file, a build holding it) pairs a run notes
 MAX_SELECTED = 20_000  # (a patch, an object) pairs a run tests a target's selectors on
 MAX_OPERATION_PATH = 64  # the steps of a JSON 6902 operation's path
 
@@ -88,10 +89,14 @@ class Patched:
     # (the patched object's path, its ref) -> each container a patch added whole -> the
     # patch file it is written in
     moved: dict[tuple[str, ObjectRef], dict[str, str]] = field(default_factory=dict)
-    # (an object's path, its ref) -> (a kustomization, the replicas its patches give the
-    # object), where they are more than one and the object is kept as written (an
-    # overlay's replaced value, two overlays patching it): a build runs more than one pod
+    # (an object's path, its ref) -> (a kustomization, the replicas its patches or its
+    # `replicas:` field give the object), where they are more than one and the object is
+    # kept as written (an overlay's replaced value, two overlays patching it): a build
+    # runs more than one pod
     scaled: dict[tuple[str, ObjectRef], tuple[str, int]] = field(default_factory=dict)
+    # a resource file -> the kustomizations whose builds hold it (through their bases):
+    # two files one build holds are applied together, whatever folders they are in
+    built_in: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -139,8 +144,12 @@ def patched(
         if m.kustomization is not None and m.path not in rendered
     }
     inline = any(e.inline is not None for k in kustomizations.values() for e in k.patches)
-    if not files and not inline:
-        return Patched(objects)
+    sets_replicas = any(k.replicas for k in kustomizations.values())
+    added = [a for m in manifests if m.path not in rendered for a in m.added_labels]
+    plan = _Plan(kustomizations, added)
+    built_in = plan.built_in() if kustomizations else {}
+    if not files and not inline and not sets_replicas:
+        return Patched(objects, built_in=built_in)
     bodies: dict[str, list[K8sObject]] = {}
     kept: list[K8sObject] = []
     for obj in objects:
@@ -148,17 +157,49 @@ def patched(
             bodies.setdefault(os.path.normpath(obj.path), []).append(obj)
         else:
             kept.append(obj)
-    added = [a for m in manifests if m.path not in rendered for a in m.added_labels]
-    plan = _Plan(kustomizations, added)
     wanted, refused = plan.patches(kept, bodies)
-    result = Patched([], files)
+    result = Patched([], files, built_in=built_in)
     for obj in kept:
         patches = wanted.get(id(obj))
         made = _applied(obj, patches, result) if patches and id(obj) not in refused else None
         result.objects.append(made or obj)
         if patches and made is None:
             _note_scaled(obj, patches, result)
+    if sets_replicas:
+        _note_replicas_set(plan, result, rendered)
     return result
+
+
+_SET_BY_REPLICAS = frozenset(("Deployment", "StatefulSet", "ReplicaSet", "ReplicationController"))
+
+
+def _note_replicas_set(plan: _Plan, result: Patched, rendered: Mapping[str, str]) -> None:
+    """kustomize's `replicas:` field (`- name: api`, `count: 3`): the count it sets, in
+    each build of the kustomization, for the workloads of that build of the name, noted
+    as an overlay's patches are (`_note_scaled`) where it is more than one and more than
+    the object says: the object is judged as written, and as scaled. Past the budget of
+    (entry, object) pairs tested, no more is noted."""
+    by_name: dict[str, list[K8sObject]] = {}
+    for obj in result.objects:
+        if obj.kind in _SET_BY_REPLICAS and obj.name and obj.path not in rendered:
+            by_name.setdefault(obj.name, []).append(obj)
+    tested = 0
+    for path in sorted(plan.kustomizations):
+        for name, count in plan.kustomizations[path].replicas:
+            named = by_name.get(name, []) if count > 1 else []
+            for _, build in plan.scopes(path) if named else ():
+                for obj in named:
+                    tested += 1
+                    if tested > MAX_SELECTED:
+                        return
+                    written = dig(obj.body, "spec", "replicas")
+                    if os.path.normpath(obj.path) not in build or (
+                        isinstance(written, int) and written >= count
+                    ):
+                        continue
+                    known = result.scaled.get((obj.path, obj.ref))
+                    if known is None or count > known[1]:
+                        result.scaled[(obj.path, obj.ref)] = (path, count)
 
 
 def _note_scaled(
@@ -195,6 +236,7 @@ class _Plan:
         self.inline: dict[int, K8sObject | _Operations | None] = {}
         self.naming: dict[str, set[str]] = {}  # a resource file -> the kustomizations naming it
         self.listing: dict[str, list[str]] = {}  # a component -> the kustomizations listing it
+        self.entries: dict[str, str | None] = {}  # an entry -> the kustomization it is
         for path, parts in kustomizations.items():
             for entry in parts.resources:
                 self.naming.setdefault(entry, set()).add(path)
@@ -204,12 +246,18 @@ class _Plan:
                     self.listing.setdefault(found, []).append(path)
 
     def _kustomization_of(self, entry: str) -> str | None:
-        """The kustomization a resource or component entry (a folder) is, if read."""
+        """The kustomization a resource or component entry (a folder) is, if read (each
+        entry looked up once: every build that reaches a base reads its entries)."""
+        if entry in self.entries:
+            return self.entries[entry]
+        found = None
         for name in KUSTOMIZATION_FILES:
             path = os.path.normpath(os.path.join(entry, name))
             if path in self.kustomizations:
-                return path
-        return None
+                found = path
+                break
+        self.entries[entry] = found
+        return found
 
     def build(self, path: str) -> frozenset[str] | None:
         """The resource files the kustomization at `path` builds from (its bases' and its
@@ -237,6 +285,20 @@ class _Plan:
         self.builds[path] = frozenset(files)
         self.reached[path] = frozenset(seen)
         return self.builds[path]
+
+    def built_in(self) -> dict[str, frozenset[str]]:
+        """Each resource file, with the kustomizations (not Components) whose builds hold
+        it; past `MAX_BUILT_PAIRS` (file, build) pairs, none: nothing is said then."""
+        found: dict[str, set[str]] = {}
+        pairs = 0
+        for path, parts in sorted(self.kustomizations.items()):
+            build = None if parts.component else self.build(path)
+            pairs += len(build or ())
+            if pairs > MAX_BUILT_PAIRS:
+                return {}
+            for file in build or ():
+                found.setdefault(file, set()).add(path)
+        return {file: frozenset(paths) for file, paths in found.items()}
 
     def scopes(self, path: str) -> list[tuple[str, frozenset[str]]]:
         """Where the patches of the kustomization at `path` apply: its own build, or a
@@ -613,8 +675,9 @@ def _placed(node: Any, pos: Pos, merge: _Merge) -> Any:
 def move_to_patches(
     findings: list[Finding], moved: Mapping[tuple[str, ObjectRef], Mapping[str, str]]
 ) -> list[Finding]:
-    """Each finding about a patched object without its fix (its file does not say it
-    all), and one about a container a patch added whole put in that patch's file."""
+    """Each finding about a patched object (or one of a file whose template values a
+    program fills) without its fix (its file does not say it all), and one about a
+    container a patch added whole put in that patch's file."""
     if not moved:
         return findings
     out = []

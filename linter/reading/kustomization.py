@@ -271,15 +271,17 @@ class PatchEntry:
 @record
 class KustomizationParts:
     """What a kustomization builds from, resolved: the entries of its `resources:` (and old
-    `bases:`) and `components:` (files or folders), and the patch files it applies.
-    `component`: a kustomize Component (`kind: Component`), whose resources and patches
-    go into the kustomization that lists it."""
+    `bases:`) and `components:` (files or folders), the patch files it applies and the
+    replicas its `replicas:` field sets. `component`: a kustomize Component (`kind:
+    Component`), whose resources and patches go into the kustomization that lists it."""
 
     path: str
     component: bool
     resources: tuple[str, ...]
     components: tuple[str, ...]
     patches: tuple[PatchEntry, ...]
+    # its `replicas:` entries: (a workload's name, the replicas it sets in the build)
+    replicas: tuple[tuple[str, int], ...] = ()
 
 
 # The entries of one of a kustomization's lists read at most: more is refused whole.
@@ -524,4 +526,20 @@ def kustomization_parts(
         _resolved(folder, resources),
         _resolved(folder, components),
         tuple(entry for entry in entries if entry is not None),
+        _replicas(body),
     )
+
+
+def _replicas(body: dict[str, Any]) -> tuple[tuple[str, int], ...]:
+    """The `replicas:` entries (`- name: api`, `count: 3`) kustomize would take: a name
+    and a whole number each (an entry written otherwise fails its build, so none is
+    read); past the budget, none."""
+    entries = _entries(body, "replicas")
+    found: list[tuple[str, int]] = []
+    for entry in entries or ():
+        name = entry.get("name") if isinstance(entry, dict) else None
+        count = entry.get("count") if isinstance(entry, dict) else None
+        if not isinstance(name, str) or not isinstance(count, int) or isinstance(count, bool):
+            return ()
+        found.append((name, count))
+    return tuple(found)

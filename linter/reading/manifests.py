@@ -74,6 +74,9 @@ class ManifestFile:
     unnamed: list[Problem] = field(default_factory=list)
     # what a test runner reads of the files named here (test_patterns)
     runner: RunnerFiles = field(default_factory=lambda: RunnerFiles())
+    # the lines whose template action (`{{.Env.IMAGE}}`) was read as a value not known:
+    # the file is no YAML until a program fills them, so its objects get no fix
+    filled: frozenset[int] = frozenset()
 
 
 def decode(path: str, data: bytes) -> str | Problem:
@@ -210,6 +213,51 @@ def _template_line(text: str) -> tuple[int, int] | None:
     return None
 
 
+# A line whose value is wholly one template action that prints a field (`image:
+# {{.Env.SERVICE_API_IMAGE_NAME}}`, `- {{ .Values.flag }}`): a deploy tool (azd, a script
+# of Go's text/template) fills a scalar there, and the YAML around it stands as written.
+_VALUE_ACTION = regex.compile(
+    r"^[ \t]*(?:-[ \t]+)?(?:[^#'\"{}\n]*:[ \t]+)?"
+    r"(\{\{[ \t]*\.[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*[ \t]*\}\})"
+    r"[ \t]*(?:#.*)?$"
+)
+
+
+def _values_filled(text: str) -> tuple[str, frozenset[int]] | None:
+    """The text with each template action that is a whole scalar value made a quoted
+    string of the same length (`'{.Env.X}'`: every line and column stays where it was),
+    and those lines (from 1), where a value not known stands: a string where the schema
+    wants one (an image no build names), else a wrong shape that is no KLB002 of the
+    author's and leaves the field unread, as a damaged one (`replicas` not known is not
+    1); None when some action is structure (a key, a block, an
+    `if` or `range`, a pipeline, more than one action a line), or nothing was blanked:
+    then the file is a template, skipped. Read line by line as `_template_line` reads,
+    so an action in a block scalar stays text; the result is confirmed by `find_template`."""
+    lines = text.split("\n")
+    blanked: list[int] = []
+    block_parent: int | None = None
+    for number, line in enumerate(lines):
+        content = line.lstrip(" ")
+        indent = len(line) - len(content)
+        if block_parent is not None:
+            if not content.strip() or indent > block_parent:
+                continue
+            block_parent = None
+        if "{{" in line and _TEMPLATE.search(line) is not None:
+            value = _VALUE_ACTION.match(line)
+            if value is None:
+                return None
+            start, end = value.span(1)
+            lines[number] = line[:start] + "'" + line[start + 1 : end - 1] + "'" + line[end:]
+            blanked.append(number + 1)
+        elif ("|" in line or ">" in line) and _BLOCK_SCALAR.search(line):
+            block_parent = indent
+    if not blanked:
+        return None
+    filled = "\n".join(lines)
+    return (filled, frozenset(blanked)) if find_template(filled) is None else None
+
+
 # Helm's chart metadata: `apiVersion: v2` and a `name`, but no `kind` and no object.
 CHART_METADATA = frozenset({"Chart.yaml", "Chart.yml"})
 
@@ -253,6 +301,10 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
         result.problems += _unread_references(path, text)
         result.patch_files = merge_patch_files(path, text)
     template = find_template(text)
+    filled = _values_filled(text) if template is not None else None
+    if filled is not None:
+        text, template = filled[0], None  # each placeholder read as a value not known
+        result.filled = filled[1]
     if template is not None:
         result.problems.append(
             Problem(
@@ -276,6 +328,7 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
         result.kustomization = kustomization_parts(path, composed.documents[0].data, text)
     strays: list[Document] = []
     holes = placeholder_values(text) if "#{" in text else frozenset()
+    holes |= result.filled
     for doc in composed.documents:
         if (
             isinstance(doc.data, YMap)
@@ -643,7 +696,9 @@ def _add_object(
     separable = [error.separable for error in errors]
     kept = all(separable)  # every wrong field is one the object can be read without
     for error, leaf in zip(errors, separable, strict=True):
-        if error.pos[0] in holes and _value_at(body, error.path) is None:
+        if error.pos[0] in holes and (
+            error.pos[0] in result.filled or _value_at(body, error.path) is None
+        ):
             continue  # a placeholder the code that reads the file fills: not YAML's value
         detail = (
             (f"the rules that read `{leaf[-1]}` skip this object; the others still check it",)

@@ -18,6 +18,7 @@ from k8slb.core.record import record
 from k8slb.inputs import MANIFESTS, READERS, reader_of, reported
 from k8slb.languages import language_of as code_language
 from k8slb.reading.bounded import read_bounded
+from k8slb.reading.git_index import Tracked, index_file, tracked_in
 from k8slb.reading.kustomization import (
     KUSTOMIZATION_FILES,
     data_files,
@@ -128,15 +129,47 @@ def folder_kind(names: list[str], *, on_request: bool) -> Language | None:
     )
 
 
-class _IgnoreRules:
-    """The .gitignore files that apply inside one folder, outermost first."""
+class _TrackedFiles:
+    """What git tracks in the repository a walk is in, read from its index when a
+    .gitignore first leaves a path out (reading/git_index.py), its stamp taken then."""
 
-    def __init__(self, specs: tuple[tuple[Path, pathspec.GitIgnoreSpec], ...] = ()) -> None:
+    def __init__(self, top: str | None, stamps: Stamps | None = None) -> None:
+        self.top = top
+        self.stamps = stamps
+        self.read = False
+        self.tracked: Tracked | None = None
+
+    def hold(self, path: Path, *, is_dir: bool) -> bool:
+        """Whether git tracks the file, or a file below the folder."""
+        if self.top is None or not inside(str(path), self.top):
+            return False
+        if not self.read:
+            self.read = True
+            index = index_file(self.top)
+            if index is not None and self.stamps is not None:
+                self.stamps.add(index)  # the walk now rests on what the index says
+            self.tracked = tracked_in(self.top)
+        if self.tracked is None:
+            return False
+        relative = os.path.relpath(path, self.top).replace(os.sep, "/")
+        return self.tracked.holds(relative, is_dir=is_dir)
+
+
+class _IgnoreRules:
+    """The .gitignore files that apply inside one folder, outermost first; they leave out
+    untracked paths only, as git's do (`tracked`: what the index holds)."""
+
+    def __init__(
+        self,
+        specs: tuple[tuple[Path, pathspec.GitIgnoreSpec], ...] = (),
+        tracked: _TrackedFiles | None = None,
+    ) -> None:
         self.specs = specs
+        self.tracked = tracked or _TrackedFiles(None)
 
     def below(self, folder: Path) -> _IgnoreRules:
         spec = _read_gitignore(folder)
-        return _IgnoreRules((*self.specs, (folder, spec))) if spec else self
+        return _IgnoreRules((*self.specs, (folder, spec)), self.tracked) if spec else self
 
     def ignores(self, path: Path, *, is_dir: bool) -> bool:
         verdict = False
@@ -145,7 +178,7 @@ class _IgnoreRules:
             include = spec.check_file(relative).include
             if include is not None:
                 verdict = include
-        return verdict
+        return verdict and not self.tracked.hold(path, is_dir=is_dir)
 
 
 def _read_gitignore(folder: Path) -> pathspec.GitIgnoreSpec | None:
@@ -156,11 +189,12 @@ def _read_gitignore(folder: Path) -> pathspec.GitIgnoreSpec | None:
     return gitignore_patterns(tuple(lines)) if lines else None
 
 
-def _rules_for(root: Path) -> _IgnoreRules:
+def _rules_for(root: Path, stamps: Stamps | None = None) -> _IgnoreRules:
     """The .gitignore files of the repository above `root`, down to `root` itself."""
     absolute = root.resolve()
-    top = Path(git_top(str(absolute)) or absolute)
-    rules = _IgnoreRules()
+    repository = git_top(str(absolute))
+    top = Path(repository or absolute)
+    rules = _IgnoreRules(tracked=_TrackedFiles(repository, stamps))
     chain = [absolute, *absolute.parents]
     for folder in reversed(chain[: chain.index(top) + 1]):
         rules = rules.below(folder)
@@ -220,7 +254,9 @@ def _walk(
     stamps.add_folders_up_to(base, git_top(base))
     before = len(errors)
     found = list(
-        _walk_folder(base, shown, base, _rules_for(Path(base)), exclude, errors, kustomize, stamps)
+        _walk_folder(
+            base, shown, base, _rules_for(Path(base), stamps), exclude, errors, kustomize, stamps
+        )
     )
     if len(errors) == before:
         remember(walks, key, stamps, found)

@@ -696,6 +696,7 @@ def analyse(
         manifest_files=[m.path for m in read.manifests],
         namespaces_elsewhere=read.namespaces_elsewhere,
         built_replicas=merged.scaled,
+        built_in=merged.built_in,
     )
     reported = {s.path for s in sources if s.report}
     return Context(
@@ -708,7 +709,12 @@ def analyse(
         if links is None
         else link_code_again(index, read.modules, links),
         proxy_configs=[c for m in read.manifests for c in m.proxy_configs],
-        patched=merged.moved,
+        # a file a program fills before use (template values read as unknown) says no
+        # more than a patched object's does: findings about its objects get no fix
+        patched={
+            **{(o.path, o.ref): {} for m in read.manifests if m.filled for o in m.objects},
+            **merged.moved,
+        },
         patch_files=merged.patch_files,
         unnamed_said=said,
         patterns=patterns,
