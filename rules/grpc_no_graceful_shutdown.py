@@ -5,6 +5,7 @@ from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts, Wait
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
+from k8slb.model.addresses import unix_socket
 from k8slb.model.entries import Entries, entries_of, signal_owner
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
@@ -50,6 +51,21 @@ _CONTEXT_IMPORTS = '\t"context"\n\t"os/signal"\n\t"syscall"'
 _NODE_EXITS_AT_ONCE = (
     "  process.on('SIGTERM', () => {\n    console.log('stopping');\n    process.exit(0);\n  });\n"
 )
+
+
+# Said of a server on a Unix socket that no container is known to run as its process.
+_UNIX_SOCKET = (
+    "info only: it listens on a Unix socket alone, so its callers share the socket file, "
+    "and no container is known to run it: started by another process (a plugin its host "
+    "runs), it gets no SIGTERM from Kubernetes, which signals the container's main "
+    "process, and that process stops it; run as a container's own process, it does"
+)
+
+
+def _unix_only(facts: CodeFacts, server: str) -> bool:
+    """Whether every address the module's server listens on is a Unix socket."""
+    listens = [listen.address for listen in facts.listens if listen.server == server]
+    return bool(listens) and all(unix_socket(address) for address in listens)
 
 
 class GrpcNoGracefulShutdown(Rule):
@@ -188,6 +204,15 @@ class GrpcNoGracefulShutdown(Rule):
     (`processOnce(['SIGTERM'])`, the helper in another module) is judged alike.
     The fix inserts before `bindAsync` a handler that calls `tryShutdown`, bounded by a
     timer that calls `forceShutdown`, then ends the process.
+
+    A server that listens on a Unix socket alone (`net.Listen("unix", path)`, `unix:PATH`,
+    `'unix://' + path`, Netty's `DomainSocketAddress`) and that no container is known to
+    run is reported at `info`: its callers share its socket file, and such a server is
+    often a plugin its host process starts as a child (HashiCorp's go-plugin prints its
+    socket in the handshake), which Kubernetes' SIGTERM never reaches (the kubelet signals
+    each container's main process), and which its host stops. A container known to run
+    it as its own process (a kubelet plugin's, a sidecar's) gets SIGTERM, and it keeps the
+    warning there.
 
     ## Why it matters
     Kubernetes stops a pod with SIGTERM, then SIGKILL when the grace period is over.
@@ -364,6 +389,7 @@ class GrpcNoGracefulShutdown(Rule):
                 if name is None or name not in facts.starts:
                     continue
                 server = servers[name]
+                on_socket = not runners and _unix_only(facts, name)
                 if owner is not None and wait.awaited:
                     # an asyncio server on the loop of a framework that owns SIGTERM
                     yield from self._cancelled(context, facts, wait, name, owner, where)
@@ -379,6 +405,8 @@ class GrpcNoGracefulShutdown(Rule):
                         + ", ".join(f for f, handles in handled.items() if handles)
                         + "): if only they start the server, it is drained"
                     )
+                if on_socket:
+                    also.append(_UNIX_SOCKET)
                 yield self.code_finding(
                     wait.loc,
                     (
@@ -391,7 +419,7 @@ class GrpcNoGracefulShutdown(Rule):
                     related=[Related(server.loc.path, server.loc.line, "the server")],
                     fix=fix,
                     edits=dialect.sigterm_handler(wait, name, grace),
-                    severity=severity,
+                    severity=Severity.INFO if on_socket else severity,
                 )
 
     def _never_stopped(

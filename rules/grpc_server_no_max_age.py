@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from k8slb.code.facts import CodeFacts, Option, Server
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.core.record import record
-from k8slb.model.addresses import loopback_only
+from k8slb.model.addresses import listened_at, loopback_only
 from k8slb.model.addresses_spring import runs_profile
 from k8slb.model.dialers import Dialer, per_call_only
 from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
@@ -124,11 +124,20 @@ class GrpcServerNoMaxAge(Rule):
     Reported at `info` when the server listens only on its pod's own addresses (a loopback
     host such as `127.0.0.1:50051`, or a Unix socket): its callers are a proxy in the pod
     (a sidecar), whose connections to other pods are the proxy's to balance, or, on a
-    socket file, whoever shares the file (a kubelet plugin's socket on a `hostPath`). A
+    socket file, whoever shares the file (a kubelet plugin's socket on a `hostPath`, the
+    host process that started a plugin). A
     Unix socket is read as Python and Node write its target (`unix:PATH`,
     `unix:///PATH`, `unix-abstract:NAME`), as Go listens on it (`net.Listen("unix",
     path)`, `"unixpacket"`, `net.ListenUnix`) and as grpc-java's Netty server is given
     one (`NettyServerBuilder.forAddress(new DomainSocketAddress(path))`, in Kotlin too).
+    The host is read where the address is built from a literal host and a port (or path)
+    k8slb cannot read: Go's `fmt.Sprintf("localhost:%v", port)`, `"localhost:" + port` and
+    `net.JoinHostPort("localhost", port)`; Python's f-strings, `+`, and the text before the
+    first placeholder of `%` and `str.format`; Node's template literals and `+` (a field of
+    the class declared with a string and never assigned, `this.scheme + '://' + path`, is
+    that string); a host that an environment variable or a flag follows
+    (`f"unix://{os.environ['RUN_DIR']}/agent.sock"`); grpc-java's `new
+    InetSocketAddress("localhost", port)`.
 
     Reported at `info` when the only callers seen are proxies that balance each request
     over the pods: every Service that selects the pods running the server is an
@@ -402,8 +411,8 @@ def _no_caller_stays(
     local = _loopback_listen(facts, server.name)
     if local is not None:
         callers = (
-            "its callers share its socket file (a container of its pod, or the node's "
-            "kubelet), with no Service between them and other pods"
+            "its callers share its socket file (a container of its pod, the node's kubelet, "
+            "or the process that started it), with no Service between them and other pods"
             if local.startswith(("unix", "a Unix"))
             else "its callers are in its own pod (a sidecar proxy), whose connections "
             "to other pods are the proxy's"
@@ -511,8 +520,10 @@ def _loopback_listen(facts: CodeFacts, server: str | None) -> str | None:
     own (a loopback host, a Unix socket): then only a proxy in the pod calls it."""
     listens = [listen for listen in facts.listens if server and listen.server == server]
     if listens and all(loopback_only(listen.address) for listen in listens):
-        address = str(listens[0].address)
-        return "a Unix socket" if address == "unix:" else address  # its path not read
+        address = listened_at(listens[0].address) or ""
+        if address == "unix:":
+            return "a Unix socket"  # its path not read
+        return address.removesuffix(":")  # `localhost:`: its host alone was read
     return None
 
 

@@ -321,8 +321,10 @@ class SigtermNeverReachesServer(Rule):
       process: the module its `--app` names, else, as Flask finds it by `FLASK_APP` or
       `app.py`, the code of the folder the image is built from; an ASGI/WSGI server run as
       a module (`python -m gunicorn app.wsgi`, `python -m uvicorn`) is that server as PID
-      1, as it is run by name, with its own handler. A gRPC server waited on is
-      `grpc-no-graceful-shutdown`'s to report, not this rule's;
+      1, as it is run by name, with its own handler. A gRPC server the code starts and
+      waits on is `grpc-no-graceful-shutdown`'s to report, not this rule's (a wait in a
+      module that starts none, an asyncio loop's `run_forever()` in a worker thread, is
+      no server's);
     - a shell script of the tree as PID 1 (the ENTRYPOINT, CMD or `command` names a file
       that a COPY or ADD of the Dockerfile put there, a path or a name in a PATH folder, or
       a shell is run on it: `sh docker-entrypoint.sh`, by the shell named): its shell
@@ -962,7 +964,7 @@ def _runtime(
         if judged is None:
             return None
         built_from, code, output = judged
-    if not code or any(m.sigterm_handlers or m.signal_servers or m.waits for m in code):
+    if not code or any(m.sigterm_handlers or m.signal_servers or _grpc_waited(m) for m in code):
         return None
     program = f"{runner} (Python)" if runner is not None else found.program
     message: tuple[str, ...] = (
@@ -977,6 +979,14 @@ def _runtime(
     # the file node runs is no module k8slb read: what it holds, or what a framework writes
     # into it at build time, may be a server and its SIGTERM handler
     return (*message, f"info only: {_unread(output, link.dockerfile)}"), Severity.INFO
+
+
+def _grpc_waited(module: CodeFacts) -> bool:
+    """Whether the module waits on a gRPC server it starts, which grpc-no-graceful-shutdown
+    judges: a wait of a module that starts none (an asyncio loop's `run_forever()` in a
+    worker thread) is no server's, and leaves Python or Node as PID 1 to this rule."""
+    started = {server.name for server in module.servers if server.name in module.starts}
+    return bool(module.waits) and bool(started)
 
 
 def _handed_module(context: Context, link: Link, found: Pid1) -> bool:

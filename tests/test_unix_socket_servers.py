@@ -165,3 +165,78 @@ def test_a_python_server_on_a_unix_address_is_its_pods_own(tmp_path: Path, addre
     code = PYTHON_SERVER.replace("ADDRESS", address)
     (finding,) = lint_files(tmp_path, {"agent/server.py": code}, ["KLB201"]).findings
     assert finding.severity.label == "info"
+
+
+GO_PLUGIN = """\
+package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+
+	"google.golang.org/grpc"
+)
+
+func main() {
+	socket := filepath.Join(os.TempDir(), fmt.Sprintf("plugin-%d.sock", os.Getpid()))
+	lis, err := net.Listen("unix", socket)
+	if err != nil {
+		os.Exit(1)
+	}
+	fmt.Printf("1|1|unix|%s|grpc\\n", socket)
+	srv := grpc.NewServer()
+	_ = srv.Serve(lis)
+}
+"""
+
+
+def _plugin_deployed() -> dict[str, str | bytes]:
+    """The plugin above built by its Dockerfile and run by a Deployment's container as its
+    own process (a kubelet plugin, say, whose socket the node shares)."""
+    return {
+        "go.mod": "module example.com/volumes\n\ngo 1.22\n",
+        "plugin/main.go": GO_PLUGIN,
+        "plugin/Dockerfile": "FROM golang:1.22\nWORKDIR /src\nCOPY . .\n"
+        'RUN go build -o /usr/bin/plugin ./plugin\nENTRYPOINT ["/usr/bin/plugin"]\n',
+        "plugin/deployment.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: plugin}\n"
+            "spec:\n  replicas: 1\n  selector: {matchLabels: {app: plugin}}\n  template:\n"
+            "    metadata: {labels: {app: plugin}}\n    spec:\n      containers:\n"
+            "        - name: plugin\n          image: example/volumes/plugin:latest\n"
+        ),
+    }
+
+
+def test_a_server_on_a_unix_socket_no_container_runs_is_info_for_klb403(
+    tmp_path: Path,
+) -> None:
+    """No container is known to run it: a server on a Unix socket alone may be a child
+    its host process started (a plugin), which Kubernetes' SIGTERM never reaches."""
+    files: dict[str, str | bytes] = {
+        "go.mod": "module example.com/volumes\n\ngo 1.22\n",
+        "plugin/main.go": GO_PLUGIN,
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB403"]).findings
+    assert finding.severity.label == "info"
+    assert "it listens on a Unix socket alone" in finding.text
+
+
+def test_a_server_on_a_unix_socket_a_container_runs_keeps_klb403s_warning(
+    tmp_path: Path,
+) -> None:
+    """Run as its container's process, it gets SIGTERM, and dies with calls in flight."""
+    (finding,) = lint_files(tmp_path, _plugin_deployed(), ["KLB403"]).findings
+    assert finding.severity.label == "warning"
+    assert "Unix socket" not in finding.text
+
+
+def test_a_server_on_tcp_no_container_runs_keeps_klb403s_warning(tmp_path: Path) -> None:
+    code = GO_PLUGIN.replace('net.Listen("unix", socket)', 'net.Listen("tcp", ":9090")')
+    files: dict[str, str | bytes] = {
+        "go.mod": "module example.com/volumes\n\ngo 1.22\n",
+        "plugin/main.go": code,
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB403"]).findings
+    assert finding.severity.label == "warning"

@@ -443,6 +443,34 @@ def add_kept(found: list[tuple[Any, bool]], values: Iterable[Any], kept: bool) -
             found[known] = (value, True)
 
 
+def leading_text(parts: Iterable[Any]) -> str:
+    """The literal text a text's parts begin with, up to the first that is no string (a
+    value k8slb cannot read, an environment value)."""
+    text: list[str] = []
+    for part in parts:
+        if not isinstance(part, str):
+            break
+        text.append(part)
+    return "".join(text)[:MAX_TEXT]
+
+
+def listen_head(text: str) -> str | None:
+    """Where a server listens as the literal text its address begins with says, when the
+    rest is not read (`fmt.Sprintf("localhost:%v", port)`, `'unix://' + path`): `HOST:`,
+    its port left out (no port is read from it), when the text holds the whole host and
+    the colon after it; `unix:` for a Unix socket whose path is not read; None when the
+    text does not say the host (`:` alone, a host cut short, nothing)."""
+    if text.startswith(("unix:", "unix-abstract:")):
+        return "unix:"
+    host, colon, port = text.rpartition(":")
+    if not colon or not host or (port and not port.isdigit()):
+        return None
+    bracketed = host.startswith("[") and host.endswith("]") and "[" not in host[1:]
+    if not (bracketed or ":" not in host) or any(c.isspace() or c in "/@?#" for c in host):
+        return None
+    return host + ":"
+
+
 def joined(parts: list[Any]) -> Any:
     """Concatenate string parts; one EnvRef among them becomes its prefix/suffix; a part
     imported from another module defers the result until it is resolved (one flat Joined:

@@ -22,6 +22,7 @@ from k8slb.code.facts import (
     EnvText,
     FlagRef,
     SettingsKey,
+    listen_head,
 )
 from k8slb.core import regex
 from k8slb.core.findings import Related
@@ -77,16 +78,35 @@ class Address:
     reach: Reach
 
 
+def listened_at(address: object) -> str | None:
+    """What is known of where a server listens: its address, or, for one an environment
+    variable or a flag fills in (`f"unix://{os.environ['RUN_DIR']}/agent.sock"`), what the
+    literal text it begins with says (facts.listen_head); None when nothing is."""
+    if isinstance(address, str):
+        return address
+    if isinstance(address, EnvRef | FlagRef):
+        return listen_head(address.prefix)
+    return None
+
+
+def unix_socket(address: object) -> bool:
+    """Whether a server listening there listens on a Unix socket (`unix:PATH`,
+    `unix:///PATH`, `unix-abstract:NAME`; `unix:` where the path is not read)."""
+    text = listened_at(address)
+    return text is not None and text.startswith(("unix:", "unix-abstract:"))
+
+
 def loopback_only(address: object) -> bool:
     """Whether a server listening there takes connections from its own pod only: a
     loopback host (`127.0.0.1:50051`, `localhost:50051`, `[::1]:50051`) or a Unix socket
     (`unix:PATH`, `unix:///PATH`, `unix-abstract:NAME`);
     not `[::]`, `0.0.0.0`, a bare port or what k8slb cannot read."""
-    if not isinstance(address, str):
+    text = listened_at(address)
+    if text is None:
         return False
-    if address.startswith(("unix:", "unix-abstract:")):
+    if unix_socket(text):
         return True
-    host = address.rpartition(":")[0].strip("[]").lower()
+    host = text.rpartition(":")[0].strip("[]").lower()
     if host == "localhost":
         return True
     if not host or not (host[0].isdigit() or ":" in host):

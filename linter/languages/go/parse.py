@@ -68,6 +68,8 @@ from k8slb.code.facts import (
     carried_url,
     choices,
     joined,
+    leading_text,
+    listen_head,
     one_of,
     or_empty,
     registry_scheme,
@@ -3789,8 +3791,41 @@ class _Collector:
             return value
         network = self.value(shape.arguments[0], scope) if shape.arguments else None
         if name == "net.Listen" and network not in _UNIX_NETWORKS:
+            if isinstance(value, Unknown):  # `fmt.Sprintf("localhost:%v", port)`: its host
+                return listen_head(self._literal_head(address, scope)) or value
             return value
         return f"unix:{value}" if isinstance(value, str) else "unix:"
+
+    def _literal_head(self, node: Node | None, scope: _Scope, depth: int = 0) -> str:
+        """The literal text an address begins with, up to its first part k8slb cannot read:
+        through a name bound once, `+`, `fmt.Sprintf` and `net.JoinHostPort` (the host
+        given, then its colon)."""
+        node = self._bound_once(node, scope)
+        if node is None or depth >= MAX_DEPTH:
+            return ""
+        value = self.value(node, scope)
+        if isinstance(value, str):
+            return value
+        if node.type == "parenthesized_expression" and node.named_children:
+            return self._literal_head(node.named_children[0], scope, depth + 1)
+        if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) == "+":
+            left = node.child_by_field_name("left")
+            head = self._literal_head(left, scope, depth + 1)
+            if left is not None and isinstance(self.value(left, scope), str):
+                head += self._literal_head(node.child_by_field_name("right"), scope, depth + 1)
+            return head
+        if node.type != "call_expression":
+            return ""
+        shape = self._called(node)
+        name = self._qualified_call(shape)
+        values = [self.value(a, scope) for a in shape.arguments]
+        if name == "fmt.Sprintf" and values and isinstance(values[0], str):
+            parts = _sprintf_parts(values[0], values[1:])
+            return leading_text(parts) if parts is not None else ""
+        if name == "net.JoinHostPort" and len(values) == 2 and isinstance(values[0], str):
+            host = values[0]
+            return (f"[{host}]" if ":" in host else host) + ":"
+        return ""
 
     def _bound_once(self, node: Node | None, scope: _Scope) -> Node | None:
         """The value a name is bound to, where it is bound once; any other node itself."""
@@ -4983,6 +5018,13 @@ _ENV_NAME = regex.compile(r"^[A-Z_][A-Z0-9_]*$")
 
 def _sprintf(template: str, values: list[Any]) -> Any:
     """`fmt.Sprintf("%s:%d", host, port)` with %s, %d and %v; others leave it unknown."""
+    parts = _sprintf_parts(template, values)
+    return joined(parts) if parts is not None else UNKNOWN
+
+
+def _sprintf_parts(template: str, values: list[Any]) -> list[Any] | None:
+    """The parts `fmt.Sprintf` joins: the template's text and each value in its verb's
+    place (%s, %d and %v); None past another verb."""
     parts: list[Any] = []
     pieces = _VERB.split(template)
     remaining = iter(values)
@@ -4993,10 +5035,10 @@ def _sprintf(template: str, values: list[Any]) -> Any:
             value = next(remaining, UNKNOWN)
             parts.append(str(value) if _number(value) else value)
         elif "%" in piece:
-            return UNKNOWN
+            return None
         else:
             parts.append(piece)
-    return joined(parts)
+    return parts
 
 
 def same_go_code(old: bytes, new: bytes) -> bool:

@@ -47,9 +47,11 @@ from k8slb.code.facts import (
     Server,
     Setting,
     Stop,
+    Unknown,
     Wait,
     carried_url,
     joined,
+    listen_head,
 )
 from k8slb.code.syntax_trees import (
     Calls,
@@ -1432,7 +1434,7 @@ class _Reader:
             if len(parts) == 1:
                 return _address("", self.value(parts[0]))
             if len(parts) == 2:
-                return _address(self.value(parts[0]), self.value(parts[1]))
+                return _listen_at(self.value(parts[0]), self.value(parts[1]))
         return UNKNOWN
 
     def _channel(self, factory: Node, kind: str) -> None:
@@ -2107,6 +2109,16 @@ def _address(host: Any, port: Any) -> Any:
     if host is UNKNOWN or port is UNKNOWN:
         return UNKNOWN
     return joined([host, ":", str(port) if _number(port) else port])
+
+
+def _listen_at(host: Any, port: Any) -> Any:
+    """Where a server listens (`new InetSocketAddress(host, port)`): `host:port`, or, when
+    only the host is read, `HOST:` with its port left out (facts.listen_head), enough to
+    say whether the server listens in its own pod only (`"localhost"`)."""
+    address = _address(host, port)
+    if isinstance(address, Unknown) and isinstance(host, str) and host:
+        return listen_head((f"[{host}]" if ":" in host else host) + ":") or address
+    return address
 
 
 def _unix_address(path: Any) -> str:

@@ -37,7 +37,7 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, MAX_PARTS, Budget
+from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, MAX_NESTING, MAX_PARTS, Budget
 from k8slb.code.facts import (
     NICE_ADDRESS,
     NICE_TLS_ADDRESS,
@@ -67,6 +67,7 @@ from k8slb.code.facts import (
     carried_url,
     choices,
     joined,
+    listen_head,
     one_of,
     registry_scheme,
     settled,
@@ -2051,6 +2052,80 @@ class _Module:
         elif (name := self.aliases.get(owner, owner)) in servers:
             self._server_call(node, name, method, call.given, servers[name])
 
+    def _listen_address(self, node: Node) -> Any:
+        """Where a server binds: the address's value, else, where that is not read, what
+        the literal text it begins with says (`` `localhost:${port}` ``, `'unix://' +
+        path`: facts.listen_head)."""
+        address = settled(self.value(node))
+        if isinstance(address, Unknown):
+            return listen_head(self._literal_head(node)[0]) or address
+        return address
+
+    def _literal_head(self, node: Node | None, depth: int = 0) -> tuple[str, bool]:
+        """The literal text an address begins with, up to its first part k8slb cannot
+        read, and whether that is the whole text: through a name given one value, a `+`
+        chain or a template (_pieces), and a constant field of the class (`this.network`
+        of `readonly network = 'unix'`: _constant_field)."""
+        node = _unwrapped(node)
+        if node is None or depth >= MAX_DEPTH:
+            return "", False
+        value = settled(self.value(node))
+        if isinstance(value, str):
+            return value, True
+        if node.type == "identifier":
+            given = self._given(node, _text(node), ("const", "let", "var"))
+            if isinstance(given, list) and len(given) == 1:
+                return self._literal_head(given[0], depth + 1)
+            return "", False
+        if node.type == "member_expression":
+            field = self._constant_field(node)
+            return (field, True) if field is not None else ("", False)
+        pieces = _pieces(node) if node.type in _TEXTS else None
+        text: list[str] = []
+        for piece in pieces or ():
+            head, whole = (
+                (piece, True) if isinstance(piece, str) else self._literal_head(piece, depth + 1)
+            )
+            text.append(head)
+            if not whole:
+                return "".join(text), False
+        return "".join(text), pieces is not None
+
+    def _constant_field(self, member: Node) -> str | None:
+        """The string a field of the class around `member` (`this.network`) is declared
+        with, when no `this.network = ...` of that class gives it another."""
+        holder, named = member.child_by_field_name("object"), member.child_by_field_name("property")
+        if holder is None or holder.type != "this" or named is None:
+            return None
+        name = _text(named)
+        body = member.parent
+        for _ in range(MAX_NESTING):
+            if body is None or body.type == "class_body":
+                break
+            body = body.parent
+        if body is None or body.type != "class_body":
+            return None
+        declared = [
+            child
+            for child in body.named_children
+            if child.type in ("public_field_definition", "field_definition")
+            and not any(word.type == "static" for word in child.children)  # `Class.x`
+            and _text(child.child_by_field_name("name") or child.child_by_field_name("property"))
+            == name
+        ]
+        if len(declared) != 1 or declared[0].child_by_field_name("value") is None:
+            return None
+        own = f"this.{name}"
+        self._variables()  # the module read whole, its assignments among it
+        if any(
+            body.start_byte <= a.start_byte < body.end_byte
+            and _text(a.child_by_field_name("left")) == own
+            for a in self.of("assignment_expression")
+        ):
+            return None
+        value = self.value(declared[0].child_by_field_name("value"))
+        return value if isinstance(value, str) else None
+
     def _server_call(
         self, node: Node, name: str, method: str, given: list[Node], server: Server
     ) -> None:
@@ -2058,15 +2133,13 @@ class _Module:
         if method in ("bindAsync", "bind"):  # `bind`: the legacy package's, synchronous
             facts.starts.add(name)
             if given:
-                address = settled(self.value(given[0]))
-                facts.listens.append(Listen(name, address, self.loc(node)))
+                facts.listens.append(Listen(name, self._listen_address(given[0]), self.loc(node)))
             # from here the event loop keeps the process up, serving, until it is stopped
             facts.waits.append(Wait(self.loc(node), name, NODE_WAIT))
         elif method == "listen" and server.factory == NICE_SERVER:  # binds, then starts
             facts.starts.add(name)
             if given:
-                address = settled(self.value(given[0]))
-                facts.listens.append(Listen(name, address, self.loc(node)))
+                facts.listens.append(Listen(name, self._listen_address(given[0]), self.loc(node)))
             facts.waits.append(Wait(self.loc(node), name, NICE_WAIT))
         elif method == "shutdown" and server.factory == NICE_SERVER:  # tryShutdown, awaited
             facts.stops.append(Stop(self.loc(node), name, UNKNOWN, False))

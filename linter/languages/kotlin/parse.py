@@ -780,7 +780,7 @@ class _Reader:
             if len(parts) == 1:
                 return java._address("", self.value(parts[0]))
             if len(parts) == 2:
-                return java._address(self.value(parts[0]), self.value(parts[1]))
+                return java._listen_at(self.value(parts[0]), self.value(parts[1]))
         return UNKNOWN
 
     def _channel(self, factory: Node, kind: str) -> None:

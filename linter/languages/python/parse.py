@@ -47,6 +47,7 @@ from k8slb.code.facts import (
     Wait,
     add_kept,
     is_test_path,
+    listen_head,
     registry_scheme,
     stand_in_name,
     worth_parsing,
@@ -457,6 +458,9 @@ class _Collector(Values):
         for call, receiver, scope in self.listens:
             if receiver in servers and call.args:
                 address = self.value(call.args[0], scope)
+                if isinstance(address, Unknown):  # `f"localhost:{port}"`: its host
+                    head = self.literal_head(call.args[0], scope)[0]
+                    address = listen_head(head) or address
                 self.facts.listens.append(Listen(receiver, address, self.loc(call)))
         self._exports(module)
         if self.signal_handlers:

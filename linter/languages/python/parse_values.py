@@ -190,6 +190,46 @@ class Values(Names):
                     return fields.get(expression.attr, UNKNOWN)
         return UNKNOWN
 
+    def literal_head(self, expression: ast.expr, scope: Scope, depth: int = 0) -> tuple[str, bool]:
+        """The literal text an address begins with, up to its first part k8slb cannot
+        read, and whether that is the whole text: through a name bound once, an f-string,
+        `+`, and the template of `%` and `str.format` (`"localhost:%d" % port`)."""
+        followed = self._follow(expression, scope)
+        if followed is None or depth >= MAX_DEPTH:
+            return "", False
+        value = self.value(followed, scope)
+        if isinstance(value, str):
+            return value, True
+        if isinstance(followed, ast.JoinedStr):
+            text: list[str] = []
+            for part in followed.values:
+                if isinstance(part, ast.FormattedValue):
+                    head, whole = self.literal_head(part.value, scope, depth + 1)
+                    if part.format_spec is not None or part.conversion >= 0 or not whole:
+                        return "".join(text), False
+                    text.append(head)
+                elif isinstance(part, ast.Constant) and isinstance(part.value, str):
+                    text.append(part.value)
+            return "".join(text), True
+        if isinstance(followed, ast.BinOp) and isinstance(followed.op, ast.Add):
+            head, whole = self.literal_head(followed.left, scope, depth + 1)
+            if not whole:
+                return head, False
+            rest, whole = self.literal_head(followed.right, scope, depth + 1)
+            return head + rest, whole
+        template = None
+        if isinstance(followed, ast.BinOp) and isinstance(followed.op, ast.Mod):
+            template, cut = self.value(followed.left, scope, depth + 1), "%"
+        elif (
+            isinstance(followed, ast.Call)
+            and isinstance(followed.func, ast.Attribute)
+            and followed.func.attr == "format"
+        ):
+            template, cut = self.value(followed.func.value, scope, depth + 1), "{"
+        if isinstance(template, str):  # its text up to the first placeholder
+            return template.partition(cut)[0], False
+        return "", False
+
     def class_values(self, name: str, module: Scope) -> dict[str, Any]:
         """What another module reads as `Name.attr` of a plain class of this one
         (class_attribute): each attribute its body binds whose value is known (a literal,
