@@ -464,6 +464,20 @@ def go_chi_routes_nested(n: int) -> Files:
     return {"main.go": code}
 
 
+def java_spring_routes(n: int, deep: int) -> Files:
+    """`n` Spring controllers, each mapping 16 class paths and 16 method paths to a handler
+    returning a constant `deep` calls long: a file's routes are bounded (MAX_ROUTES), and a
+    handler's answer is read a bounded depth (java/parse_routes.py)."""
+    paths = "{" + ", ".join(f'"/p{i}"' for i in range(16)) + "}"
+    answer = "ResponseEntity.ok()" + '.header("a", "b")' * deep + ".build()"
+    classes = "".join(
+        f"@RestController\n@RequestMapping({paths})\nclass C{i} {{\n"
+        f"  @GetMapping(path = {paths})\n  ResponseEntity<?> h() {{ return {answer}; }}\n}}\n"
+        for i in range(n)
+    )
+    return {"src/main/java/a/C.java": classes}
+
+
 def go_fakes_called_from_closures(n: int, deep: int) -> Files:
     """`n` unexported fake methods of one name, each making a server, called `n` times
     from code that is no test's, and closures `deep` in each other, each calling that
@@ -3237,6 +3251,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
         lambda: python_worker_loops(5000)
     ),
     "Go: 3000 chi Route calls nested, a Get in each": lambda: go_chi_routes_nested(3000),
+    "Java: 200 Spring controllers of 16 by 16 paths, answers 50 calls long": (
+        lambda: java_spring_routes(200, 50)
+    ),
     "Go: 5000 stops after 5000 receives of SIGINT alone": lambda: go_stops_after_ctrl_c(5000),
     "Go: 5000 servers of one name registered and served, under a library's SIGTERM context": (
         lambda: go_servers_made_again_and_registered(5000)
