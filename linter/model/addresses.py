@@ -99,6 +99,11 @@ def loopback_only(address: object) -> bool:
         return False
 
 
+# What a host name may hold (a Service's is a lower-case DNS label; `_` is tolerated, as
+# resolvers do)
+_NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-._")
+
+
 def _host_reach(host: str) -> Reach:
     bare = host.strip("[]").lower()
     if bare in ("localhost", "") or bare.endswith(".localhost"):
@@ -112,6 +117,9 @@ def _host_reach(host: str) -> Reach:
             pass
         else:
             return "local" if ip.is_loopback or ip.is_unspecified else "address"
+    if not _NAME_CHARACTERS.issuperset(bare):
+        # `$(AUTH_HOST)`, `${HOST}`, `%s`: a reference no one expanded, no name to place
+        return "other"
     labels = bare.rstrip(".").split(".")
     if len(labels) == 1 or "svc" in labels[2:4] or labels[-1] == "svc":
         return "cluster"
