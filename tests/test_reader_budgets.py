@@ -1773,6 +1773,49 @@ def mounted_files_naming_services(workloads: int, services: int) -> Files:
     return {"configs.yaml": configs, "services.yaml": objects, "workloads.yaml": deployments}
 
 
+def file_keys_in_mounted_files(workloads: int, keys: int) -> Files:
+    """`workloads` Deployments running one Node program whose client dials `upstream.addr`
+    (a facts.FileKey), each mounting a YAML file of `keys` list entries whose `addr` names
+    a gRPC Service (model/addresses_files.py): a container's values of the key are
+    bounded (MAX_KEYED), each file read once."""
+    entries = "".join(f"      - addr: svc{i % 50}:80\n" for i in range(keys))
+    objects = "".join(
+        f"---\napiVersion: v1\nkind: Service\nmetadata: {{name: svc{i}}}\n"
+        f"spec:\n  selector: {{app: a{i}}}\n  ports: [{{name: grpc, port: 80}}]\n"
+        for i in range(50)
+    )
+    config = (
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: conf}\ndata:\n  a.yaml: |\n"
+        f"    up:\n{entries}"
+    )
+    workload = (
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: w{n}}}\nspec:\n"
+        "  selector: {{matchLabels: {{app: w{n}}}}}\n  template:\n"
+        "    metadata: {{labels: {{app: w{n}}}}}\n    spec:\n      containers:\n"
+        "        - name: c\n          image: registry.example/router:1\n"
+        "          volumeMounts: [{{name: v, mountPath: /etc/r}}]\n"
+        "      volumes:\n        - {{name: v, configMap: {{name: conf}}}}\n"
+    )
+    code = (
+        'import * as grpc from "@grpc/grpc-js"\n'
+        "export function connect(ups: any[]) {\n  const kept = []\n"
+        "  for (const upstream of ups) {\n"
+        "    kept.push(new (PROTO as any).R(upstream.addr, grpc.credentials.createInsecure()))\n"
+        "  }\n  return kept\n}\n"
+    )
+    return {
+        "configs.yaml": config,
+        "services.yaml": objects,
+        "workloads.yaml": "".join(workload.format(n=n) for n in range(workloads)),
+        "router/package.json": '{"name": "router"}\n',
+        "router/Dockerfile": 'FROM node:22\nCOPY . /app\nCMD ["node", "/app/r.js"]\n',
+        "router/r.ts": code,
+        "skaffold.yaml": (
+            "build:\n  artifacts:\n    - image: registry.example/router\n      context: router\n"
+        ),
+    }
+
+
 def images_built_from_the_tree_s_images(n: int, width: int) -> Files:
     """`n` Dockerfiles, each FROM the image the one before it builds (a chain followed for
     each of `n` Deployments), each with `width` stages begun FROM those images and `width`
@@ -3251,6 +3294,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
         lambda: python_worker_loops(5000)
     ),
     "Go: 3000 chi Route calls nested, a Get in each": lambda: go_chi_routes_nested(3000),
+    "Node: 300 containers mounting a file of 20000 keys a client reads": (
+        lambda: file_keys_in_mounted_files(300, 20000)
+    ),
     "Java: 200 Spring controllers of 16 by 16 paths, answers 50 calls long": (
         lambda: java_spring_routes(200, 50)
     ),

@@ -20,6 +20,7 @@ from k8slb.code.facts import (
     CodeFacts,
     EnvRef,
     EnvText,
+    FileKey,
     FlagRef,
     SettingsKey,
 )
@@ -27,7 +28,7 @@ from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.core.record import record
 from k8slb.languages.java.parse_spring import environment_name
-from k8slb.model.addresses_files import mounted_values
+from k8slb.model.addresses_files import keyed_values, mounted_values
 from k8slb.model.addresses_spring import mounted_settings
 from k8slb.model.index import EnvSetting, Index
 from k8slb.model.links import CodeLinks, Link
@@ -257,6 +258,9 @@ class Destination:
     origin: str  # how the address was found, for messages ("" for a literal)
     via: Related | None = None  # the manifest line that supplied it
     setting: EnvSetting | None = None  # the env entry that supplied it
+    # matched by a key's name alone in a file the container mounts (facts.FileKey): the
+    # client's own dial is no evidence of the protocol there, which must be shown apart
+    keyed: bool = False
 
 
 def destinations_of(
@@ -275,7 +279,7 @@ def destinations_of(
         return list(known[2])
     # a literal is no environment's: the containers that run the code (which needs every
     # link) are asked only of a settings file's, which the settings they mount may override
-    asked = isinstance(value, EnvRef | EnvText | FlagRef | SettingsKey)
+    asked = isinstance(value, EnvRef | EnvText | FlagRef | SettingsKey | FileKey)
     runners = links.running(facts.path) if asked or facts.language == "spring" else []
     found = destinations(index, value, parse, facts.path, runners, facts)
     links.destinations[key] = (index, value, found)  # one entry a value of the code: linear
@@ -296,7 +300,8 @@ def destinations(
     when several workloads set the variable, those whose manifests sit closest to the code
     win (a monorepo keeps each service's code and manifests together). A Go settings
     struct's field (viper's) has the value the settings file the containers mount gives
-    it (addresses_files.py). A channel of a
+    it (addresses_files.py), and a file key (facts.FileKey) the values their mounted YAML
+    and JSON files give a key of its name (`keyed`). A channel of a
     Spring settings file (`settings_file`) dials, in a container that mounts settings over the
     jar's, the address those give it."""
     if settings_file is not None and settings_file.language == "spring" and runners:
@@ -312,6 +317,12 @@ def destinations(
         return _flag_destinations(value, parse, runners)
     if isinstance(value, SettingsKey):
         return _settings_destinations(index, value, parse, runners)
+    if isinstance(value, FileKey):
+        return [
+            Destination(address, g.namespace, g.origin, g.via, keyed=True)
+            for g in keyed_values(index, value, runners)
+            if (address := parse(g.value)) is not None
+        ]
     if not isinstance(value, EnvRef):
         return []
     found: list[Destination] = []
