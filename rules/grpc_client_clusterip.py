@@ -9,9 +9,10 @@ from k8slb.core.edits import ROUND_ROBIN_CONFIG, Edit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.addresses import Destination, services_for, target_parser
 from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
-from k8slb.model.http2 import PinnedService, dialed_port
+from k8slb.model.http2 import Evidence, PinnedService, dialed_port
 from k8slb.model.index import Index, one_unscaled_replica
 from k8slb.model.objects import service_ports
+from k8slb.reading.objects import K8sObject
 from k8slb.rulekit.base import PROBES, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
 from k8slb.rules.grpc_clusterip import (
@@ -216,8 +217,12 @@ class GrpcClientClusterIp(Rule):
     string, a `+` concatenation, `process.env.X` (with a `||` or `??` default), a call of
     the module's environment helper (a function returning `process.env[name]`, or a
     default it is given: `requiredEnv("ORDERS_ADDR", "orders:50051")`), a module
-    `const`, or a `let` or `var` and what is assigned to it; a client closed in the
-    function that makes it is per call. Its unsafe fix is not made in JavaScript (the
+    `const`, or a `let` or `var` and what is assigned to it; a property of an object
+    k8slb cannot follow (`upstream.addr`, of a configuration file the program parsed) is
+    what the YAML and JSON files the containers that run the code mount from a ConfigMap
+    or a Secret set at a key of that name (`spec.upstreams[0].addr`), reported only where
+    the Service shows gRPC by evidence of its own (a name matched is no evidence of the
+    protocol); a client closed in the function that makes it is per call. Its unsafe fix is not made in JavaScript (the
     target is rarely a literal there). connect-node's transports (`@connectrpc/connect-node`,
     formerly `@bufbuild/connect-node`) count too where they speak HTTP/2:
     `createGrpcTransport({baseUrl})` always, `createConnectTransport` and
@@ -407,17 +412,17 @@ def _worst_copy(
     index = context.index
     # (service's id) -> (pinned, alone, the destinations that reach it, in order)
     reached: dict[int, tuple[PinnedService, str | None, list[Destination]]] = {}
-    looked: dict[tuple[str | None, int | None, str | None], list[PinnedService]] = {}
+    looked: dict[tuple[str | None, int | None, str | None, bool], list[PinnedService]] = {}
     for destination in context.destinations(
         channel.target, target_parser(channel.default_scheme), facts
     ):
         address = destination.address
-        key = (address.host, address.port, destination.namespace)
+        key = (address.host, address.port, destination.namespace, destination.keyed)
         if key not in looked:  # many clients set one address: each is looked up once
             looked[key] = [
                 p
                 for s in services_for(index, address, destination.namespace)
-                if (p := context.pinned(s, dialed_port(s, address.port, channel.loc))) is not None
+                if (p := context.pinned(s, _dialed(s, destination, channel))) is not None
             ]
         if not looked[key] or context.mesh_of_code(facts, destination):
             continue  # a meshed client's proxy balances each call, as for KLB103
@@ -440,6 +445,15 @@ def _worst_copy(
         key=lambda d: (_shared_depth(d[1], service.path), -d[0]),
     )[1]
     return nearest, pinned, alone, copies
+
+
+def _dialed(service: K8sObject, destination: Destination, channel: Channel) -> Evidence | None:
+    """The channel as evidence that the port it dials carries gRPC; none for an address
+    matched by a key's name alone in a mounted file (facts.FileKey), where the Service
+    must show gRPC by evidence of its own."""
+    if destination.keyed:
+        return None
+    return dialed_port(service, destination.address.port, channel.loc)
 
 
 def _copies(

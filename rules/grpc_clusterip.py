@@ -326,11 +326,12 @@ class GrpcClusterIp(Rule):
 
     A name is not the protocol where the code says otherwise: when the code linked to
     every container the port targets (by build evidence, not a name alike) serves plain
-    HTTP on the targeted port (Go's `http.ListenAndServe`, an `http.Server`'s `Addr`)
-    and no gRPC server of that code listens there, or on a port k8slb cannot read, or is
-    handed to an HTTP server, and the code does not serve HTTP/2 in the clear (h2c), the
-    port's name and its container port's name (an HTTP gateway's `grpc-gw`) count for
-    nothing.
+    HTTP on the targeted port (Go's `http.ListenAndServe`, an `http.Server`'s `Addr`,
+    `http.Serve(lis, mux)` on a `net.Listen` listener) and no gRPC server of that code
+    listens there, or on a port k8slb cannot read, or is handed to an HTTP server, and the
+    code does not serve HTTP/2 in the clear (h2c), the port's name and its container
+    port's name (an HTTP gateway's `grpc-gw`) count for nothing, and so does the number
+    50051.
 
     Evidence about a port says something about that port only: a probe of another port
     or of a unix socket makes no other port gRPC (a metrics or HTTP Service of a gRPC pod

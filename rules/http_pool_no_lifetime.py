@@ -53,7 +53,9 @@ class HttpPoolNoLifetime(Rule):
     `self`, or once in `main`) when they talk to a cluster-internal name: their `base_url`,
     or an `http://` URL in the same module. None of these libraries can bound how long a
     pooled connection lives. A client with `http2=True` (httpx) is a warning, the others
-    are information. Clients that never reuse a connection
+    are information. A host that holds what no DNS name holds (`https://$(IDP_DOMAIN)`, a
+    reference to another variable that k8slb does not expand) names no cluster name and is
+    not reported. Clients that never reuse a connection
     (`httpx.Limits(keepalive_expiry=0)`, `aiohttp.TCPConnector(force_close=True)`) and
     per-call clients (`with httpx.Client() as c`, `requests.get`) are not reported.
 

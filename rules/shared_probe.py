@@ -431,7 +431,9 @@ class SharedProbe(Rule):
       func(r chi.Router) {...})` calls it is in; under a prefix that is not literal, the
       route is not read) (`w.WriteHeader(http.StatusOK)`, `w.Write([]byte("ok"))`,
       `c.JSON(200, gin.H{...})`); Express routes (`res.status(200).send("OK")`, a status
-      named as constants are: `res.status(HTTP_STATUS.OK)`). For a
+      named as constants are: `res.status(HTTP_STATUS.OK)`); Spring routes, a method's
+      `@GetMapping` (or `@RequestMapping` answering GET) path joined to its class's
+      `@RequestMapping` path (`return ResponseEntity.ok("UP")`). For a
       `grpc` probe, the health service of the code's server on that port can never say
       NOT_SERVING (as `KLB405` finds it). Both probes then fail together only when the
       process is stuck, where a restart is the right answer;

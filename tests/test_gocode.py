@@ -1291,6 +1291,20 @@ def test_a_client_kept_in_a_struct_sending_to_a_service_the_deployment_names_is_
     assert "'http://ledger.shop:8000/entries'" in finding.text
 
 
+@pytest.mark.parametrize("value", ["https://$(IDP_DOMAIN)", "https://${IDP_DOMAIN}", "https://%s"])
+def test_a_url_whose_host_is_a_reference_no_one_expanded_names_no_service(
+    tmp_path: Path, value: str
+) -> None:
+    """`$(IDP_DOMAIN)` (a reference to another variable the kubelet expands, from a value
+    k8slb does not follow), `${...}` or a format's `%s` is no name of the cluster: what
+    the client talks to is unknown, never a Service."""
+    files = {
+        "k8s.yaml": LEDGER + client_env("LEDGER_URL", value),
+        "billing/notifier.go": KEPT_CLIENT,
+    }
+    assert lint_files(tmp_path, files, ["KLB202"]).findings == []
+
+
 def test_the_default_clients_do_sends_to_the_modules_urls(tmp_path: Path) -> None:
     # a proxy helper: the request's URL is its parameter, the Service's URL a default
     source = (

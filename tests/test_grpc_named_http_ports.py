@@ -145,3 +145,49 @@ def test_without_the_code_linked_the_name_is_evidence(tmp_path: Path) -> None:
     del files["skaffold.yaml"], files["gateway/Dockerfile"]
     (message,) = _klb101(tmp_path, files)
     assert "container port 'grpc-gateway'" in message
+
+
+# the port number alone: gRPC's conventional 50051, unnamed, served by a listener handed to
+# net/http (the port from a flag the container's args set)
+SERVE_ON_LISTENER = """\
+	port := flag.Int("port", 0, "the port to serve")
+	flag.Parse()
+	lis, err := net.Listen("tcp", ":"+strconv.Itoa(*port))
+	if err != nil {
+		log.Fatal(err)
+	}
+	log.Fatal(http.Serve(lis, mux))"""
+CONVENTIONAL = (
+    MANIFESTS.replace(
+        "- name: grpc-gateway\n              containerPort: 8080", "- containerPort: 50051"
+    )
+    .replace("targetPort: grpc-gateway", "targetPort: 50051")
+    .replace(
+        "image: registry.example/shop-gateway:1.0\n",
+        "image: registry.example/shop-gateway:1.0\n          args: [--port=50051]\n",
+    )
+)
+
+
+def test_plain_http_on_grpc_s_conventional_port_is_not_taken_for_grpc(tmp_path: Path) -> None:
+    """50051 is only a hint; the code behind it serving plain HTTP there says otherwise."""
+    files = {
+        **_files(SERVE_ON_LISTENER, imports='\t"flag"\n\t"net"\n\t"strconv"\n'),
+        "k8s/gateway.yaml": CONVENTIONAL,
+    }
+    assert _klb101(tmp_path, files) == []
+    facts = analyse_go("gateway/main.go", files["gateway/main.go"].encode())
+    (listen,) = facts.http_listens
+    assert getattr(listen.address, "name", None) == "port"
+
+
+def test_grpc_s_conventional_port_stays_a_hint_where_the_code_is_not_linked(
+    tmp_path: Path,
+) -> None:
+    files = {
+        **_files(SERVE_ON_LISTENER, imports='\t"flag"\n\t"net"\n\t"strconv"\n'),
+        "k8s/gateway.yaml": CONVENTIONAL,
+    }
+    del files["skaffold.yaml"], files["gateway/Dockerfile"]
+    (message,) = _klb101(tmp_path, files)
+    assert "gRPC's conventional port" in message

@@ -464,6 +464,20 @@ def go_chi_routes_nested(n: int) -> Files:
     return {"main.go": code}
 
 
+def java_spring_routes(n: int, deep: int) -> Files:
+    """`n` Spring controllers, each mapping 16 class paths and 16 method paths to a handler
+    returning a constant `deep` calls long: a file's routes are bounded (MAX_ROUTES), and a
+    handler's answer is read a bounded depth (java/parse_routes.py)."""
+    paths = "{" + ", ".join(f'"/p{i}"' for i in range(16)) + "}"
+    answer = "ResponseEntity.ok()" + '.header("a", "b")' * deep + ".build()"
+    classes = "".join(
+        f"@RestController\n@RequestMapping({paths})\nclass C{i} {{\n"
+        f"  @GetMapping(path = {paths})\n  ResponseEntity<?> h() {{ return {answer}; }}\n}}\n"
+        for i in range(n)
+    )
+    return {"src/main/java/a/C.java": classes}
+
+
 def go_fakes_called_from_closures(n: int, deep: int) -> Files:
     """`n` unexported fake methods of one name, each making a server, called `n` times
     from code that is no test's, and closures `deep` in each other, each calling that
@@ -1784,6 +1798,49 @@ def mounted_files_naming_services(workloads: int, services: int) -> Files:
     )
     deployments = "".join(workload.format(n=n) for n in range(workloads))
     return {"configs.yaml": configs, "services.yaml": objects, "workloads.yaml": deployments}
+
+
+def file_keys_in_mounted_files(workloads: int, keys: int) -> Files:
+    """`workloads` Deployments running one Node program whose client dials `upstream.addr`
+    (a facts.FileKey), each mounting a YAML file of `keys` list entries whose `addr` names
+    a gRPC Service (model/addresses_files.py): a container's values of the key are
+    bounded (MAX_KEYED), each file read once."""
+    entries = "".join(f"      - addr: svc{i % 50}:80\n" for i in range(keys))
+    objects = "".join(
+        f"---\napiVersion: v1\nkind: Service\nmetadata: {{name: svc{i}}}\n"
+        f"spec:\n  selector: {{app: a{i}}}\n  ports: [{{name: grpc, port: 80}}]\n"
+        for i in range(50)
+    )
+    config = (
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: conf}\ndata:\n  a.yaml: |\n"
+        f"    up:\n{entries}"
+    )
+    workload = (
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: w{n}}}\nspec:\n"
+        "  selector: {{matchLabels: {{app: w{n}}}}}\n  template:\n"
+        "    metadata: {{labels: {{app: w{n}}}}}\n    spec:\n      containers:\n"
+        "        - name: c\n          image: registry.example/router:1\n"
+        "          volumeMounts: [{{name: v, mountPath: /etc/r}}]\n"
+        "      volumes:\n        - {{name: v, configMap: {{name: conf}}}}\n"
+    )
+    code = (
+        'import * as grpc from "@grpc/grpc-js"\n'
+        "export function connect(ups: any[]) {\n  const kept = []\n"
+        "  for (const upstream of ups) {\n"
+        "    kept.push(new (PROTO as any).R(upstream.addr, grpc.credentials.createInsecure()))\n"
+        "  }\n  return kept\n}\n"
+    )
+    return {
+        "configs.yaml": config,
+        "services.yaml": objects,
+        "workloads.yaml": "".join(workload.format(n=n) for n in range(workloads)),
+        "router/package.json": '{"name": "router"}\n',
+        "router/Dockerfile": 'FROM node:22\nCOPY . /app\nCMD ["node", "/app/r.js"]\n',
+        "router/r.ts": code,
+        "skaffold.yaml": (
+            "build:\n  artifacts:\n    - image: registry.example/router\n      context: router\n"
+        ),
+    }
 
 
 def images_built_from_the_tree_s_images(n: int, width: int) -> Files:
@@ -3290,6 +3347,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
         lambda: python_worker_loops(5000)
     ),
     "Go: 3000 chi Route calls nested, a Get in each": lambda: go_chi_routes_nested(3000),
+    "Node: 300 containers mounting a file of 20000 keys a client reads": (
+        lambda: file_keys_in_mounted_files(300, 20000)
+    ),
+    "Java: 200 Spring controllers of 16 by 16 paths, answers 50 calls long": (
+        lambda: java_spring_routes(200, 50)
+    ),
     "Go: 5000 stops after 5000 receives of SIGINT alone": lambda: go_stops_after_ctrl_c(5000),
     "Go: 5000 servers of one name registered and served, under a library's SIGTERM context": (
         lambda: go_servers_made_again_and_registered(5000)

@@ -886,6 +886,98 @@ def test_spring_boot_health_that_aggregates_a_configured_dependency_is_a_warning
     )
 
 
+# A Spring controller whose class maps a prefix, as most of them do.
+SPRING_HEALTH = """\
+package com.example.orders;
+
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/api")
+public class StatusController {
+
+    private final OrderRepository orders;
+
+    public StatusController(OrderRepository orders) {
+        this.orders = orders;
+    }
+
+    @GetMapping(value = "/healthz")
+    public ResponseEntity<String> healthz() {
+        orders.count();
+        return ResponseEntity.ok("UP");
+    }
+}
+"""
+SPRING_PROBE = "httpGet: {path: /api/healthz, port: http}"
+
+
+def spring_klb301(tmp_path: Path, controller: str, probe: str = SPRING_PROBE) -> Finding:
+    files = {
+        "manifest.yaml": web_deployment(probes(probe, probe)),
+        "src/main/java/com/example/orders/StatusController.java": controller,
+        **dict(SPRING_BUILT),
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB301"]).findings
+    return finding
+
+
+@pytest.mark.parametrize(
+    ("prefix", "mapping"),
+    [
+        ('@RequestMapping("/api")', '@GetMapping(value = "/healthz")'),
+        ('@RequestMapping(path = "api/")', '@GetMapping("healthz")'),
+        ('@RequestMapping({"/v1", "/api"})', '@GetMapping(path = {"/ready", "/healthz"})'),
+        ("", '@RequestMapping(value = "/api/healthz", method = RequestMethod.GET)'),
+    ],
+    ids=["value", "no-slashes", "arrays", "method-only"],
+)
+def test_a_spring_route_is_the_class_prefix_joined_with_the_method_path(
+    tmp_path: Path, prefix: str, mapping: str
+) -> None:
+    """Spring serves a handler at its class's `@RequestMapping` path joined with its own;
+    the handler that queries a repository reaches beyond the process: the warning."""
+    controller = SPRING_HEALTH.replace('@RequestMapping("/api")', prefix).replace(
+        '@GetMapping(value = "/healthz")', mapping
+    )
+    finding = spring_klb301(tmp_path, controller)
+    assert finding.severity is Severity.WARNING
+    assert "no route" not in finding.text
+
+
+def test_a_spring_handler_that_returns_a_constant_is_info_and_says_where_it_is(
+    tmp_path: Path,
+) -> None:
+    controller = SPRING_HEALTH.replace("        orders.count();\n", "")
+    finding = spring_klb301(tmp_path, controller)
+    assert finding.severity is Severity.INFO
+    assert "the handler at StatusController.java:18 checks nothing but the process" in (
+        finding.text
+    )
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ('@GetMapping(value = "/healthz")', '@PostMapping(value = "/healthz")'),
+        ("public class StatusController", "public interface StatusController"),
+        ('@GetMapping(value = "/healthz")', "@GetMapping(value = HEALTH)"),
+    ],
+    ids=["not-a-get", "an-interface", "a-constant-path"],
+)
+def test_a_spring_mapping_a_probe_does_not_reach_declares_no_route(
+    tmp_path: Path, change: tuple[str, str]
+) -> None:
+    """A POST mapping answers no probe, an interface's mappings (a Feign client's) serve
+    nothing, and a path k8slb cannot read is not taken for the one written."""
+    finding = spring_klb301(tmp_path, SPRING_HEALTH.replace(*change))
+    assert finding.severity is Severity.INFO
+    assert "no route for /api/healthz is found" in finding.text
+
+
 STARTUP = "startupProbe:\n  exec: {command: [valkey-cli, ping]}\n"
 
 

@@ -249,6 +249,17 @@ class Passed:
 
 
 @record
+class FileKey:
+    """A property of an object the code read from somewhere k8slb does not follow, named
+    `key` (`processor.addr`, `config.addr` of a parsed configuration file): what the YAML
+    or JSON files the containers that run the code mount from a ConfigMap or a Secret set
+    at a key of that name, at any depth (addresses_files.py). A weaker link than an
+    environment variable's: the file the code reads is not known, only the key's name."""
+
+    key: str
+
+
+@record
 class SettingsKey:
     """A field of a struct viper fills from its settings file (`viper.Unmarshal(&cfg)`):
     what the YAML file the program reads sets at the dotted `key` (the fields' `mapstructure`

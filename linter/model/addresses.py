@@ -20,6 +20,7 @@ from k8slb.code.facts import (
     CodeFacts,
     EnvRef,
     EnvText,
+    FileKey,
     FlagRef,
     SettingsKey,
     listen_head,
@@ -28,7 +29,7 @@ from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.core.record import record
 from k8slb.languages.java.parse_spring import environment_name
-from k8slb.model.addresses_files import mounted_values
+from k8slb.model.addresses_files import keyed_values, mounted_values
 from k8slb.model.addresses_spring import mounted_settings
 from k8slb.model.index import EnvSetting, Index
 from k8slb.model.links import CodeLinks, Link
@@ -119,6 +120,11 @@ def loopback_only(address: object) -> bool:
         return False
 
 
+# What a host name may hold (a Service's is a lower-case DNS label; `_` is tolerated, as
+# resolvers do)
+_NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-._")
+
+
 def _host_reach(host: str) -> Reach:
     bare = host.strip("[]").lower()
     if bare in ("localhost", "") or bare.endswith(".localhost"):
@@ -132,6 +138,9 @@ def _host_reach(host: str) -> Reach:
             pass
         else:
             return "local" if ip.is_loopback or ip.is_unspecified else "address"
+    if not _NAME_CHARACTERS.issuperset(bare):
+        # `$(AUTH_HOST)`, `${HOST}`, `%s`: a reference no one expanded, no name to place
+        return "other"
     labels = bare.rstrip(".").split(".")
     if len(labels) == 1 or "svc" in labels[2:4] or labels[-1] == "svc":
         return "cluster"
@@ -269,6 +278,9 @@ class Destination:
     origin: str  # how the address was found, for messages ("" for a literal)
     via: Related | None = None  # the manifest line that supplied it
     setting: EnvSetting | None = None  # the env entry that supplied it
+    # matched by a key's name alone in a file the container mounts (facts.FileKey): the
+    # client's own dial is no evidence of the protocol there, which must be shown apart
+    keyed: bool = False
 
 
 def destinations_of(
@@ -287,7 +299,7 @@ def destinations_of(
         return list(known[2])
     # a literal is no environment's: the containers that run the code (which needs every
     # link) are asked only of a settings file's, which the settings they mount may override
-    asked = isinstance(value, EnvRef | EnvText | FlagRef | SettingsKey)
+    asked = isinstance(value, EnvRef | EnvText | FlagRef | SettingsKey | FileKey)
     runners = links.running(facts.path) if asked or facts.language == "spring" else []
     found = destinations(index, value, parse, facts.path, runners, facts)
     links.destinations[key] = (index, value, found)  # one entry a value of the code: linear
@@ -308,7 +320,8 @@ def destinations(
     when several workloads set the variable, those whose manifests sit closest to the code
     win (a monorepo keeps each service's code and manifests together). A Go settings
     struct's field (viper's) has the value the settings file the containers mount gives
-    it (addresses_files.py). A channel of a
+    it (addresses_files.py), and a file key (facts.FileKey) the values their mounted YAML
+    and JSON files give a key of its name (`keyed`). A channel of a
     Spring settings file (`settings_file`) dials, in a container that mounts settings over the
     jar's, the address those give it."""
     if settings_file is not None and settings_file.language == "spring" and runners:
@@ -324,6 +337,12 @@ def destinations(
         return _flag_destinations(value, parse, runners)
     if isinstance(value, SettingsKey):
         return _settings_destinations(index, value, parse, runners)
+    if isinstance(value, FileKey):
+        return [
+            Destination(address, g.namespace, g.origin, g.via, keyed=True)
+            for g in keyed_values(index, value, runners)
+            if (address := parse(g.value)) is not None
+        ]
     if not isinstance(value, EnvRef):
         return []
     found: list[Destination] = []

@@ -2,7 +2,11 @@
 `SetConfigName("config")`, then `viper.Unmarshal(&cfg)`), as a container mounts them from a
 ConfigMap: a channel made from a field of the settings struct (code/facts.SettingsKey)
 dials the address the mounted file sets at the field's key. The mounts are read as for
-Spring's settings files (addresses_spring.mounted_keys)."""
+Spring's settings files (addresses_spring.mounted_keys).
+
+And a property of an object another language's code read from a file k8slb does not
+follow (code/facts.FileKey: `processor.addr`): what the YAML or JSON files the containers
+mount from a ConfigMap or a Secret set at a key of that name."""
 
 from __future__ import annotations
 
@@ -12,13 +16,14 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from k8slb.code.facts import SettingsKey
+from k8slb.code.facts import FileKey, SettingsKey
 from k8slb.core.findings import Related
 from k8slb.core.record import record
 from k8slb.languages.java.parse_spring import read_settings
 from k8slb.model.addresses_spring import mounted_keys
 from k8slb.model.index import Index
 from k8slb.model.links import Link
+from k8slb.model.mounted_texts import config_of, mounts, texts
 from k8slb.model.objects import pos_of
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import YMap
@@ -71,6 +76,80 @@ def mounted_values(index: Index, wanted: SettingsKey, runners: Sequence[Link]) -
     return found
 
 
+# what a file key's name may be matched in: YAML, and JSON (which YAML reads)
+_KEYED = (*_YAML, ".json")
+MAX_KEYED = 8  # values one file key is given in one container (a list's entries)
+
+
+def keyed_values(index: Index, wanted: FileKey, runners: Sequence[Link]) -> list[Given]:
+    """What the YAML and JSON files the containers mount from a ConfigMap or a Secret
+    (mounted_texts.py) set at a key named as `wanted` is, at any depth and in any list
+    (`spec.processors[1].addr` for `addr`), compared in any case: each text value, up to
+    MAX_KEYED a container. A value naming a Service that selects the container's own pods
+    is left out: a server's file names its own address (to listen on, to advertise)."""
+    name = wanted.key.lower()
+    found: list[Given] = []
+    # a file many workloads mount gives its values once (the first container's words)
+    seen: set[tuple[str, str | None, Related]] = set()
+    for link in runners:
+        given = 0
+        own = {service.name for service in index.selecting(link.workload) if service.name}
+        for kind, config_name, data_key, path in mounts(index, link.workload, link.container):
+            if not path.lower().endswith(_KEYED) or given >= MAX_KEYED:
+                continue
+            config = config_of(index, link.workload, kind, config_name)
+            entry = texts(index, config).get(data_key) if config is not None else None
+            if config is None or entry is None or name not in entry[0].lower():
+                continue
+            text, line, block = entry
+            # JSON is read as the YAML it is (read_settings goes by the file's name)
+            reading = data_key if data_key.lower().endswith(_YAML) else f"{data_key}.yaml"
+            for key, values in _by_last_name(index, config, reading, text).get(name, ()):
+                for value, offset in values:
+                    if not isinstance(value, str) or given >= MAX_KEYED:
+                        continue
+                    if _names_own(value, own):
+                        continue
+                    given += 1
+                    at = line + offset if block else line
+                    place = f"{posixpath.basename(config.path)}:{at}"
+                    origin = (
+                        f"{key} in {kind} {config.name}'s {data_key}, mounted at {path} in "
+                        f"{link.workload.ref.display} ({place})"
+                    )
+                    via = Related(config.path, at, f"{key}: {value}")
+                    if (value, link.workload.namespace, via) not in seen:
+                        seen.add((value, link.workload.namespace, via))
+                        found.append(Given(value, link.workload.namespace, origin, via))
+    return found
+
+
+def _names_own(value: str, own: set[str]) -> bool:
+    """Whether an address's host begins with the name of one of the container's own
+    Services (`self:50051`, `self.ns.svc:50051`, `dns:///self:50051`)."""
+    host = value.rpartition("://")[2].lstrip("/").lower()
+    return host.split(".", 1)[0].split(":", 1)[0] in own
+
+
+# Each file's settings by their keys' last names (`spec.processors[0].addr`: `addr`), made
+# once a run: every container that mounts the file asks again.
+_LAST: weakref.WeakKeyDictionary[
+    Index, dict[tuple[int, str], dict[str, list[tuple[str, list[tuple[Any, int]]]]]]
+] = weakref.WeakKeyDictionary()
+
+
+def _by_last_name(
+    index: Index, config: K8sObject, data_key: str, text: str
+) -> dict[str, list[tuple[str, list[tuple[Any, int]]]]]:
+    known = _LAST.setdefault(index, {})
+    found = known.get((id(config), data_key))
+    if found is None:
+        found = known[(id(config), data_key)] = defaultdict(list)
+        for key, values in _settings(index, config, data_key, text).items():
+            found[key.rpartition(".")[2].split("[", 1)[0]].append((key, values))
+    return found
+
+
 # Each ConfigMap key's settings by their keys in lower case (value, line), read once a run
 # (by the Index, which the run keeps): every channel of every runner asks again.
 _READ: weakref.WeakKeyDictionary[Index, dict[tuple[int, str], dict[str, list[tuple[Any, int]]]]]
@@ -80,6 +159,8 @@ _READ = weakref.WeakKeyDictionary()
 def _settings(
     index: Index, config: K8sObject, data_key: str, text: str
 ) -> dict[str, list[tuple[Any, int]]]:
+    """A ConfigMap's or Secret's file's settings by their keys in lower case: each
+    (value, line in the file)."""
     known = _READ.setdefault(index, {})
     found = known.get((id(config), data_key))
     if found is None:

@@ -12,7 +12,16 @@ import weakref
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
-from k8slb.code.facts import Channel, CodeFacts, EnvRef, EnvText, FlagRef, Loc, SettingsKey
+from k8slb.code.facts import (
+    Channel,
+    CodeFacts,
+    EnvRef,
+    EnvText,
+    FileKey,
+    FlagRef,
+    Loc,
+    SettingsKey,
+)
 from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.core.record import record
@@ -179,7 +188,8 @@ def _dialed(
     # each once: every container that runs the code may give the same address
     found: dict[int, tuple[K8sObject, list[int]]] = {}
     for destination in destinations_of(index, links, channel.target, parse, facts):
-        port = destination.address.port
+        # a port matched by a key's name alone is no evidence that it carries gRPC
+        port = None if destination.keyed else destination.address.port
         for service in services_for(index, destination.address, destination.namespace):
             ports = found.setdefault(id(service), (service, []))[1]
             if port is not None and port not in ports:
@@ -344,7 +354,7 @@ def _may_reach(target: object, names: set[str], naming: set[str]) -> bool:
         return _may_hold(target, names)
     if isinstance(target, EnvText):  # each of its values, and the text between them
         return any(_may_reach(part, names, naming) for part in target.parts)
-    if isinstance(target, FlagRef | SettingsKey):
+    if isinstance(target, FlagRef | SettingsKey | FileKey):
         return True  # its value is in the args (or a mounted file) of the containers that run it
     if not isinstance(target, EnvRef):
         return False  # an unresolved value: it resolves to no Service (destinations)
@@ -497,7 +507,7 @@ def _may_be_api(target: object) -> bool:
     value the environment, a flag or a setting gives."""
     if isinstance(target, str):
         return target.lower().startswith(tuple(f"{s}:" for s in API_RESOLVER_SCHEMES))
-    return isinstance(target, EnvRef | EnvText | FlagRef | SettingsKey)
+    return isinstance(target, EnvRef | EnvText | FlagRef | SettingsKey | FileKey)
 
 
 def api_target(text: str) -> tuple[str, str | None] | None:

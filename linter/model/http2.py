@@ -367,7 +367,8 @@ def _port_evidence(
     if inferred is not None:
         return inferred
     numbers = {port.get("port"), target_port(port)} | {t.number for t in targets}
-    if GRPC_PORT in numbers:
+    # the number is no evidence where the code behind the port shows it plain HTTP
+    if GRPC_PORT in numbers and not plain():
         reason = f"port {GRPC_PORT}, gRPC's conventional port"
         return replace(on_service(reason, "port", 5), inferred=True)
     return None

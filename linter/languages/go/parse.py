@@ -1082,6 +1082,13 @@ class _Collector:
             args = self._called(call).arguments
             if args:
                 self._http_listen(args[0], call, scope)
+        elif name in HTTP_LISTENER_SERVERS:
+            # `http.Serve(lis, mux)`: plain HTTP where the listener it is given listens
+            args = self._called(call).arguments
+            listener = self._listener(args[0], scope) if args else None
+            if listener is not None:
+                address = self._listen_value(listener[0], listener[1], scope)
+                self.facts.http_listens.append(Listen("http", address, self.loc(call)))
         elif name == _SET_DEFAULT_SCHEME:
             # for every grpc.Dial of the program (code/imported.py reads it there)
             args = self._called(call).arguments
@@ -4225,6 +4232,8 @@ _CLIENT_REQUESTS = ("Get", "Head", "Post", "PostForm")
 # the struct whose `Addr` is where it listens; the packages of HTTP/2 in the clear (h2c),
 # which gRPC may ride on the same port.
 HTTP_LISTENERS = frozenset({"net/http.ListenAndServe", "net/http.ListenAndServeTLS"})
+# net/http's functions that serve on a listener they are given (`http.Serve(lis, mux)`)
+HTTP_LISTENER_SERVERS = frozenset({"net/http.Serve", "net/http.ServeTLS"})
 HTTP_SERVER = "net/http.Server"
 H2C_PACKAGES = ("golang.org/x/net/http2",)
 # net/http's request constructors, with the place of their URL argument.

@@ -44,6 +44,7 @@ from k8slb.code.facts import (
     Option,
     Options,
     Registration,
+    Route,
     Server,
     Setting,
     Stop,
@@ -74,6 +75,7 @@ from k8slb.languages.java.parse_balanced import (
     injected_client,
 )
 from k8slb.languages.java.parse_quarkus import quarkus_channels
+from k8slb.languages.java.parse_routes import collect_routes, declares_routes
 from k8slb.languages.java.parse_shutdown import Placed, signal_pauses
 from k8slb.languages.java.parse_spring import (
     QUARKUS,
@@ -350,7 +352,13 @@ def parse(path: str, data: bytes) -> CodeFacts:
         root, tried = parsed(parser(), data), True
         if root is not None and too_deep(path, root, "Java") is None:
             facts.exports = _bound_properties(path, root)
+    # a controller's routes: what an HTTP probe reaches (most controllers name nothing else)
+    routed = declares_routes(data) and not (facts.is_test or built or is_generated(data))
     if built or not worth_parsing(data) or is_generated(data):
+        if routed:
+            root = root if tried else parsed(parser(), data)
+            if root is not None and too_deep(path, root, "Java") is None:
+                facts.routes = _routes(path, root)
         return facts
     if not tried:
         root = parsed(parser(), data)
@@ -361,8 +369,14 @@ def parse(path: str, data: bytes) -> CodeFacts:
     if facts.problem is not None:
         return facts
     _Reader(path, facts).run(root, data)
+    if routed:
+        facts.routes = _routes(path, root)
     facts.markers = comment_markers(path, data.decode("utf-8", "replace"), comment_pattern("//"))
     return facts
+
+
+def _routes(path: str, root: Node) -> list[Route]:
+    return collect_routes(root, lambda node: _loc(path, node))
 
 
 def _bound_properties(path: str, root: Node) -> dict[str, Any]:

@@ -49,6 +49,7 @@ from k8slb.code.facts import (
     CodeFacts,
     EnvRef,
     EnvText,
+    FileKey,
     HealthServicer,
     HttpClient,
     Imported,
@@ -699,6 +700,20 @@ def _unwrapped(node: Node | None) -> Node | None:
         # `<T>value` (a type assertion) holds its value last, the others first
         node = node.named_children[-1 if node.type == "type_assertion" else 0]
     return node
+
+
+def _file_key(node: Node | None) -> str | None:
+    """The property a target reads of an object (`processor.addr`, `this.config.addr`),
+    not of the environment; None for anything else."""
+    if node is None or node.type != "member_expression":
+        return None
+    holder = node.child_by_field_name("object")
+    member = node.child_by_field_name("property")
+    if holder is None or member is None or member.type != "property_identifier":
+        return None
+    if _text(holder) in ("process", "process.env"):
+        return None
+    return _text(member)
 
 
 def _loc(path: str, node: Node) -> Loc:
@@ -1790,7 +1805,7 @@ class _Module:
             Channel(
                 self.loc(node), NICE_CHANNEL, target, options, long_lived, (0, "address"), scheme
             )
-            for target in choices(self.value(given[0]))
+            for target in self._targets(given[0])
         ]
 
     def _http_agent(self, node: Node, factory: str, given: list[Node], keep_alive: bool) -> None:
@@ -1856,8 +1871,16 @@ class _Module:
         # a target passed by the callers: one channel for each value they pass
         return [
             Channel(self.loc(node), f"new {made}", target, options, long_lived, (0, "address"))
-            for target in choices(self.value(given[0]))
+            for target in self._targets(given[0])
         ]
+
+    def _targets(self, node: Node) -> list[Any]:
+        """The values of a channel's target; one k8slb cannot follow that is a property of
+        an object (`processor.addr`, of a parsed configuration file) is that key of the
+        files the containers mount (facts.FileKey)."""
+        found = choices(self.value(node))
+        key = _file_key(_unwrapped(node))
+        return [FileKey(key) if key and isinstance(t, Unknown) else t for t in found]
 
     def _is_credentials(self, node: Node | None, grpc: set[str], held: bool = True) -> bool:
         """`grpc.credentials.createInsecure()` (or `credentials.create...()` imported from
