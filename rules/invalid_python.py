@@ -11,12 +11,20 @@ class InvalidCode(ReadProblemRule):
     Spring Boot settings that configure gRPC) but that does not parse, with the line where
     the parser gave up. The rest of the run goes on.
 
-    A file written in a dialect, or in a version of its language, that the grammar k8slb
-    reads with lags is told at `info`, as not analysed, not as an error of the file; only
-    where the file itself shows it (a truly broken file stays an error):
-    - a Kotlin file: tree-sitter's Kotlin grammar lags the Kotlin compiler in places (where
-      all it lacks is the separator it wants between a class's members on one line, the
-      file is read);
+    Go, JavaScript, TypeScript, Java and Kotlin are read with tree-sitter's grammars, which
+    are not those languages' compilers and lag them (TypeScript's `(number) => string` as
+    a parameter's type, a bare `&` in a JSX attribute's string, `importOriginal<typeof
+    import('x')>()`, Go 1.26's `new(expr)`). A syntax error one of them reports is told at
+    `info`, the file left unread, unless the file shows that it is broken for any version
+    of its language, which stays an error:
+    - a bracket (`(`, `[`, `{`, a template's `${`) that pairs with none, counted on the
+      grammar's tokens, so that one in a string, a comment or a regular expression is
+      none (the message names its line); a call or a block left open is the common typo;
+    - a merge's conflict markers (a line that opens with `<<<<<<< ` or `>>>>>>> `);
+    - code nested more than 1,000 levels deep around the error.
+    A broken file whose brackets pair up (`x = 1 +;`) is told at `info` too: the grammar
+    cannot tell it from valid code newer than itself, and the language's compiler names
+    it. Where k8slb knows why a file is refused, the `info` says so:
     - JavaScript whose opening comments say `@flow` (Flow-typed, its annotations stripped
       by Babel), when it does not parse as JavaScript;
     - a template with a code file's name: JavaScript or TypeScript whose line in error
@@ -25,7 +33,8 @@ class InvalidCode(ReadProblemRule):
       or that holds a control action anywhere (`{{ if`, `{{ range`, `{{ end }}`, `{% for`);
       and Python that holds such a control action (a project template's `{% if %}`; not
       `{{ x }}`, which an f-string holds): a site generator or a renderer replaces them
-      before the file is code (a docs site's `assets/js/search.js`);
+      before the file is code (a docs site's `assets/js/search.js`), even where a bracket
+      is left open;
     - minified JavaScript that does not parse: a file named as a minifier's or bundler's
       output (`*.min.js`, `*-min.js`, `*.bundle.js`), or whose line in error is over 500
       characters long in a file whose lines average over 110 characters (the measure of
@@ -33,11 +42,11 @@ class InvalidCode(ReadProblemRule):
       a UI library), which Node and browsers parse and tree-sitter's grammar sometimes
       does not (a tagged template holding an escape that is none, valid since ES2018). It
       is not code written in the repository: eslint users list such files in their
-      ignores, Biome leaves files over its size limit unread. A hand-written file's error,
-      on a line of ordinary length, stays an error;
-    - Go that uses `new` with an expression (`new(int64(5))`, Go 1.26), which tree-sitter's
-      Go grammar does not read yet: the file parses once each `new(` is read as a plain
-      call.
+      ignores, Biome leaves files over its size limit unread;
+    - Go that uses `new` with an expression (`new(int64(5))`, Go 1.26): the file parses
+      once each `new(` is read as a plain call.
+    In Kotlin, where all the grammar lacks is the separator it wants between a class's
+    members on one line, the file is read.
 
     Where the grammar's error is its own and the tree around it is whole, the file is read
     and nothing is reported: TypeScript's type arguments to a tagged template

@@ -20,14 +20,24 @@ class InvalidYaml(ReadProblemRule):
     manifest (kustomize, Flux's helm-controller: `mapping key "env" already defined`)
     refuse it, and whatever the first value held is lost. A repeat whose earlier key is
     not found by its indentation (flow style, an unusual key) leaves the file unread, an
-    error as before; at most 16 repeats are read past in one rendered file.
+    error as before; at most 16 repeats are read past in one rendered file. A
+    kustomization file that repeats a key is read so too, as kustomize (v5) reads it, the
+    last value kept (it decodes the file leniently, sigs.k8s.io/yaml's YAMLToJSON), and
+    the kustomization is built. In both, a repeat that gives the same value again
+    (`apiVersion:` written twice alike) loses nothing and is told at `info`.
 
     A document that breaks where a placeholder stands alone on its line (`$POOLS`,
     `${EXTRA_ENV}`, at the line YAML stops at or one of the four above it), in a file
     that holds no `apiVersion:` or `kind:` key, is told at `info`: a tool's config
     template that a script fills (envsubst, a heredoc) before it is read, not a manifest
-    and not YAML yet by design. A file with either key may be a Kubernetes manifest, and
-    stays an error however it breaks.
+    and not YAML yet by design. So is a broken file that holds neither key where a
+    program's build or its tests keep their files: below a `src/<set>/resources` folder
+    (Maven's and Gradle's resources, packed into the program, which reads them: an API
+    description it fills by `{resource}` substitution) or in a test's data folder
+    (`testdata`, `test_data`, `test-data`, `fixtures`, `test_fixtures`, `test-fixtures`,
+    `__fixtures__`: an input or an expected output a test compares). No manifest tool
+    applies those. A file with either key may be a Kubernetes manifest, and stays an
+    error however it breaks, wherever it is.
 
     ## Why it matters
     `kubectl apply` rejects such a file, and no other rule can look inside it. The rest of

@@ -25,7 +25,9 @@ class NoReadinessProbe(Rule):
     container serve whose `command` replaces the image's with one that only waits
     (`sleep infinity`, `tail -f /dev/null`, or a shell's `-c` script of such waits and
     `while true` loops around them, with nothing else started): no server runs in it to
-    take a request, whatever its image holds.
+    take a request, whatever its image holds. Nor does a workload that writes `replicas:
+    0` and that no autoscaler or kustomization's patch gives more (a chart's component its
+    values turn off by count): no pod of it runs, to be stopped or sent traffic.
 
     A Service carries no client traffic when it only serves the pods themselves: peer
     discovery (`publishNotReadyAddresses: true`, ports named for gossip, memberlist,

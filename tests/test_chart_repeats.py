@@ -149,3 +149,14 @@ tier: backend
     name = next(f for f in repeats if "'app.kubernetes.io/name'" in f.message)
     # api.labels' line, which Helm keeps; not base.labels' line 2, which it drops
     assert (name.path, name.line) == (str(chart / "templates/_helpers.tpl"), 6)
+
+
+def test_a_key_given_again_with_the_same_value_loses_nothing(chart: Path) -> None:
+    """Both branches writing the same hook: Helm installs what either meant, told at info."""
+    hook = "\n          lifecycle:\n            preStop:\n              sleep: {seconds: 5}"
+    template = TEMPLATE.replace("\n          lifecycle: {{ toJson .Values.lifecycle }}", hook)
+    write(chart, {"templates/api.yaml": template})
+    findings = lint(chart)
+    [repeat] = [f for f in findings if f.rule == "KLB001"]
+    assert repeat.severity is Severity.INFO and "nothing is lost" in repeat.message
+    assert not preStops(findings)

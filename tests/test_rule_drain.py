@@ -893,3 +893,36 @@ def test_a_one_replica_server_with_scratch_space_is_no_store(tmp_path: Path) -> 
         tmp_path, one_replica(web_deployment(READY + scratch, SCRATCH)), ["KLB401"]
     )
     assert finding.severity is Severity.WARNING and "store" not in finding.text
+
+
+HPA = """\
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: web
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 1
+  maxReplicas: 5
+"""
+
+
+@pytest.mark.parametrize(
+    ("replicas", "extra", "reported"),
+    [
+        ("0", "", False),  # no pod runs: nothing stops, nothing is sent traffic
+        ("0", HPA, True),  # an autoscaler gives it pods
+        ("1", "", True),
+    ],
+    ids=["zero", "zero-autoscaled", "one"],
+)
+def test_a_workload_of_zero_replicas_runs_no_pod_to_drain_or_gate(
+    tmp_path: Path, replicas: str, extra: str, reported: bool
+) -> None:
+    """A workload that writes `replicas: 0` (a chart's component turned off by its count)
+    runs no pod: neither KLB401 nor KLB302 judges it, unless an autoscaler targets it."""
+    text = web_deployment("").replace("  replicas: 3\n", f"  replicas: {replicas}\n") + extra
+    assert f"replicas: {replicas}\n" in text
+    found = lint_text(tmp_path, text, ["KLB401", "KLB302"])
+    assert sorted(rules_of(found)) == (["KLB302", "KLB401"] if reported else [])

@@ -27,6 +27,22 @@ def test_a_service_in_one_variant_folder_never_selects_the_pods_of_another(
     assert [r.path for r in finding.related] == [str(tmp_path / "variants/l4/app.yaml")]
 
 
+def test_an_object_that_names_no_namespace_is_the_one_that_names_default(
+    tmp_path: Path,
+) -> None:
+    """A sample's Deployment written with `namespace: default` and its variant in a folder
+    below, written with none, are the same object (kubectl applies both in `default`):
+    alternatives, so the variant's Service does not serve the sample's pods."""
+    in_default = DEPLOYMENT.replace("  name: web\n", "  name: web\n  namespace: default\n", 1)
+    assert "namespace: default" in in_default
+    files = {
+        "samples/start/app.yaml": in_default,
+        "samples/start/cloud/app.yaml": DEPLOYMENT + SERVICE,
+    }
+    found = lint_files(tmp_path, files, ["KLB401"]).findings
+    assert [f.path.split("samples/")[1] for f in found] == ["start/cloud/app.yaml"]
+
+
 def test_files_split_by_kind_in_one_tree_are_one_unit(tmp_path: Path) -> None:
     """No object is defined twice: the Service in `services/` selects the Deployment in
     `deployments/`, as `kubectl apply -R` would apply them together."""

@@ -139,6 +139,85 @@ def test_a_config_template_broken_at_a_placeholder_line_is_told_at_info(tmp_path
     assert (plain.rule, plain.severity.label) == ("KLB001", "error")
 
 
+# An API description a program fills by string substitution (`{entity}`) before it serves
+# it: YAML reads `{entity}` as a flow mapping, and a value after it breaks the document.
+API_TEMPLATE = """\
+openapi: 3.0.0
+info:
+  title: {service}
+  version: {version}
+paths:
+  /{entity}:
+    get:
+      summary: List {entity} items.
+      responses:
+        200:
+          description: {entity} items, as an array.
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("api/src/main/resources/specs/openapi.yaml", "build resources (`src/main/resources/`)"),
+        ("api/src/test/resources/expected.yaml", "build resources (`src/test/resources/`)"),
+        ("pkg/proxy/testdata/bootstrap.yaml", "a test's data (`testdata/`)"),
+        ("pkg/proxy/test_fixtures/bootstrap.yaml", "a test's data (`test_fixtures/`)"),
+    ],
+)
+def test_broken_yaml_a_build_or_a_test_reads_is_no_manifest(
+    tmp_path: Path, name: str, why: str
+) -> None:
+    """Where a program's build packs a file (Maven's and Gradle's `src/<set>/resources`) or
+    a test keeps its data, a YAML file that holds no Kubernetes object's key is the
+    program's or the test's, which no manifest tool applies: its breakage is told at info,
+    saying why. The same text elsewhere, or a manifest there, stays an error."""
+    (told,) = read_errors(tmp_path, {name: API_TEMPLATE})
+    assert (told.rule, told.severity.label) == ("KLB001", "info")
+    assert why in told.message and "not a manifest" in told.message
+    (elsewhere,) = read_errors(tmp_path / "elsewhere", {"deploy/openapi.yaml": API_TEMPLATE})
+    assert elsewhere.severity.label == "error"
+    manifest = "apiVersion: v1\nkind: ConfigMap\n" + API_TEMPLATE.replace("openapi", "data", 1)
+    (broken,) = read_errors(tmp_path / "manifest", {name: manifest})
+    assert broken.severity.label == "error"
+
+
+REPEATING_KUSTOMIZATION = """\
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+
+namespace: shop
+resources:
+  - ../../base
+
+images:
+  - name: api
+    newTag: "1.4"
+
+apiVersion: kustomize.config.k8s.io/v1beta1
+"""
+
+
+def test_a_kustomization_that_repeats_a_key_is_read_as_kustomize_reads_it(tmp_path: Path) -> None:
+    """kustomize reads its kustomization file leniently (the last of a repeated key kept,
+    as sigs.k8s.io/yaml's YAMLToJSON does): it builds. The same value given twice loses
+    nothing (info); another value drops the first (warning). A manifest that repeats a key
+    stays an error."""
+    (same,) = read_errors(tmp_path, {"overlays/dev/kustomization.yaml": REPEATING_KUSTOMIZATION})
+    assert (same.rule, same.severity.label, same.line) == ("KLB001", "info", 12)
+    assert "nothing is lost" in same.message and "kustomize builds" in same.message
+    other = REPEATING_KUSTOMIZATION.replace(
+        "\napiVersion: kustomize.config.k8s.io/v1beta1\n",
+        '\nimages:\n  - name: api\n    newTag: "1.5"\n',
+    )
+    (dropped,) = read_errors(tmp_path / "other", {"kustomization.yaml": other})
+    assert (dropped.severity.label, dropped.rule) == ("warning", "KLB001")
+    assert "the first dropped" in dropped.message
+    manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\napiVersion: v1\n"
+    (error,) = read_errors(tmp_path / "manifest", {"configmap.yaml": manifest})
+    assert error.severity.label == "error"
+
+
 def test_an_object_missing_its_api_version_is_still_an_error(tmp_path: Path) -> None:
     manifest = "kind: Deployment\nmetadata:\n  name: web\nspec: {}\n"
     (finding,) = read_errors(tmp_path, {"deploy.yaml": manifest})

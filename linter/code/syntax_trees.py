@@ -350,6 +350,77 @@ def not_analysed(problem: Problem, why: str) -> Problem:
     return replace(problem, severity=Severity.INFO, message=f"not analysed: {why}")
 
 
+def graded(problem: Problem | None, root: Node, data: bytes, language: str) -> Problem | None:
+    """KLB004 as k8slb can judge a syntax error a tree-sitter grammar reports, whose
+    grammar is not the language's compiler and lags it (`(number) => string` as a
+    TypeScript parameter's type, a bare `&` in a JSX attribute's string, Go 1.26's
+    `new(expr)`): an error only where the file shows it is broken for any version of its
+    language: its brackets do not pair up (counted on the tree's tokens, so a bracket in
+    a string, a comment or a regular expression is none), it holds a merge's conflict
+    markers, or it nests past MAX_TREE_DEPTH (as no program's code does). Else the file
+    is left unread, told at `info`. A problem told at `info` already (with a more precise
+    reason) is kept."""
+    if problem is None or problem.severity is not None:
+        return problem
+    if _conflict_markers(data):
+        return replace(problem, message=f"{problem.message} (it holds a merge's conflict markers)")
+    if _deeper_than(root, MAX_TREE_DEPTH) is not None:  # no program's code nests so deep
+        return problem
+    unpaired = _unpaired_bracket(root)
+    if unpaired is not None:
+        line = int(unpaired.start_point[0]) + 1
+        bracket = node_text(unpaired)[:2]
+        return replace(
+            problem, message=f"{problem.message} (its `{bracket}` at line {line} pairs with none)"
+        )
+    return not_analysed(
+        problem,
+        f"tree-sitter's {language} grammar finds a syntax error at line {problem.line} of a "
+        "file whose brackets pair up: most likely a construct the grammar does not read yet "
+        f"(it lags {language}'s compiler); the file is left unread",
+    )
+
+
+# The brackets every tree-sitter grammar k8slb reads names as tokens of these types (a
+# template's substitution opens with `${`)
+_CLOSING = {"(": ")", "[": "]", "{": "}", "${": "}"}
+_CLOSERS = frozenset(_CLOSING.values())
+_BRACKET_BYTES = frozenset(b"()[]{}")
+
+
+def _unpaired_bracket(root: Node) -> Node | None:
+    """The first bracket token of the tree that pairs with none (a closer that closes no
+    opener, or the innermost opener left open), or None. A token the grammar's lexer
+    could not read (an ERROR leaf) that holds a bracket is unpaired: its brackets are
+    not known. Tokens the recovery inserted (missing ones) are not the file's."""
+    stack = [root]
+    opened: list[Node] = []
+    while stack:
+        node = stack.pop()
+        if node.child_count:
+            stack.extend(reversed(node.children))
+            continue
+        if node.is_missing:
+            continue
+        kind = node.type
+        if kind in _CLOSING:
+            opened.append(node)
+        elif kind in _CLOSERS:
+            if not opened or _CLOSING[opened.pop().type] != kind:
+                return node
+        elif kind == "ERROR" and _BRACKET_BYTES.intersection(node.text or b""):
+            return node
+    return opened[-1] if opened else None
+
+
+def _conflict_markers(data: bytes) -> bool:
+    """Whether a line opens with a merge's conflict marker (`<<<<<<< ours`, `>>>>>>>
+    theirs`), which no language reads."""
+    return any(
+        data.startswith(marker[1:]) or marker in data for marker in (b"\n<<<<<<< ", b"\n>>>>>>> ")
+    )
+
+
 def _errors(root: Node, within_types: frozenset[str]) -> Iterator[tuple[Node, bool, int]]:
     """The ERROR and missing nodes below `root` in source order, each with whether a node
     above it is of `within_types` and how deep it is: one walk (asking each error's

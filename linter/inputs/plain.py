@@ -4,7 +4,11 @@ what every rendered source renders."""
 
 from __future__ import annotations
 
+import os
+
 from k8slb.inputs.reader import Reader
+from k8slb.reading.chart_repeats import read_as_kustomize_does
+from k8slb.reading.kustomization import KUSTOMIZATION_FILES
 from k8slb.reading.manifests import ManifestFile, load_manifests
 
 SUFFIXES = (".yaml", ".yml")
@@ -22,7 +26,10 @@ class PlainYaml(Reader):
         return path.lower().endswith(SUFFIXES)
 
     def parse(self, path: str, data: bytes) -> ManifestFile:
-        return load_manifests(path, data)
+        found = load_manifests(path, data)
+        if os.path.basename(path) in KUSTOMIZATION_FILES:  # a repeated key: kustomize reads it
+            return read_as_kustomize_does(path, data, found)
+        return found
 
 
 PLAIN_YAML = PlainYaml()

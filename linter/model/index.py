@@ -363,8 +363,11 @@ class Index:
     ) -> Iterator[tuple[K8sObject, PodTemplate, Container, list[K8sObject]]]:
         """(workload, its pod template, container, the Services it serves) for every
         serving container (of `workloads`, default all). A container whose command only
-        waits (`sleep infinity`: objects.only_waits) serves nothing, selected or not."""
+        waits (`sleep infinity`: objects.only_waits) serves nothing, selected or not, and
+        neither does a workload that runs no pod (`runs_no_pod`)."""
         for workload, template in self.workloads if workloads is None else workloads:
+            if self.runs_no_pod(workload):
+                continue
             serving = self.serving(workload)
             for container in template.containers:
                 targets = serving.get(container.name)
@@ -435,6 +438,14 @@ class Index:
             (namespace_key(workload.namespace), workload.kind, workload.name or ""), []
         )
         return [scaler for scaler in found if self.together(scaler, workload)]
+
+    def runs_no_pod(self, workload: K8sObject) -> bool:
+        """Whether the workload writes `replicas: 0` and nothing gives it more (no
+        autoscaler targets it, no kustomization's patch): no pod of it runs, so none is
+        stopped with requests in flight or sent traffic before it is ready (a chart's
+        component its values turn off by count: a cache's `replicaCount: 0`)."""
+        replicas = dig(workload.body.get("spec"), "replicas")
+        return type(replicas) is int and replicas == 0 and not self.scaled(workload)
 
     def scaled(self, workload: K8sObject) -> bool:
         """Whether more than the replicas the workload writes may run: an autoscaler

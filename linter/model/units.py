@@ -21,6 +21,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
 from k8slb.core.paths import path_parts
+from k8slb.model.objects import namespace_key
 from k8slb.reading.objects import K8sObject
 
 Folder = tuple[str, ...]
@@ -52,10 +53,12 @@ def deployment_units(
     for obj in objects:
         files.add(obj.path)
         if obj.name is not None and obj.path not in rendered_from:
-            paths_of[(obj.group, obj.kind, obj.namespace or "", obj.name)].add(obj.path)
+            # one that names no namespace is applied in `default`, as one that names it
+            namespace = namespace_key(obj.namespace)
+            paths_of[(obj.group, obj.kind, namespace, obj.name)].add(obj.path)
             selector = _selector(obj)
             if selector is not None:
-                selecting[(obj.group, obj.kind, obj.namespace or "", selector)].add(obj.path)
+                selecting[(obj.group, obj.kind, namespace, selector)].add(obj.path)
     variants: dict[Folder, set[str]] = defaultdict(set)
     for paths in paths_of.values():
         _add_variants(variants, paths, across_folders=False)

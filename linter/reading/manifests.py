@@ -443,12 +443,28 @@ def read_as_patterns(
 def _yaml_problems(path: str, text: str, problems: list[tuple[int, YAMLProblem]]) -> list[Problem]:
     """KLB001 for each document YAML could not compose (its index, the problem): at info
     where it broke at a lone placeholder line of a file no Kubernetes object's key is in
-    (a template a script fills), else an error."""
+    (a template a script fills), or in such a file that a program's build or tests read
+    (_not_applied), else an error."""
     found: list[Problem] = []
-    # a template a script fills: told apart only in a file no Kubernetes object's key is in
-    templated = bool(problems) and "$" in text and _KUBERNETES_KEY.search(text) is None
+    # told apart only in a file no Kubernetes object's key is in
+    keyless = bool(problems) and _KUBERNETES_KEY.search(text) is None
+    templated = keyless and "$" in text  # a template a script fills
+    whose = _not_applied(path) if keyless else None
     for number, (index, problem) in enumerate(problems):
         message = f"document {index} is not valid YAML: {problem.message}"
+        if whose is not None:
+            found.append(
+                Problem(
+                    "KLB001",
+                    path,
+                    problem.line,
+                    problem.column,
+                    f"{message}; not a manifest: {whose}, and the file holds no Kubernetes "
+                    "object's key",
+                    severity=Severity.INFO,
+                )
+            )
+            continue
         look = templated and number < _PLACEHOLDER_LOOKS
         placeholder = _placeholder_near(text, problem.line) if look else None
         if placeholder is not None:
@@ -467,6 +483,36 @@ def _yaml_problems(path: str, text: str, problems: list[tuple[int, YAMLProblem]]
             continue
         found.append(Problem("KLB001", path, problem.line, problem.column, message))
     return found
+
+
+# The folders a program's build packs into it (Maven's and Gradle's `src/<set>/resources`:
+# read by the program from its classpath) and those that hold a test's data (Go's tool
+# skips `testdata`; the others are the usual names of a test's inputs and expected outputs)
+_RESOURCES = "resources"
+_TEST_DATA = frozenset(
+    {
+        "testdata",
+        "test-data",
+        "test_data",
+        "fixtures",
+        "test_fixtures",
+        "test-fixtures",
+        "__fixtures__",
+    }
+)
+
+
+def _not_applied(path: str) -> str | None:
+    """Why a file is no manifest by where it is, or None: a program's build resources
+    (which the program reads, as a text it may fill: `{resource}`), or a test's data (an
+    input or an expected output a test compares), which no manifest tool applies."""
+    folders = path.replace("\\", "/").split("/")[:-1]
+    for at, folder in enumerate(folders):
+        if folder in _TEST_DATA:
+            return f"a test's data (`{folder}/`)"
+        if folder == _RESOURCES and at >= 2 and folders[at - 2] == "src":
+            return f"a program's build resources (`src/{folders[at - 1]}/resources/`)"
+    return None
 
 
 # A line that is nothing but a shell or envsubst placeholder (`$OPT_POOLS`, `${EXTRA}`),

@@ -79,6 +79,7 @@ from k8slb.code.facts import (
 from k8slb.code.syntax_trees import (
     captured,
     captured_unordered,
+    graded,
     not_analysed,
     parse_too_long,
     parsed,
@@ -422,6 +423,7 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
     if facts.problem is not None:
         if b"new" in data:
             facts.problem = _newer_go(data, facts.problem)
+        facts.problem = graded(facts.problem, root, data, "Go")
         return facts
     facts.problem = too_deep(path, root, "Go")
     if facts.problem is not None:

@@ -58,6 +58,7 @@ from k8slb.code.syntax_trees import (
     Calls,
     call_arguments,
     captured,
+    graded,
     parse_too_long,
     parsed,
     syntax_problem,
@@ -365,7 +366,8 @@ def parse(path: str, data: bytes) -> CodeFacts:
     if root is None:
         facts.problem = parse_too_long(path, "Java")
         return facts
-    facts.problem = syntax_problem(path, root, "Java") or too_deep(path, root, "Java")
+    problem = graded(syntax_problem(path, root, "Java"), root, data, "Java")
+    facts.problem = problem or too_deep(path, root, "Java")
     if facts.problem is not None:
         return facts
     _Reader(path, facts).run(root, data)

@@ -77,6 +77,7 @@ from k8slb.code.syntax_trees import (
     Calls,
     call_arguments,
     captured,
+    graded,
     minified,
     not_analysed,
     parse_too_long,
@@ -425,6 +426,7 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
             f"code written here (tree-sitter finds an error at line {facts.problem.line} of "
             "what a minifier emits, which JavaScript's engines parse)",
         )
+    facts.problem = graded(facts.problem, root, data, shown)
     if facts.problem is None:
         facts.problem = too_deep(path, root, shown)
     if facts.problem is None:

@@ -29,7 +29,7 @@ functions pass.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -54,6 +54,7 @@ from k8slb.code.syntax_trees import (
     READ_CHUNK,
     Calls,
     captured,
+    graded,
     parse_seconds,
     parsed,
     syntax_problem,
@@ -200,14 +201,8 @@ def parse(path: str, data: bytes) -> CodeFacts:
         return facts
     problem = syntax_problem(path, root, "Kotlin")
     if problem is not None and not _separators_missing_only(root):
-        # tree-sitter's Kotlin grammar may refuse code the compiler takes: the file is
-        # left unread, told at info
-        facts.problem = replace(
-            problem,
-            severity=Severity.INFO,
-            message=f"not analysed: tree-sitter's Kotlin grammar finds a syntax error at "
-            f"line {problem.line} (it lags the Kotlin compiler in places)",
-        )
+        # tree-sitter's Kotlin grammar may refuse code the compiler takes
+        facts.problem = graded(problem, root, data, "Kotlin")
         return facts
     facts.problem = too_deep(path, root, "Kotlin")
     if facts.problem is not None:
