@@ -133,3 +133,46 @@ def test_a_base_that_copies_its_whole_context_links_nothing(tmp_path: Path) -> N
         }
     )
     assert by_name(links(tmp_path, files)) == {"slim-runner": None}
+
+
+# An image that wraps a base the repository builds in its own scripts: the base copies a
+# binary built outside the image, the wrapper adds an entry script and a service runner
+AGENT_DOCKERFILE = """\
+FROM alpine:3.20
+WORKDIR /home/agent
+COPY ./agent /home/agent/
+ENTRYPOINT ["/home/agent/agent"]
+"""
+SUITE_DOCKERFILE = """\
+FROM acme/agent
+RUN apk add --no-cache runit
+COPY ./start.sh ./runner /home/agent/
+ENTRYPOINT ["/home/agent/start.sh"]
+"""
+WRAPPER_SCRIPT = """\
+#!/bin/sh
+set -e
+go build -o docker/agent ./cmd/agent
+docker build -t acme/agent -f docker/Dockerfile.agent docker/
+docker build -t acme/suite -f docker/Dockerfile.suite docker/
+"""
+
+
+def test_an_image_around_a_base_the_repository_builds_with_no_code_of_its_own_links_none(
+    tmp_path: Path,
+) -> None:
+    """The wrapper's folder holds scripts and Dockerfiles, no code: what it runs is its
+    base's program, which the links do not follow through its scripts; its folder is no
+    one program's code."""
+    files = {
+        "docker/Dockerfile.agent": AGENT_DOCKERFILE,
+        "docker/Dockerfile.suite": SUITE_DOCKERFILE,
+        "docker/start.sh": "#!/bin/sh\nexec /home/agent/runner\n",
+        "scripts/images.sh": WRAPPER_SCRIPT,
+        "go.mod": "module example.com/acme\n\ngo 1.22\n",
+        "cmd/agent/main.go": 'package main\n\nimport "net/http"\n\n'
+        'func main() { http.ListenAndServe(":8080", nil) }\n',
+        "k8s/suite.yaml": workload(name="suite", image="acme/suite:1.4"),
+    }
+    rows = links(tmp_path, files)
+    assert by_name(rows) == {"suite": None}
