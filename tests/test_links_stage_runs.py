@@ -73,3 +73,50 @@ def test_the_container_runs_the_server_stage_s_code(tmp_path: Path) -> None:
     }
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("console", "server", "cmd")
+
+
+# one Dockerfile for a service and its schema migrations, each published from its stage
+SERVICE_DOCKERFILE = """\
+FROM python:3.12-slim AS migrations
+WORKDIR /db
+COPY services/schema/ .
+CMD ["python", "migrate.py"]
+
+FROM python:3.12-slim AS api
+WORKDIR /app
+COPY services/api/ .
+CMD ["python", "server.py"]
+"""
+PUBLISH_WORKFLOW = """\
+on: push
+jobs:
+  migrations:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: acme/publish-docker-action@v5
+        with:
+          name: acme/shop-migrations
+          context: .
+          dockerfile: deploy/Dockerfile
+          buildoptions: "--target migrations"
+          tags: "latest,${{ github.sha }}"
+"""
+
+
+def test_a_publish_action_s_build_options_choose_the_stage_it_builds(tmp_path: Path) -> None:
+    """An action that names the image in `name`, the Dockerfile in `dockerfile` and passes
+    `--target` among its `buildoptions`: the image is that stage's, whose code is the
+    folder it copies, not the last stage's."""
+    files = {
+        ".github/workflows/publish.yml": PUBLISH_WORKFLOW,
+        "deploy/Dockerfile": SERVICE_DOCKERFILE,
+        "services/schema/migrate.py": "import json\n\nprint(json.dumps({}))\n",
+        "services/api/server.py": "import json\n",
+        "k8s/migrate.yaml": workload(name="migrate", image="acme/shop-migrations:1.2"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "schema", "migrate.py")
+    assert row["evidence"][0] == (
+        "workflow: .github/workflows/publish.yml:9: name: acme/shop-migrations"
+    )

@@ -2028,7 +2028,11 @@ def _settled(expression: str, known: dict[str, str]) -> str:
 
 # the keys a build action other than docker's names the image it builds in (a repository,
 # its tags given apart)
-_WORKFLOW_IMAGE_KEYS = ("repository", "image", "images", "image-name", "image_name")
+_WORKFLOW_IMAGE_KEYS = ("repository", "image", "images", "image-name", "image_name", "name")
+# the keys such an action names the Dockerfile in (from the repository's top), and the
+# options of its `docker build` it passes whole (`buildoptions: "--target migrations"`)
+_WORKFLOW_DOCKERFILE_KEYS = ("file", "dockerfile")
+_WORKFLOW_OPTION_KEYS = ("buildoptions", "build-options", "build_options")
 
 
 def _build_push_step(
@@ -2050,8 +2054,9 @@ def _build_push_step(
     if context is None:
         return []
     root = _joined(top, context)
-    dockerfile = _literal(_filled(given.get("file"), known))  # from the repository's top
-    if dockerfile is None and given.get("file"):
+    file_key = next((k for k in _WORKFLOW_DOCKERFILE_KEYS if given.get(k)), "file")
+    dockerfile = _literal(_filled(given.get(file_key), known))  # from the repository's top
+    if dockerfile is None and given.get(file_key):
         return []  # a Dockerfile the run does not settle: not the context's own
     named = os.path.relpath(_joined(top, dockerfile), root) if dockerfile else None
     # an expression left (`${{ github.sha }}`) is one word, whatever spaces it holds
@@ -2060,6 +2065,10 @@ def _build_push_step(
     line = _line(given, key)
     args = _filled(given.get("build-args"), known)
     target = build_target(_filled(given.get("target"), known))
+    options = next((given[k] for k in _WORKFLOW_OPTION_KEYS if k in given), None)
+    if not target and isinstance(options, str):  # `--target migrations` among the options
+        flag = _TARGET_FLAG.search(str(_filled(options, known)))
+        target = build_target(flag[1]) if flag is not None else ""
     return [
         replace(_built(tag, root, named, "workflow", path, text, line, args), target=target)
         for tag in filter(None, map(_image_past_registry, tags))
