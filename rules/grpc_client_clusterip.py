@@ -222,10 +222,10 @@ class GrpcClientClusterIp(Rule):
     what the YAML and JSON files the containers that run the code mount from a ConfigMap
     or a Secret set at a key of that name (`spec.upstreams[0].addr`), reported only where
     the Service shows gRPC by evidence of its own (a name matched is no evidence of the
-    protocol); a client closed in the function that makes it is per call. Its unsafe fix is not made in JavaScript (the
-    target is rarely a literal there). connect-node's transports (`@connectrpc/connect-node`,
-    formerly `@bufbuild/connect-node`) count too where they speak HTTP/2:
-    `createGrpcTransport({baseUrl})` always, `createConnectTransport` and
+    protocol); a client closed in the function that makes it is per call. Its unsafe fix
+    is not made in JavaScript (the target is rarely a literal there). connect-node's
+    transports (`@connectrpc/connect-node`, formerly `@bufbuild/connect-node`) count too
+    where they speak HTTP/2: `createGrpcTransport({baseUrl})` always, `createConnectTransport` and
     `createGrpcWebTransport` with `httpVersion: "2"`. Each keeps one HTTP/2 connection to
     its `baseUrl`'s origin (a new one only once the server ends it, or after 15 idle
     minutes) and has no balancing policy, so the advice is the server's maximum connection
