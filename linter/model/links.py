@@ -2894,7 +2894,6 @@ class _Finder:
             self._multi_module_top(chosen, folder)
             or self._go_pattern_unnamed(dockerfile, folder)
             or self._copies_no_code(dockerfile, folder)
-            or self._around_base_program(dockerfile, folder)
             or self._copies_only_files(dockerfile, folder)
             or self._fetches_program(dockerfile, folder)
             or self._released_unnamed(chosen, folder)
@@ -3026,28 +3025,6 @@ class _Finder:
         return (
             f"{dockerfile.path}: builds FROM {dockerfile.base} and copies nothing of its "
             f"context{how}: the image runs no code of the repository"
-        )
-
-    def _around_base_program(self, dockerfile: Dockerfile | None, folder: str) -> str | None:
-        """Why an image built FROM an image the repository builds, from a folder that holds
-        no code (the scripts, configuration and binaries built elsewhere that it adds
-        around its base), links no code when its command names none: the program it runs
-        is the base's, which the links did not follow (_through_base follows an image that
-        takes nothing of its context only). None where the folder holds code or a stage
-        builds it."""
-        if dockerfile is None or dockerfile.base is None or "$" in dockerfile.base:
-            return None
-        if self.by_folder.get(folder) or dockerfile.go_builds or dockerfile.make_calls:
-            return None
-        if not any(
-            same_image(build.image, dockerfile.base) and not self._builds_it(build, dockerfile)
-            for build in self.builds.builds
-        ):
-            return None
-        return (
-            f"{dockerfile.path}: builds FROM {dockerfile.base}, an image the repository "
-            f"builds, and {folder} holds no code: the program it runs is the base's, which "
-            "the builds read do not settle"
         )
 
     def _copies_only_files(self, dockerfile: Dockerfile | None, folder: str) -> str | None:
