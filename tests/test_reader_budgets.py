@@ -2054,26 +2054,6 @@ def make_functions_in_build_args(n: int) -> Files:
     }
 
 
-def make_pattern_rules(n: int) -> Files:
-    """A Makefile of `n` pattern rules (`.%.stamp0:` ...) and `8 * n` targets, each
-    matched by one of them and by a rule matching all (`%:`, the most a target is read
-    against), each with a glob prerequisite of its own folder, each recipe building an
-    image from `$(<D)` and `$*` 16 times on one line, and a workload running one."""
-    targets = "".join(f".s{i}.stamp{i % n}: s{i}/*\n" for i in range(8 * n))
-    build = " && ".join(["docker build -t acme/$(<D) -f $(<D)/Dockerfile $(<D)"] * 16)
-    patterns = "".join(f".%.stamp{i}:\n\t{build}\n" for i in range(n))
-    return {
-        "Makefile": targets + patterns + "%.x:\n\t" + build + "\n",
-        "s1/Dockerfile": "FROM scratch\nCOPY app /app\n",
-        "k8s/web.yaml": (
-            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
-            "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n"
-            "      labels: {app: web}\n    spec:\n      containers:\n"
-            "        - name: web\n          image: acme/s1:1\n"
-        ),
-    }
-
-
 def stages_chosen_by_defaults_and_subshell_builds(n: int) -> Files:
     """A Dockerfile of `n` stages, each copying from folders `n` ARGs' defaults choose on
     one line, the last copying `n` programs `--from` them and running one; a script of `n`
@@ -3283,9 +3263,6 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Makefile: 300 builds whose --build-arg opens a $(shell of 300 words; 300 closed": (
         lambda: make_functions_in_build_args(300)
-    ),
-    "Makefile: 48 pattern rules, 384 targets they match, 16 builds of $(<D) on a line": (
-        lambda: make_pattern_rules(48)
     ),
     "Scripts: loops of 300 names, 300 ifs nested on a line around 20 builds, 300 case arms": (
         lambda: branched_builds(300)

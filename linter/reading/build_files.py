@@ -9,11 +9,9 @@ The code <-> container link (links.py) is built on these facts.
 from __future__ import annotations
 
 import ast
-import bisect
 import functools
 import itertools
 import json
-import math
 import os
 import posixpath
 from collections import ChainMap, Counter, defaultdict
@@ -738,18 +736,14 @@ def host_go_builds(
     return tuple(found)
 
 
-# Make's automatic variables: a rule's target (`$@`), its first prerequisite (`$<`) and a
-# pattern rule's stem (`$*`), each whole, or its folder (`$(@D)`, `$(dir $@)`) or file name
-# (`$(@F)`, `$(notdir $@)`); how many targets of one rule are read, and how many characters
-# the commands made for each target may hold in all, in one file
-_AUTOMATIC_USE = regex.compile(r"\$(?:\((dir|notdir) \$([@<*])\)|[({]([@<*])([DF])[)}]|([@<*]))")
+# Make's automatic variables for a rule's target (`$@`; its folder `$(@D)`, `$(dir $@)`;
+# its file name `$(@F)`, `$(notdir $@)`); how many targets of one rule are read, and how
+# many characters the commands made for each target may hold in all, in one file
+_TARGET_VARIABLE_USE = regex.compile(r"\$(?:\(dir \$@\)|\(notdir \$@\)|[({]@([DF])[)}]|@)")
 MAX_RULE_TARGETS = 64
 MAX_TARGET_COMMANDS = 4 * MAX_SCRIPT
 # a conditional's line, which leaves the rule a recipe belongs to as it was
 _MAKE_DIRECTIVE = regex.compile(r"\s*(?:ifeq|ifneq|ifdef|ifndef|else|endif)\b")
-# what an automatic variable is for one target: each variable's (whole, folder, file name),
-# a part None when not known (a prerequisite's glob `app/*`: its folder alone)
-Instance = Mapping[str, tuple[str | None, str | None, str | None]]
 
 
 def _each_target(command: str, targets: Sequence[str], room: list[int]) -> list[str]:
@@ -757,132 +751,30 @@ def _each_target(command: str, targets: Sequence[str], room: list[int]) -> list[
     names the target (`go build -o ./$@ ./$(dir $@)` under `agent/agent api/api:`); the
     command as it is otherwise, when no literal target is known, or once the file's
     commands so made would pass `room` (MAX_RULE_TARGETS, MAX_TARGET_COMMANDS)."""
-    return _each_instance(command, [{"@": _parts(target)} for target in targets], room)
-
-
-def _parts(path: str | None) -> tuple[str | None, str | None, str | None]:
-    """A path's (whole, folder, file name) as an automatic variable gives them; a glob's
-    folder alone (make expands it to files of that folder, whichever comes first)."""
-    if path is None or "$" in path:
-        return None, None, None
-    folder, name = posixpath.split(path)
-    if _GLOB_WORD.search(name) is not None and _GLOB_WORD.search(folder) is None:
-        return None, folder or ".", None
-    if _GLOB_WORD.search(path) is not None:
-        return None, None, None
-    return path, folder or ".", name
-
-
-def _each_instance(command: str, instances: Sequence[Instance], room: list[int]) -> list[str]:
-    """A recipe's command as make runs it for each target (`instances`: what its automatic
-    variables are), when it uses one they know; the command as it is otherwise, or once
-    the file's commands so made would pass `room`. A variable not known stays as written."""
-    if "$" not in command or not instances:
+    if "$" not in command or not targets or not _TARGET_VARIABLE_USE.search(command):
         return [command]
-    used = {m.group(2) or m.group(3) or m.group(5) for m in _AUTOMATIC_USE.finditer(command)}
-    if not any(used & instance.keys() for instance in instances):
-        return [command]
-    instances = instances[:MAX_RULE_TARGETS]
-    cost = sum(
-        len(command) + command.count("$") * max(len(part or "") for v in i.values() for part in v)
-        for i in instances
-    )
+    targets = targets[:MAX_RULE_TARGETS]
+    cost = sum(len(command) + len(target) * command.count("$") for target in targets)
     if cost > room[0]:
         return [command]
     room[0] -= cost
 
-    def put(instance: Instance) -> Callable[[regex.Match[str]], str]:
+    def put(target: str) -> Callable[[regex.Match[str]], str]:
+        folder, name = posixpath.split(target)
+        parts = {
+            "(dir $@)": (folder or ".") + "/",
+            "(notdir $@)": name,
+            "D": folder or ".",
+            "F": name,
+        }
+
         def value(match: regex.Match[str]) -> str:
-            function, variable = match.group(1), match.group(2) or match.group(3) or match.group(5)
-            whole, folder, name = instance.get(variable, (None, None, None))
-            part = match.group(4)
-            if function == "dir" or part == "D":
-                known = (folder + "/" if folder else None) if function else folder
-            elif function == "notdir" or part == "F":
-                known = name
-            else:
-                known = whole
-            return match.group(0) if known is None else known
+            text = match.group(0)[1:]
+            return parts.get(match.group(1) or text, target)
 
         return value
 
-    return [_AUTOMATIC_USE.sub(put(instance), command) for instance in instances]
-
-
-def _make_instances(
-    lines: Sequence[tuple[int, str]], recipes: set[int], variables: Mapping[str, str | None]
-) -> dict[int, list[tuple[str, Instance]]]:
-    """For each rule's line of a Makefile (by number), the targets its recipe is run for,
-    each with what its automatic variables are: an explicit rule's targets, `$<` its own
-    first prerequisite; a pattern rule's (`.%.marker:`, one target with one `%`), the
-    explicit targets the pattern matches that have no recipe of their own and match no
-    other pattern rule, `$*` the stem, `$<` the pattern's first prerequisite with the stem
-    put in, or, where the pattern has none, the target's first from its explicit rules
-    (`.app.marker: app/*`), when one rule alone gives it some. Targets past
-    MAX_MAKE_RULES are not read."""
-    rules: list[tuple[int, list[str], list[str]]] = []
-    for number, line in lines:
-        if number in recipes or ":" not in line or _MAKE_DIRECTIVE.match(line):
-            continue
-        if _MAKE_ASSIGNMENT.match(line):
-            continue
-        before, _, after = _expanded(line, variables=variables, make=True).partition(":")
-        if "$" in before or after.startswith("=") or _TARGET_VARIABLE.match(after.lstrip(":")):
-            continue  # a target not known, a variable's line
-        targets = before.split()[:MAX_MAKE_RULES]
-        given = after.lstrip(":").partition("|")[0].partition(";")[0]
-        # a static pattern rule's (`objs: %.o: %.c`): its prerequisites are not read here
-        prerequisites = given.split() if ":" not in given else []
-        rules.append((number, targets, prerequisites[:1]))
-    firsts: dict[str, list[str]] = defaultdict(list)  # a target's first prerequisites
-    has_recipe: set[str] = set()
-    patterns: list[tuple[int, str, str, list[str]]] = []  # a pattern rule's, with a recipe
-    found: dict[int, list[tuple[str, Instance]]] = {}
-    numbers = sorted(recipes)
-    for index, (number, targets, first) in enumerate(rules):
-        # a recipe's line before the next rule's: this rule's recipe
-        following = bisect.bisect_right(numbers, number)
-        upto = rules[index + 1][0] if index + 1 < len(rules) else math.inf
-        recipe = following < len(numbers) and numbers[following] < upto
-        if len(targets) == 1 and targets[0].count("%") == 1:
-            if recipe and len(patterns) < MAX_RULE_TARGETS:
-                prefix, _, suffix = targets[0].partition("%")
-                patterns.append((number, prefix, suffix, first))
-                found[number] = []  # filled below, once every explicit target is known
-            continue
-        explicit = [t for t in targets if "%" not in t and not _SPECIAL_TARGET.fullmatch(t)]
-        for target in explicit:
-            if target in firsts or len(firsts) < MAX_MAKE_RULES:
-                firsts[target] += first
-                has_recipe.update([target] if recipe else [])
-        first_known = _parts(first[0] if first else None)
-        found[number] = [(t, {"@": _parts(t), "<": first_known}) for t in explicit]
-    for target, first_given in firsts.items():
-        # which pattern rule make picks for a target several match is not read here
-        matched = [p for p in patterns if _matches(target, p[1], p[2])]
-        if target in has_recipe or len(matched) != 1:
-            continue
-        number, prefix, suffix, first = matched[0]
-        stem = target[len(prefix) : len(target) - len(suffix)]
-        firsts_of = [first[0].replace("%", stem, 1)] if first else first_given
-        prerequisite = firsts_of[0] if len(firsts_of) == 1 else None
-        instance = {"@": _parts(target), "*": _parts(stem), "<": _parts(prerequisite)}
-        found[number].append((target, instance))
-    return found
-
-
-def _matches(target: str, prefix: str, suffix: str) -> bool:
-    """Whether a pattern `PREFIX%SUFFIX` matches a target with a stem of one character or
-    more (a pattern with no `/` only a target with none: make's matching of a target's
-    file name is not read here)."""
-    if "/" in target and "/" not in prefix + suffix:
-        return False
-    stem = len(target) - len(prefix) - len(suffix)
-    return stem > 0 and target.startswith(prefix) and target.endswith(suffix)
-
-
-# Make's special targets (`.PHONY`, `.DEFAULT`, `.SUFFIXES`): no file, no recipe run for it
-_SPECIAL_TARGET = regex.compile(r"\.[A-Z_]+")
+    return [_TARGET_VARIABLE_USE.sub(put(t), command) for t in targets]
 
 
 def _shell_folder(
@@ -2407,30 +2299,10 @@ def script_facts(
         for _, line in lines
         if make and (assigned := _MAKE_ASSIGNMENT.match(line)) and assigned[2] == "?="
     }
-    # the targets each rule's recipe is run for, with its automatic variables (`$<`)
-    recipes = {number for number, recipe, _ in _make_lines(text) if recipe} if make else set()
-    instances = _make_instances(lines, recipes, variables) if make else {}
-    rule: list[tuple[str, Instance]] = []  # the rule whose recipe a line is of
-    room = [MAX_TARGET_COMMANDS]
     for number, raw in lines:
-        rule = instances.get(number, rule)
         # `$(dirname "$0")` is the script's own folder, where it starts
         line = raw if make or "dirname" not in raw else _SCRIPT_FOLDER.sub(".", raw)
         recipe = line.lstrip("@-+ \t") if make else line
-        if rule and number in recipes and "$" in recipe and _DOCKER_BUILD_COMMAND.search(recipe):
-            made = _each_instance(recipe, [instance for _, instance in rule], room)
-            if made != [recipe]:  # a build for each target (`-t acme/$(<D) $(<D)/`)
-                found += _targets_builds(
-                    path,
-                    number,
-                    recipe,
-                    made,
-                    rule,
-                    here,
-                    known=(expand, variables, defaults),
-                    unsure=unsure,
-                )
-                continue
         # the `if`/`case` branches around its commands (a script's: from the lines before)
         if GUARD_WORDS.search(recipe) or (guards.frames and not make):  # a `case`'s arm too
             branches = (Guards() if make else guards).read(recipe)
@@ -2467,31 +2339,6 @@ def script_facts(
             unsure,
         )
     return _without_rivals(found, unsure), tags
-
-
-def _targets_builds(
-    path: str,
-    number: int,
-    recipe: str,
-    made: list[str],
-    rule: Sequence[tuple[str, Instance]],
-    here: str | None,
-    *,
-    known: tuple[Callable[[str], str], Mapping[str, str | None], set[str]],
-    unsure: list[ImageBuild],
-) -> list[ImageBuild]:
-    """The builds of a Make recipe's line as make runs it for each target of its rule
-    (`made`, in the order of `rule`), each quoted as written with the target it is for."""
-    found: list[ImageBuild] = []
-    for (target, _), command in zip(rule, made, strict=False):
-        branches = Guards().read(command) if GUARD_WORDS.search(command) else []
-        doubtful = len(unsure)
-        built = _commands_builds((path, number, command, here, True), branches, None, known, unsure)
-        text = f"{recipe.strip()} (for {target})"
-        quoted = {id(b): replace(b, said=replace(b.said, text=text)) for b in built}
-        unsure[doubtful:] = [quoted.get(id(b), b) for b in unsure[doubtful:]]
-        found += quoted.values()
-    return found
 
 
 def _commands_builds(
