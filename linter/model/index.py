@@ -111,9 +111,8 @@ class Index:
             self._files_in[parent_folder(path)] += 1
         self.services: list[K8sObject] = []
         self.workload_objects: list[K8sObject] = []  # those with a pod template
-        # A Namespace is the cluster's, whichever build applies it: one that another
-        # kustomization of the tree writes (`namespaces_elsewhere`) still labels the pods
-        # of this one's workloads in it (mesh injection); a Namespace of its own comes first.
+        # A Namespace is the cluster's: one another kustomization writes still labels the
+        # pods of this one's workloads (mesh injection); a Namespace of its own comes first.
         self.namespaces = {o.name: o for o in reversed(list(namespaces_elsewhere)) if o.name}
         self._scalers: dict[tuple[str, str, Any], list[K8sObject]] = defaultdict(list)
         # folder -> the namespace its kustomization sets (`namespace:`), read as written
@@ -122,8 +121,7 @@ class Index:
         self._claims: dict[tuple[str, str], list[K8sObject]] = defaultdict(list)
         # (namespace, name) -> the ConfigMaps of that name
         self._config_maps: dict[tuple[str, str], list[K8sObject]] = defaultdict(list)
-        # the ConfigMaps and Secrets, in order: what a configuration may dial (dialers.py),
-        # asked of each Service a run, where a walk of every object each time is quadratic
+        # the ConfigMaps and Secrets in order, what a configuration may dial (dialers.py)
         self.configs: list[K8sObject] = []
         # (namespace, label, value) -> the workloads whose pod template carries that label
         self._by_label: dict[tuple[str, str, str], list[K8sObject]] = defaultdict(list)

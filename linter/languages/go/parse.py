@@ -879,8 +879,7 @@ class _Collector:
         self.drains = b"NOT_SERVING" in data  # a health server's field set to it, maybe
         # the env libraries' struct tags the file may hold (_bind_env_tags)
         self.env_tags = [t for t in _ENV_TAGS if t.found(data)]
-        # the variables a field's tags name, by the field's name and then by the field of
-        # the enclosing struct it is in ("" in a named type's struct)
+        # the variables a field's tags name, by field name, then its enclosing struct's field
         self.tagged: dict[str, dict[str, list[EnvRef | SettingsKey]]] = defaultdict(
             lambda: defaultdict(list)
         )
