@@ -17,7 +17,7 @@ import pytest
 from k8slb.core.findings import Problem
 
 from .helpers import ROOT
-from .test_reader_budgets import MEMORY, Files, read_here
+from .test_reader_budgets import MEMORY, Files, budget_for_this_machine, read_here
 
 CHART = {
     "charts/web/Chart.yaml": "apiVersion: v2\nname: web\nversion: 0.1.0\n",
@@ -63,6 +63,7 @@ CASES: dict[str, Callable[[], Files]] = {
 
 
 def in_a_child(which: str) -> None:
+    budget_for_this_machine()
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
     signal.signal(signal.SIGPROF, signal.SIG_DFL)
     read_here(which, CASES[which]())
