@@ -6,8 +6,6 @@ proxy exists beside it."""
 
 from __future__ import annotations
 
-import base64
-import binascii
 import weakref
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping
@@ -36,6 +34,7 @@ from k8slb.model.addresses import (
 from k8slb.model.dialers_files import mounted_callees
 from k8slb.model.index import Index, literal_env
 from k8slb.model.links import CodeLinks, Link
+from k8slb.model.mounted_texts import texts
 from k8slb.model.objects import pos_of
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap, YSeq
@@ -261,23 +260,6 @@ def _runners(links: CodeLinks, facts: CodeFacts, channel: Channel) -> list[Link]
     return [link for link in runners if any(p in link.modules for p in channel.programs)]
 
 
-def _config_texts(config: K8sObject) -> Iterator[tuple[str, str, int]]:
-    """(key, text, line) of a ConfigMap's data, or a Secret's (`data` decoded)."""
-    for field in ("data", "stringData"):
-        entries = config.body.get(field)
-        if not isinstance(entries, YMap):
-            continue
-        for key, value in entries.items():
-            if not isinstance(value, str):
-                continue
-            if field == "data" and config.kind == "Secret":
-                try:
-                    value = base64.b64decode(value, validate=True).decode("utf-8")
-                except (binascii.Error, UnicodeDecodeError):
-                    continue
-            yield str(key), value, pos_of(entries, key, value=True)[0]
-
-
 def config_dialers(index: Index, service: K8sObject, ports: Collection[int]) -> list[Dialer]:
     """The ConfigMaps and Secrets applied with the Service whose data names it on one of
     `ports`: the configuration files of a system whose components call each other
@@ -290,7 +272,7 @@ def config_dialers(index: Index, service: K8sObject, ports: Collection[int]) -> 
         # a Secret's data is base64: its body cannot be searched for the name
         if config.kind == "ConfigMap" and not config.may_mention({service.name or ""}):
             continue
-        for key, text, line in _config_texts(config):
+        for key, (text, line, _block) in texts(index, config).items():
             for word in _addresses(text):
                 address = parse_grpc_target(word)
                 if address.port not in ports:

@@ -452,36 +452,22 @@ def _yaml_problems(path: str, text: str, problems: list[tuple[int, YAMLProblem]]
     whose = _not_applied(path) if keyless else None
     for number, (index, problem) in enumerate(problems):
         message = f"document {index} is not valid YAML: {problem.message}"
+        why = None
         if whose is not None:
-            found.append(
-                Problem(
-                    "KLB001",
-                    path,
-                    problem.line,
-                    problem.column,
-                    f"{message}; not a manifest: {whose}, and the file holds no Kubernetes "
-                    "object's key",
-                    severity=Severity.INFO,
+            why = f"not a manifest: {whose}, and the file holds no Kubernetes object's key"
+        elif templated and number < _PLACEHOLDER_LOOKS:
+            placeholder = _placeholder_near(text, problem.line)
+            if placeholder is not None:
+                why = (
+                    f"a template, not read: line {placeholder[0]} is a placeholder "
+                    f"(`{placeholder[1]}`) that a script fills before use, and the file "
+                    "holds no Kubernetes object"
                 )
-            )
-            continue
-        look = templated and number < _PLACEHOLDER_LOOKS
-        placeholder = _placeholder_near(text, problem.line) if look else None
-        if placeholder is not None:
-            found.append(
-                Problem(
-                    "KLB001",
-                    path,
-                    problem.line,
-                    problem.column,
-                    f"{message}; a template, not read: line {placeholder[0]} is a "
-                    f"placeholder (`{placeholder[1]}`) that a script fills before use, and "
-                    "the file holds no Kubernetes object",
-                    severity=Severity.INFO,
-                )
-            )
-            continue
-        found.append(Problem("KLB001", path, problem.line, problem.column, message))
+        if why is None:  # an error: the file was meant to be a manifest
+            found.append(Problem("KLB001", path, problem.line, problem.column, message))
+        else:
+            at = (path, problem.line, problem.column)
+            found.append(Problem("KLB001", *at, f"{message}; {why}", severity=Severity.INFO))
     return found
 
 
