@@ -147,3 +147,66 @@ def test_a_values_file_that_names_no_workload_changes_nothing(tree: Path) -> Non
     assert not preStops(findings)
     [note] = unrendered(findings)
     assert "renders no object" in note.message
+
+
+# Sibling charts installed with one file of global values kept in the folder that holds
+# them (`helm upgrade --install cart cart-api -f gvalues.yaml`): each template reads a map
+# only that file gives, so Helm fails on every one with the chart's own defaults.
+SIBLING = {
+    "Chart.yaml": "apiVersion: v1\nname: shop-cart\nversion: 0.1.0\n",
+    "values.yaml": "image: {repository: cart, tag: prod}\n",
+    "templates/deployment.yaml": """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: cart
+spec:
+  replicas: {{ .Values.shared.replicas }}
+  selector:
+    matchLabels: {app: cart}
+  template:
+    metadata:
+      labels: {app: cart}
+    spec:
+      serviceAccountName: {{ .Values.shared.account.name }}
+      containers:
+        - name: cart
+          image: {{ .Values.image.repository }}:{{ .Values.image.tag }}
+""",
+    "templates/service.yaml": """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: cart
+spec:
+  selector: {app: cart}
+  ports:
+    - {port: 80, targetPort: 8080}
+""",
+}
+SHARED = "shared:\n  replicas: 2\n  account: {name: shop}\n"
+
+
+def test_a_chart_is_rendered_with_the_global_values_of_the_folder_above(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "deploy/helm", {"gvalues.yaml": SHARED, "notes.yaml": "a: 1\n"})
+    write(tmp_path / "deploy/helm/cart-api", SIBLING)
+    findings = lint(tmp_path)
+    assert list(preStops(findings)) == ["default/cart"]
+    [note] = unrendered(findings)
+    assert note.severity is Severity.INFO
+    assert note.path == str(tmp_path / "deploy/helm/gvalues.yaml")
+    assert "with its values.yaml Helm cannot render it" in note.message
+    assert "rendered instead with ../gvalues.yaml, a values file in the folder above" in (
+        note.message
+    )
+
+
+def test_the_values_of_an_umbrella_chart_above_are_its_own(tmp_path: Path) -> None:
+    """A chart inside another chart's folder is its subchart: the values there are the
+    parent's, laid over the subchart under its name, never the subchart's own."""
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "deploy/helm", {"Chart.yaml": "apiVersion: v2\nname: all\nversion: 1.0.0\n"})
+    write(tmp_path / "deploy/helm", {"common-values.yaml": SHARED})
+    write(tmp_path / "deploy/helm/cart-api", SIBLING)
+    assert values_beside(str(tmp_path / "deploy/helm/cart-api")) == []

@@ -4,7 +4,10 @@ fails on them) and that no command of the repository installs with values
 (chart_installers.py) is rendered with one of the values files its authors keep beside
 it, the way Helm users name them: `values-prod.yaml`, `values_prod.yaml`,
 `values.prod.yaml`, `prod-values.yaml`, `prod.values.yaml` (`.yml` too) at the chart's
-top, or any YAML file of a `values/` folder there.
+top, or any YAML file of a `values/` folder there; last, a file whose name ends in
+`values` (`gvalues.yaml`, `common-values.yaml`) in the folder that holds the chart's
+folder, when that folder is no chart itself: the global values a set of sibling charts
+is installed with (`helm install NAME CHART -f ../gvalues.yaml`).
 
 Such files are alternatives, one an environment (local, test, production), each laid over
 the chart's values.yaml by `helm install -f FILE`; merged together they would make a
@@ -22,7 +25,7 @@ rendered, each within the run's render time limit."""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from k8slb.core import regex
@@ -39,6 +42,7 @@ MAX_LISTED = 64  # entries of the chart's top folder, and of its values/ folder,
 MAX_TRIED = 3  # values files rendered for one chart
 _OWN = frozenset({"values.yaml", "values.yml"})
 _NAMED = regex.compile(r"(?i)^(?:values[-_.][^/]+|[^/]+[-_.]values)\.ya?ml$")
+_SHARED = regex.compile(r"(?i)^[^/]*values\.ya?ml$")  # in the folder above the chart's
 _FOLDER = "values"
 _PRODUCTION = frozenset({"prod", "production", "prd", "live"})
 _EXAMPLE = frozenset({"example", "examples", "sample", "samples", "template", "tmpl"})
@@ -52,25 +56,41 @@ _WORKLOAD = regex.compile(
 
 def values_beside(chart: str) -> list[str]:
     """The values files beside the chart's Chart.yaml (as shown, `chart` joined), in the
-    order they are tried: production first, examples last, the others by path."""
+    order they are tried: production first, examples last, the others by path; then those
+    of the folder above, when it is no chart (a values file there is its own)."""
+    found = _listed(chart, _NAMED.fullmatch, skip=_OWN)
+    found += _listed(os.path.join(chart, _FOLDER), None)
+    found.sort(key=_rank)
+    above = os.path.dirname(os.path.normpath(chart))
+    if os.path.basename(os.path.normpath(chart)) not in ("", ".", "..") and not any(
+        os.path.isfile(os.path.join(above, name)) for name in ("Chart.yaml", "Chart.yml")
+    ):
+        found += sorted(_listed(above or ".", _SHARED.fullmatch), key=_rank)
+    return found
+
+
+def _listed(
+    folder: str, wanted: Callable[[str], object] | None, skip: frozenset[str] = frozenset()
+) -> list[str]:
+    """The files of `folder` (MAX_LISTED entries looked at) whose name `wanted` matches
+    (any YAML file when None), but those of `skip`."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = [entry for _, entry in zip(range(MAX_LISTED), listing, strict=False)]
+    except OSError:
+        return []
     found = []
-    for folder, wanted in ((chart, _NAMED.fullmatch), (os.path.join(chart, _FOLDER), None)):
-        try:
-            with os.scandir(folder) as listing:
-                entries = [entry for _, entry in zip(range(MAX_LISTED), listing, strict=False)]
-        except OSError:
+    for entry in entries:
+        name = entry.name
+        if name in skip:
             continue
-        for entry in entries:
-            name = entry.name
-            if name in _OWN and folder == chart:
-                continue
-            if wanted is not None and wanted(name) is None:
-                continue
-            if wanted is None and not name.lower().endswith((".yaml", ".yml")):
-                continue
-            if entry.is_file(follow_symlinks=False):
-                found.append(entry.path)
-    return sorted(found, key=_rank)
+        if wanted is not None and wanted(name) is None:
+            continue
+        if wanted is None and not name.lower().endswith((".yaml", ".yml")):
+            continue
+        if entry.is_file(follow_symlinks=False):
+            found.append(entry.path)
+    return found
 
 
 def _rank(path: str) -> tuple[int, str]:
@@ -155,6 +175,8 @@ def _instead(before: Rendering, path: str, made: Rendering, files: Sequence[str]
         else "it deploys no workload"
     )
     defaults = "its values.yaml" if own else "its defaults (it has no values.yaml)"
+    above = os.path.dirname(os.path.normpath(path)) == os.path.dirname(os.path.normpath(chart))
+    where = "in the folder above its Chart.yaml" if above else "beside its Chart.yaml"
     others = [os.path.relpath(other, chart) for other in files if other != path]
     listed = ", ".join(others[:8]) + (", …" if len(others) > 8 else "")
     also = (f"also beside it, not rendered: {listed}",) if others else ()
@@ -164,7 +186,7 @@ def _instead(before: Rendering, path: str, made: Rendering, files: Sequence[str]
         1,
         1,
         f"chart {chart}: with {defaults} {why}; rendered instead with {name}, a values file "
-        "beside its Chart.yaml that no install command of the repository names",
+        f"{where} that no install command of the repository names",
         None,
         Severity.INFO,
         (
@@ -173,7 +195,8 @@ def _instead(before: Rendering, path: str, made: Rendering, files: Sequence[str]
             "--helm-values FILE, or value sets in the configuration (helm.charts)",
         ),
     )
-    made.label = f"{path} (a values file beside {chart_file(chart)}, no install command names)"
+    place = where.replace("its Chart.yaml", chart_file(chart))
+    made.label = f"{path} (a values file {place}, no install command names)"
     made.uncached = True  # which file is used rests on the repository's scripts too
     made.problems = [said, *made.problems]
     return made
