@@ -340,3 +340,20 @@ def test_a_chart_whose_every_template_needs_a_missing_library_is_one_finding(
     assert (finding["rule"], finding["severity"]) == ("KLB003", "warning")
     assert f"Helm cannot render chart {chart}:" in finding["headline"]
     assert "every template of it that writes objects fails" in finding["message"]
+
+
+def test_a_missing_subchart_its_tags_turn_off_is_no_finding(tmp_path: Path) -> None:
+    """Helm renders no subchart whose tags are all off in the values' `tags:` (and that
+    no condition turns on): a library chart switched off by its tag is not missing."""
+    tagged = WITH_DEPENDENCIES.replace(
+        "    repository: oci://registry.example/charts\n  - name: database",
+        "    repository: oci://registry.example/charts\n    tags: [shared]\n  - name: database",
+    )
+    values = CHART["values.yaml"] + "database:\n  enabled: false\ntags:\n  shared: false\n"
+    chart = write(tmp_path / "shop", {**CHART, "Chart.yaml": tagged, "values.yaml": values})
+    _, report = check(str(chart))
+    assert "KLB003" not in {f["rule"] for f in report["findings"]}
+    _, turned_on = check("--helm-set", "tags.shared=true", str(chart))
+    assert [f["headline"] for f in turned_on["findings"] if f["rule"] == "KLB003"] == [
+        f"chart {chart} is rendered without its subchart commons"
+    ]

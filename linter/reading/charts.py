@@ -1009,10 +1009,12 @@ def _render_sdk(
 
 def _enabled(dependency: Mapping[str, Any], layers: Sequence[Mapping[str, Any]]) -> bool:
     """Whether Helm would render a subchart: its `condition` (value paths, the first one
-    that is set decides) is not false in the values (the chart's, then the user's)."""
+    that is set to true or false decides) is not false in the values (the chart's, then
+    the user's); with none set, its `tags`: off when one is false under `tags:` in the
+    values and none is true."""
     condition = dependency.get("condition")
     if not isinstance(condition, str) or not condition.strip():
-        return True
+        return _tagged(dependency, layers)
     for path in condition.split(","):
         found: Any = None
         for layer in layers:
@@ -1023,7 +1025,22 @@ def _enabled(dependency: Mapping[str, Any], layers: Sequence[Mapping[str, Any]])
                 found = value
         if isinstance(found, bool):
             return found
-    return True
+    return _tagged(dependency, layers)
+
+
+def _tagged(dependency: Mapping[str, Any], layers: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a subchart's `tags` leave it on (Helm: on unless one of them is false in
+    the values' `tags:` and none is true; a tag not set, or not a bool, says nothing)."""
+    tags = dependency.get("tags")
+    if not isinstance(tags, list):
+        return True
+    said: dict[str, Any] = {}
+    for layer in layers:
+        table = layer.get("tags")
+        if isinstance(table, Mapping):
+            said.update(table)
+    values = [said.get(tag) for tag in tags[:_MAX_ALIASES] if isinstance(tag, str)]
+    return any(value is True for value in values) or all(value is not False for value in values)
 
 
 class MissingDependencies(Exception):
