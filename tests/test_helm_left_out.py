@@ -155,8 +155,15 @@ def test_a_template_of_a_packaged_subchart_is_not_left_out(tmp_path: Path) -> No
     assert charts._needs_missing(include, "templates/x.yaml", b"a: 1\n") == ("common",)
     reads = b'port: {{ required "port" .Values.cache.port }}\n'
     assert charts._needs_missing(missing, "templates/x.yaml", reads) == ("cache",)
-    unsaid = charts.HelmFailure("template: shop/templates/x.yaml:3:1: nil pointer", missing=["a"])
-    assert charts._needs_missing(unsaid, "templates/x.yaml", b"a: 1\n") == ("a",), "all"
+    unnamed = charts.HelmFailure(
+        'template: shop/templates/x.yaml:3:1: template "shared.name" not defined', missing=["a"]
+    )
+    assert charts._needs_missing(unnamed, "templates/x.yaml", b"a: 1\n") == ("a",), "all"
+    own = charts.HelmFailure(
+        "template: shop/templates/x.yaml:3:1: nil pointer evaluating interface {}.mail",
+        missing=["a"],
+    )
+    assert charts._needs_missing(own, "templates/x.yaml", b"{{ .Values.secrets.mail }}") == ()
 
 
 def test_a_fix_in_a_chart_rendered_without_a_template_is_made(tmp_path: Path) -> None:

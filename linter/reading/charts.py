@@ -809,7 +809,9 @@ def _needs_missing(failure: HelmFailure, member: str, data: bytes) -> tuple[str,
     """The missing subcharts a template Helm failed on may need: none for a `fail` or
     `required` of its own that reads none of their values (_fails_by_itself); those whose
     values its text reads, or whose name prefixes the named template Helm did not find
-    (`postgresql.primary.fullname`, as charts name what they define); else all of them."""
+    (`postgresql.primary.fullname`, as charts name what they define); all of them for a
+    named template not found that names none; none for another failure of a template
+    that reads none of their values (a value of its own the defaults leave out)."""
     if not failure.missing:
         return ()
     said = str(failure)
@@ -824,7 +826,7 @@ def _needs_missing(failure: HelmFailure, member: str, data: bytes) -> tuple[str,
         for name in failure.missing
         if named.startswith(f"{name}.") or _reads_values_of(text, name)
     )
-    return needs or tuple(failure.missing)
+    return needs or (tuple(failure.missing) if found is not None else ())
 
 
 # Helm's words for an `include` or `template` of a name nothing defines
