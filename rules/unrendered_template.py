@@ -12,9 +12,12 @@ class UnrenderedTemplate(ReadProblemRule):
     what is left over: a template Helm fails on (a template error, a `required` value not
     given, a `fail` call; a warning, at the line Helm names), the rest of its chart
     rendered and linted without it (up to four such templates a chart, a helper whose
-    `define`s others include taking those templates with it), a chart Helm cannot render
-    at all (past those four, a fault in a packaged subchart or one a missing subchart
-    causes, a values file, `values.yaml` or `Chart.yaml` that is not YAML; a warning, at
+    `define`s others include taking those templates with it; in a chart whose subcharts
+    are not vendored, up to sixteen, each naming the missing subcharts it may need: their
+    named templates, the defaults of their values), a chart Helm cannot render
+    at all (past those, a fault in a packaged subchart, every template that writes
+    objects failing without the missing subcharts, a values file, `values.yaml` or
+    `Chart.yaml` that is not YAML; a warning, at
     the file and line Helm names, in a packaged subchart at its archive), a chart stopped
     by a bound of the run (its time, its memory, the run's time for all its charts), a
     chart whose values schema refers to a URL or a file (Helm would fetch it; k8slb does

@@ -140,16 +140,30 @@ def test_a_template_of_a_packaged_subchart_is_not_left_out(tmp_path: Path) -> No
     assert charts._failing_template(values, members) is None
     here = charts.HelmFailure("execution error at (shop/templates/x.yaml:3:1): no")
     assert charts._failing_template(here, members) == "templates/x.yaml"
-    # with subcharts missing: a `fail`/`required` of its own is the template's alone; a
-    # named template not found, or a template that reads the subchart's values, may be theirs
-    missing = charts.HelmFailure(str(here), missing=["common"])
+    # with subcharts missing, the template is left out all the same; a `fail`/`required`
+    # of its own is the template's alone; a named template not found, or a template that
+    # reads the subchart's values, may need them
+    missing = charts.HelmFailure(str(here), missing=["common", "cache"])
     assert charts._failing_template(missing, members) == "templates/x.yaml"
+    assert charts._needs_missing(missing, "templates/x.yaml", b"a: 1\n") == ()
     include = charts.HelmFailure(
-        'template: shop/templates/x.yaml:3:1: no template "common.name"', missing=["common"]
+        'template: shop/templates/x.yaml:3:1: no template "common.name" associated with '
+        'template "gotpl"',
+        missing=["common", "cache"],
     )
-    assert charts._failing_template(include, members) is None
-    reads = {"templates/x.yaml": b'port: {{ required "port" .Values.common.port }}\n'}
-    assert charts._failing_template(missing, reads) is None
+    assert charts._failing_template(include, members) == "templates/x.yaml"
+    assert charts._needs_missing(include, "templates/x.yaml", b"a: 1\n") == ("common",)
+    reads = b'port: {{ required "port" .Values.cache.port }}\n'
+    assert charts._needs_missing(missing, "templates/x.yaml", reads) == ("cache",)
+    unnamed = charts.HelmFailure(
+        'template: shop/templates/x.yaml:3:1: template "shared.name" not defined', missing=["a"]
+    )
+    assert charts._needs_missing(unnamed, "templates/x.yaml", b"a: 1\n") == ("a",), "all"
+    own = charts.HelmFailure(
+        "template: shop/templates/x.yaml:3:1: nil pointer evaluating interface {}.mail",
+        missing=["a"],
+    )
+    assert charts._needs_missing(own, "templates/x.yaml", b"{{ .Values.secrets.mail }}") == ()
 
 
 def test_a_fix_in_a_chart_rendered_without_a_template_is_made(tmp_path: Path) -> None:
@@ -214,7 +228,8 @@ def test_a_fail_of_its_own_is_left_out_of_a_chart_whose_subcharts_are_missing(
 ) -> None:
     """A chart whose subcharts are not vendored, with a template that calls `fail` on an
     empty value of its own: the fail is not the subcharts' doing, so that template is
-    left out and the rest linted; one that reads a missing subchart's values is not."""
+    left out and the rest linted; one that reads a missing subchart's values is left out
+    too, said to need that subchart."""
     values = CHART["values.yaml"] + 'credentials:\n  password: ""\ncache:\n  port: 6379\n'
     files = {**CHART, "Chart.yaml": DEPENDENT, "values.yaml": values}
     chart = write(tmp_path / "shop", {**files, "templates/secret.yaml": SECRET})
@@ -225,4 +240,127 @@ def test_a_fail_of_its_own_is_left_out_of_a_chart_whose_subcharts_are_missing(
     reading = '{{- if empty .Values.cache.password }}{{ fail "set cache.password" }}{{ end }}\n'
     other = write(tmp_path / "other", {**files, "templates/secret.yaml": reading})
     _, whole = check(str(other))
-    assert [f["rule"] for f in whole["findings"]] == ["KLB003"], "the chart, as before"
+    assert sorted(f["rule"] for f in whole["findings"]) == rules, "left out all the same"
+    (needs,) = [f for f in whole["findings"] if "cannot render" in f["headline"]]
+    assert "without its subchart cache:" in needs["headline"]
+    assert "`helm dependency build`" in needs["message"]
+
+
+# A chart in the style of those that install a database and a shared library chart from a
+# registry, and commit neither (`helm dependency build` fetches them).
+WITH_DEPENDENCIES = """\
+apiVersion: v2
+name: shop
+version: 0.1.0
+dependencies:
+  - name: commons
+    version: 2.0.0
+    repository: oci://registry.example/charts
+  - name: database
+    version: 15.0.0
+    repository: oci://registry.example/charts
+    condition: database.enabled
+"""
+# what the database subchart's defaults would give `auth.existingSecret`: nothing here
+DATABASE_SECRET = """\
+apiVersion: v1
+kind: Secret
+metadata:
+  name: {{ .Release.Name }}-database
+stringData:
+  user: {{ lower .Values.database.auth.existingSecret | quote }}
+"""
+# a library chart's named template, which the chart's own helper wraps
+LIBRARY_HELPERS = CHART["templates/_helpers.tpl"] + (
+    '{{- define "shop.fullname" -}}{{ include "commons.names.fullname" . }}{{- end }}\n'
+)
+LIBRARY_CONFIG = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ include "shop.fullname" . }}-settings
+data:
+  mode: api
+"""
+
+
+def _dependent_chart(folder: Path, **more: str) -> Path:
+    values = CHART["values.yaml"] + "database:\n  enabled: true\n  auth: {}\n"
+    files = {**CHART, "Chart.yaml": WITH_DEPENDENCIES, "values.yaml": values}
+    return write(folder / "shop", {**files, **more})
+
+
+def test_templates_that_need_subcharts_not_vendored_are_left_out_and_the_rest_linted(
+    tmp_path: Path,
+) -> None:
+    """Rendered without its missing subcharts, the chart's Secret reads a value only the
+    database subchart's defaults give, and its ConfigMap names itself with the library
+    chart's named template: each is left out, naming the subchart it needs, and the chart's
+    Deployment and Service are linted; what is missing is said once, at info."""
+    chart = _dependent_chart(
+        tmp_path,
+        **{
+            "templates/secret.yaml": DATABASE_SECRET,
+            "templates/_helpers.tpl": LIBRARY_HELPERS,
+            "templates/configmap.yaml": LIBRARY_CONFIG,
+        },
+    )
+    _, report = check(str(chart))
+    assert sorted(where(report, chart)) == sorted(
+        [
+            *RENDERED,
+            ("KLB003", "Chart.yaml", 4, 1),
+            ("KLB003", "templates/configmap.yaml", 4, 11),
+            ("KLB003", "templates/secret.yaml", 6, 24),
+        ]
+    )
+    said = {f["path"].rpartition("/")[2]: f for f in report["findings"] if f["rule"] == "KLB003"}
+    assert said["Chart.yaml"]["severity"] == "info"
+    assert "rendered without its subcharts commons, database" in said["Chart.yaml"]["headline"]
+    assert "without its subchart database:" in said["secret.yaml"]["headline"]
+    assert "without its subchart commons:" in said["configmap.yaml"]["headline"]
+    assert 'no template "commons.names.fullname"' in said["configmap.yaml"]["headline"]
+    assert all(said[name]["severity"] == "warning" for name in ("secret.yaml", "configmap.yaml"))
+    assert "`helm dependency build`" in said["secret.yaml"]["message"]
+
+
+def test_a_chart_whose_every_template_needs_a_missing_library_is_one_finding(
+    tmp_path: Path,
+) -> None:
+    """When every template that writes objects fails without the subcharts (each names
+    itself with the library's named template), none of the chart is linted: one KLB003,
+    a warning, saying so, and not one a template."""
+    named = "  name: {{ .Release.Name }}-api\n"
+    fullname = '  name: {{ include "shop.fullname" . }}-api\n'
+    chart = _dependent_chart(
+        tmp_path,
+        **{
+            "templates/_helpers.tpl": LIBRARY_HELPERS,
+            "templates/deployment.yaml": CHART["templates/deployment.yaml"].replace(
+                named, fullname
+            ),
+            "templates/service.yaml": CHART["templates/service.yaml"].replace(named, fullname),
+        },
+    )
+    _, report = check(str(chart))
+    (finding,) = report["findings"]
+    assert (finding["rule"], finding["severity"]) == ("KLB003", "warning")
+    assert f"Helm cannot render chart {chart}:" in finding["headline"]
+    assert "every template of it that writes objects fails" in finding["message"]
+
+
+def test_a_missing_subchart_its_tags_turn_off_is_no_finding(tmp_path: Path) -> None:
+    """Helm renders no subchart whose tags are all off in the values' `tags:` (and that
+    no condition turns on): a library chart switched off by its tag is not missing."""
+    tagged = WITH_DEPENDENCIES.replace(
+        "    repository: oci://registry.example/charts\n  - name: database",
+        "    repository: oci://registry.example/charts\n    tags: [shared]\n  - name: database",
+    )
+    values = CHART["values.yaml"] + "database:\n  enabled: false\ntags:\n  shared: false\n"
+    chart = write(tmp_path / "shop", {**CHART, "Chart.yaml": tagged, "values.yaml": values})
+    _, report = check(str(chart))
+    assert "KLB003" not in {f["rule"] for f in report["findings"]}
+    _, turned_on = check("--helm-set", "tags.shared=true", str(chart))
+    assert [f["headline"] for f in turned_on["findings"] if f["rule"] == "KLB003"] == [
+        f"chart {chart} is rendered without its subchart commons"
+    ]

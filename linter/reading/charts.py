@@ -604,7 +604,14 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
             where = failure.path
         rendering.problems.append(
             _problem(
-                chart, where, str(failure), failure.line, failure.missing, linked, rendering.renamed
+                chart,
+                where,
+                str(failure),
+                failure.line,
+                failure.missing,
+                linked,
+                rendering.renamed,
+                everywhere=failure.needed_everywhere,
             )
         )
         return rendering
@@ -614,10 +621,8 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
     by_name = {name: as_helm_splits(text) for name, text in by_name.items()}
     by_name.update({f"{top}/{member}": text for member, text in _plain_manifests(members).items()})
     for name, text in by_name.items():
-        if not name.endswith((".yaml", ".yml")) or not text.strip():
-            continue  # NOTES.txt, and templates an `if` left empty
-        if _TEST_HOOK.search(text):
-            continue  # `helm test` pods: run by hand, not part of the release's traffic
+        if not _writes_objects(name, text):
+            continue
         shown = _shown(chart, name, linked, rendering.renamed)
         # A template of a subchart several aliases render, or of a folder of its own (which
         # may be rendered alone too, its problems at its lines): keyed apart from the file.
@@ -631,6 +636,13 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
     if not rendering.files and not rendering.problems:
         rendering.problems += _no_object(chart, members, rendering.values_stand_in)
     return rendering
+
+
+def _writes_objects(name: str, text: str) -> bool:
+    """Whether a template's rendered text is objects of the release: not NOTES.txt, not a
+    template an `if` left empty, not a `helm test` pod (run by hand, no part of its
+    traffic)."""
+    return name.endswith((".yaml", ".yml")) and bool(text.strip()) and not _TEST_HOOK.search(text)
 
 
 _LIBRARY = regex.compile(r"(?m)^type:[ \t]*[\"']?library\b")
@@ -709,13 +721,20 @@ def _render_without_failing(
     Helm names. A template whose named templates (`define`) others include takes them with
     it: those fail next and are left out too. Within MAX_LEFT_OUT templates and a share of
     the chart's time limit; past them (or when Helm names no template of the chart's own
-    files) the first failure is raised, the chart not rendered, as Helm would have it."""
+    files) the first failure is raised, the chart not rendered, as Helm would have it.
+
+    A chart whose subcharts are not vendored is rendered without them, and a template that
+    needs them (their named templates, the defaults of their values) fails: it is left out
+    in the same way, its KLB003 naming them, within MAX_LEFT_OUT_WITHOUT_SUBCHARTS. When
+    every template that writes objects is left out so, the chart is not rendered: nothing
+    of its own is linted, said once."""
     import time
 
     chart, linked = rendering.chart, rendering.linked
     values = _values(options)
     started, first = time.monotonic(), None
     left_out: list[Problem] = []
+    theirs = False  # a template was left out that may need the missing subcharts
     while True:
         attempt = time.monotonic()
         try:
@@ -726,7 +745,8 @@ def _render_without_failing(
                 first = failure
             member = _failing_template(failure, members, rendering.renamed)
             took = time.monotonic() - attempt
-            if member is None or len(left_out) >= MAX_LEFT_OUT:
+            budget = MAX_LEFT_OUT_WITHOUT_SUBCHARTS if failure.missing else MAX_LEFT_OUT
+            if member is None or len(left_out) >= budget:
                 raise first from None
             if time.monotonic() - started + took > _retry_time():
                 rendering.stopped = True  # another run, less busy, may get through
@@ -734,9 +754,14 @@ def _render_without_failing(
             problem = _problem(
                 chart, chart_file(chart), str(failure), linked=linked, renamed=rendering.renamed
             )
-            left_out.append(_left_out(problem, chart, member, members[member]))
+            needs = _needs_missing(failure, member, members[member])
+            theirs = theirs or bool(needs)
+            left_out.append(_left_out(problem, chart, member, members[member], needs))
             rendering.left_out.append(member)
             members = {name: data for name, data in members.items() if name != member}
+    if theirs and first is not None and not any(map(_writes_objects, by_name, by_name.values())):
+        first.needed_everywhere = True
+        raise first from None
     rendering.problems += left_out
     if missing:
         rendering.problems.append(_missing(chart, chart_file(chart), missing))
@@ -744,6 +769,9 @@ def _render_without_failing(
 
 
 MAX_LEFT_OUT = 4  # templates a chart is rendered without, each after a render that failed
+# ... when its subcharts are missing: each template that includes one of their named
+# templates (a library chart's `common.names.fullname`) or reads their values fails alone
+MAX_LEFT_OUT_WITHOUT_SUBCHARTS = 16
 _DEFINES = regex.compile(r'\{\{-?\s*define\s+"([^"\n]{1,200})"')
 
 
@@ -761,10 +789,7 @@ def _failing_template(
 ) -> str | None:
     """The chart's template file (templates/, a vendored subchart's templates/) that
     Helm's failure names first, when the chart can be rendered without it; None when the
-    fault is elsewhere (a values file, Chart.yaml, a packaged subchart's file) or may be
-    the chart's missing subcharts (every template that uses them would fail): with some
-    missing, only a `fail` or `required` of a template of the chart's own (not a helper)
-    whose text reads no value of a missing subchart is one Helm fails on by itself."""
+    fault is elsewhere (a values file, Chart.yaml, a packaged subchart's file)."""
     if failure.path is not None:
         return None
     lines = [text.strip() for text in str(failure).strip().splitlines() if text.strip()]
@@ -777,11 +802,37 @@ def _failing_template(
     in_templates = parts[0] == "templates" or (
         len(parts) > 3 and parts[0] == "charts" and "templates" in parts[2:-1]
     )
-    if not in_templates or member not in members:
-        return None
-    if failure.missing and not _fails_by_itself(lines[0], member, members[member], failure):
-        return None
-    return member
+    return member if in_templates and member in members else None
+
+
+def _needs_missing(failure: HelmFailure, member: str, data: bytes) -> tuple[str, ...]:
+    """The missing subcharts a template Helm failed on may need: none for a `fail` or
+    `required` of its own that reads none of their values (_fails_by_itself); those whose
+    values its text reads, or whose name prefixes the named template Helm did not find
+    (`postgresql.primary.fullname`, as charts name what they define); all of them for a
+    named template not found that names none; none for another failure of a template
+    that reads none of their values (a value of its own the defaults leave out)."""
+    if not failure.missing:
+        return ()
+    said = str(failure)
+    first = next((line.strip() for line in said.splitlines() if line.strip()), "")
+    if _fails_by_itself(first, member, data, failure):
+        return ()
+    found = _NO_TEMPLATE.search(said)
+    named = (found.group(1) or found.group(2)) if found is not None else ""
+    text = data.decode("utf-8", "replace")
+    needs = tuple(
+        name
+        for name in failure.missing
+        if named.startswith(f"{name}.") or _reads_values_of(text, name)
+    )
+    return needs or (tuple(failure.missing) if found is not None else ())
+
+
+# Helm's words for an `include` or `template` of a name nothing defines
+_NO_TEMPLATE = regex.compile(
+    r'no template "([^"\n]{1,200})" associated|template "([^"\n]{1,200})" not defined'
+)
 
 
 def _fails_by_itself(first: str, member: str, data: bytes, failure: HelmFailure) -> bool:
@@ -811,22 +862,35 @@ def _reads_values_of(text: str, name: str) -> bool:
     return False
 
 
-def _left_out(problem: Problem, chart: str, member: str, data: bytes) -> Problem:
-    """The KLB003 of a template the chart is rendered without: what is still linted, and
-    the named templates that went with it."""
+def _left_out(
+    problem: Problem, chart: str, member: str, data: bytes, needs: Sequence[str] = ()
+) -> Problem:
+    """The KLB003 of a template the chart is rendered without: what is still linted, the
+    named templates that went with it, and the missing subcharts it may need."""
     names: dict[str, None] = {}
     for found in _DEFINES.finditer(data.decode("utf-8", "replace")):
         names[found.group(1)] = None
         if len(names) > 5:  # five are named, the rest said to be there
             break
     said = ", ".join(list(names)[:5]) + (", …" if len(names) > 5 else "")
+    until = "until it renders (see --helm-values, --helm-set)"
+    without = ""
+    if needs:
+        plural = "s" if len(needs) > 1 else ""
+        without = f" without its subchart{plural} {', '.join(needs)}"
+        until = (
+            "until they are vendored in its charts/ folder (`helm dependency build`): it may "
+            "need their named templates or the defaults of their values"
+        )
     detail = (
         f"the rest of the chart is rendered and linted without {member}; its objects are "
-        "not, until it renders (see --helm-values, --helm-set)",
+        f"not, {until}",
         *((f"the named templates it defines ({said}) are left out with it",) if names else ()),
     )
     message = problem.message.replace(
-        f"Helm cannot render chart {chart}:", f"Helm cannot render {member} of chart {chart}:", 1
+        f"Helm cannot render chart {chart}:",
+        f"Helm cannot render {member} of chart {chart}{without}:",
+        1,
     )
     return replace(problem, message=message, detail=detail)
 
@@ -845,6 +909,8 @@ class HelmFailure(Exception):
         super().__init__(message)
         self.path, self.line = path, line
         self.missing = missing  # subcharts it declares and lacks: a likely cause
+        # every template that writes objects failed, each maybe for want of them
+        self.needed_everywhere = False
 
 
 def _values(options: HelmOptions) -> dict[str, Any]:
@@ -945,10 +1011,12 @@ def _render_sdk(
 
 def _enabled(dependency: Mapping[str, Any], layers: Sequence[Mapping[str, Any]]) -> bool:
     """Whether Helm would render a subchart: its `condition` (value paths, the first one
-    that is set decides) is not false in the values (the chart's, then the user's)."""
+    that is set to true or false decides) is not false in the values (the chart's, then
+    the user's); with none set, its `tags`: off when one is false under `tags:` in the
+    values and none is true."""
     condition = dependency.get("condition")
     if not isinstance(condition, str) or not condition.strip():
-        return True
+        return _tagged(dependency, layers)
     for path in condition.split(","):
         found: Any = None
         for layer in layers:
@@ -959,7 +1027,22 @@ def _enabled(dependency: Mapping[str, Any], layers: Sequence[Mapping[str, Any]])
                 found = value
         if isinstance(found, bool):
             return found
-    return True
+    return _tagged(dependency, layers)
+
+
+def _tagged(dependency: Mapping[str, Any], layers: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a subchart's `tags` leave it on (Helm: on unless one of them is false in
+    the values' `tags:` and none is true; a tag not set, or not a bool, says nothing)."""
+    tags = dependency.get("tags")
+    if not isinstance(tags, list):
+        return True
+    said: dict[str, Any] = {}
+    for layer in layers:
+        table = layer.get("tags")
+        if isinstance(table, Mapping):
+            said.update(table)
+    values = [said.get(tag) for tag in tags[:_MAX_ALIASES] if isinstance(tag, str)]
+    return any(value is True for value in values) or all(value is not False for value in values)
 
 
 class MissingDependencies(Exception):
@@ -1130,6 +1213,7 @@ def _problem(
     missing: Sequence[str] = (),
     linked: Mapping[str, str] | None = None,
     renamed: Mapping[str, str] | None = None,
+    everywhere: bool = False,
 ) -> Problem:
     """KLB003 (a warning: none of the chart is linted) at the template and line Helm names,
     else at Chart.yaml, with Helm's reason: its first line, or, where that line is only the
@@ -1150,6 +1234,11 @@ def _problem(
             f"its subchart{are[0]} {', '.join(missing)} {are[1]} not in its charts/ folder: "
             "`helm dependency build` vendors them",
         )
+        if everywhere:  # rendered without them, each template that writes objects failed
+            detail += (
+                "rendered without them, every template of it that writes objects fails "
+                "(their named templates, the defaults of their values): k8slb fetches nothing",
+            )
     else:
         detail = ("none of its objects is linted until it renders (see --helm-values, --helm-set)",)
     fault = _loader_fault(chart, first)
