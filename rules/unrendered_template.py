@@ -44,7 +44,7 @@ class UnrenderedTemplate(ReadProblemRule):
     Helm fails) and that no command of the repository installs, rendered instead with one
     values file beside its Chart.yaml (`values-prod.yaml`, `values.dev.yaml`,
     `prod-values.yaml`, `values/*.yaml`, then a `*values.yaml` of the folder above when
-    that is no chart, the global values of sibling charts: a production one first, an
+    that is no chart and holds other charts (their shared values): a production one first, an
     example last, the
     first that deploys a workload; info at that file, naming the others, which are not
     rendered: each finding says which file made it),

@@ -191,10 +191,15 @@ def test_a_chart_is_rendered_with_the_global_values_of_the_folder_above(tmp_path
     (tmp_path / ".git").mkdir()
     write(tmp_path / "deploy/helm", {"gvalues.yaml": SHARED, "notes.yaml": "a: 1\n"})
     write(tmp_path / "deploy/helm/cart-api", SIBLING)
+    write(
+        tmp_path / "deploy/helm/stock-api",
+        {**SIBLING, "Chart.yaml": "name: stock\nversion: 1.0.0\n"},
+    )
     findings = lint(tmp_path)
-    assert list(preStops(findings)) == ["default/cart"]
-    [note] = unrendered(findings)
-    assert note.severity is Severity.INFO
+    assert list(preStops(findings)) == ["default/cart"]  # each chart's Deployment is `cart`
+    notes = unrendered(findings)
+    assert [n.severity for n in notes] == [Severity.INFO, Severity.INFO]
+    note = notes[0]
     assert note.path == str(tmp_path / "deploy/helm/gvalues.yaml")
     assert "with its values.yaml Helm cannot render it" in note.message
     assert "rendered instead with ../gvalues.yaml, a values file in the folder above" in (
@@ -208,5 +213,16 @@ def test_the_values_of_an_umbrella_chart_above_are_its_own(tmp_path: Path) -> No
     (tmp_path / ".git").mkdir()
     write(tmp_path / "deploy/helm", {"Chart.yaml": "apiVersion: v2\nname: all\nversion: 1.0.0\n"})
     write(tmp_path / "deploy/helm", {"common-values.yaml": SHARED})
+    write(tmp_path / "deploy/helm/cart-api", SIBLING)
+    assert values_beside(str(tmp_path / "deploy/helm/cart-api")) == []
+
+
+def test_a_values_file_above_one_chart_alone_is_not_taken_for_shared_values(
+    tmp_path: Path,
+) -> None:
+    """Above a lone chart a values file is one an install command would name (a site's
+    values at the repository's top), not values sibling charts share: not guessed."""
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "deploy/helm", {"gvalues.yaml": SHARED})
     write(tmp_path / "deploy/helm/cart-api", SIBLING)
     assert values_beside(str(tmp_path / "deploy/helm/cart-api")) == []

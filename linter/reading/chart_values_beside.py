@@ -6,8 +6,8 @@ it, the way Helm users name them: `values-prod.yaml`, `values_prod.yaml`,
 `values.prod.yaml`, `prod-values.yaml`, `prod.values.yaml` (`.yml` too) at the chart's
 top, or any YAML file of a `values/` folder there; last, a file whose name ends in
 `values` (`gvalues.yaml`, `common-values.yaml`) in the folder that holds the chart's
-folder, when that folder is no chart itself: the global values a set of sibling charts
-is installed with (`helm install NAME CHART -f ../gvalues.yaml`).
+folder, when that folder is no chart itself and holds another chart: the global values a
+set of sibling charts is installed with (`helm install NAME CHART -f ../gvalues.yaml`).
 
 Such files are alternatives, one an environment (local, test, production), each laid over
 the chart's values.yaml by `helm install -f FILE`; merged together they would make a
@@ -61,12 +61,28 @@ def values_beside(chart: str) -> list[str]:
     found = _listed(chart, _NAMED.fullmatch, skip=_OWN)
     found += _listed(os.path.join(chart, _FOLDER), None)
     found.sort(key=_rank)
-    above = os.path.dirname(os.path.normpath(chart))
-    if os.path.basename(os.path.normpath(chart)) not in ("", ".", "..") and not any(
-        os.path.isfile(os.path.join(above, name)) for name in ("Chart.yaml", "Chart.yml")
-    ):
-        found += sorted(_listed(above or ".", _SHARED.fullmatch), key=_rank)
+    above = os.path.dirname(os.path.normpath(chart)) or "."
+    if os.path.basename(os.path.normpath(chart)) not in ("", ".", "..") and _holds_charts(above):
+        found += sorted(_listed(above, _SHARED.fullmatch), key=_rank)
     return found
+
+
+def _is_chart(folder: str) -> bool:
+    return any(os.path.isfile(os.path.join(folder, name)) for name in ("Chart.yaml", "Chart.yml"))
+
+
+def _holds_charts(folder: str) -> bool:
+    """Whether `folder` is no chart and holds two charts or more (MAX_LISTED entries
+    looked at): a set of sibling charts, whose values files there they share."""
+    if _is_chart(folder):
+        return False
+    try:
+        with os.scandir(folder) as listing:
+            entries = [entry for _, entry in zip(range(MAX_LISTED), listing, strict=False)]
+    except OSError:
+        return False
+    charts = (e for e in entries if e.is_dir(follow_symlinks=False) and _is_chart(e.path))
+    return next(charts, None) is not None and next(charts, None) is not None
 
 
 def _listed(
