@@ -81,8 +81,10 @@ class HealthAlwaysServing(Rule):
 
     In Go: `health.NewServer()` when the code never sets `NOT_SERVING`
     (`SetServingStatus(..., healthpb.HealthCheckResponse_NOT_SERVING)`) nor calls its
-    `Shutdown()`; and a hand-written `Check` method (one that answers a
-    `HealthCheckResponse`) whose every `Status:` is `HealthCheckResponse_SERVING`.
+    `Shutdown()`, on the variable it is made in or through a struct field that holds it
+    (`s.health.Shutdown()`, of `&Server{health: hs}` or `s.health = hs`); and a
+    hand-written `Check` method (one that answers a `HealthCheckResponse`) whose every
+    `Status:` is `HealthCheckResponse_SERVING`.
 
     In Java: grpc-java's `new HealthStatusManager()` when the code never sets
     `ServingStatus.NOT_SERVING` nor calls `enterTerminalState()` or `clearStatus(...)`

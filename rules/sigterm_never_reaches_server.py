@@ -307,7 +307,10 @@ class SigtermNeverReachesServer(Rule):
       image's name alone, only when PID 1 is the Dockerfile's) registers a
       SIGTERM handler (`process.on('SIGTERM')`, a shutdown library, NestJS's
       `enableShutdownHooks()`; `signal.signal`, `loop.add_signal_handler`) or starts a
-      server that installs one (`uvicorn.run`, aiohttp's `web.run_app`, werkzeug's reloader:
+      server that installs one (`uvicorn.run`, aiohttp's `web.run_app`; Apollo Server's
+      `ApolloServer`, whose handler stops it once started, unless a serverless integration
+      makes it or its options, read whole, set `stopOnTerminationSignals: false` or
+      `nodeEnv: 'test'`; werkzeug's reloader:
       Flask's `app.run(debug=True)` or `use_reloader=True`, whose handler exits at once;
       Django's `manage.py runserver`, whose autoreloader sets one that exits at once, unless
       `--noreload` runs the server with none). Python that a script of the tree hands PID 1

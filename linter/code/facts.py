@@ -926,7 +926,8 @@ class CodeFacts:
     # nothing): started and not waited for, as opposed to a graceful stop it waits for
     signal_exits: list[SignalExit] = field(default_factory=list)
     # servers run by a call that installs its own SIGTERM handler (Python's uvicorn.run,
-    # aiohttp's web.run_app): the process stops on SIGTERM, though it drains no gRPC server
+    # aiohttp's web.run_app; Node's ApolloServer, made): the process stops on SIGTERM,
+    # though it drains no gRPC server
     signal_servers: list[Loc] = field(default_factory=list)
     # sleeps on SIGTERM's path before the server stops: the server drains itself
     signal_pauses: list[SignalPause] = field(default_factory=list)

@@ -25,7 +25,7 @@ import math
 import os
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
 from operator import attrgetter, itemgetter
@@ -949,6 +949,7 @@ class _Collector:
         # the node id of what the name is bound to: built when a Client first asks (_sent_to)
         self.sends: dict[int, list[tuple[Node, _Scope, _Called]]] | None = None
         self.held: dict[str, str] | None = None  # _held_servers, read once a file
+        self.health_held: dict[str, str] | None = None  # _holds_health, read once a file
         self.closed_fields: set[str] | None = None  # _closed, read once a file
         self.returned_fields: dict[int, dict[str, str]] = {}  # by body id: _returned_field
         self.shapes: dict[int, _Called] = {}  # by call node id: _called
@@ -3662,7 +3663,7 @@ class _Collector:
             elif method == "DB" and receiver in self.pools and (bound := self._bound_to(call)):
                 # `sqlDB, err := db.DB()`: the *sql.DB under a GORM handle, the same pool
                 self.pools.setdefault(bound, []).extend(self.pools[receiver])
-            elif method == "Shutdown" and receiver in self.health:  # every service NOT_SERVING
+            elif method == "Shutdown" and self._holds_health(receiver):  # each NOT_SERVING
                 self.facts.health_drains.append(self.loc(call))
             return
         if method == "Serve":
@@ -3748,20 +3749,39 @@ class _Collector:
         constructor stores as `&input{server: server}` or `s.server = server`): by field,
         the server's name."""
         if self.held is None:
-            self.held = {}
-            for name in servers:  # `s.grpcServer = grpc.NewServer(...)`
-                if "." in name:
-                    self.held.setdefault(name.rpartition(".")[2], name)
-            for literal, _ in self.literals:
-                for element in _keyed_elements(literal):
-                    key, value = _keyed(element)
-                    if _text(value) in servers:
-                        self.held.setdefault(_text(key), _text(value))
-            for field, writes in self.field_writes.items():
-                for value, _ in writes:
-                    if _text(value) in servers:
-                        self.held.setdefault(field, _text(value))
+            self.held = self._fields_holding(servers)
         return self.held
+
+    def _fields_holding(self, names: Collection[str]) -> dict[str, str]:
+        """The struct fields that hold what one of `names` holds, by field: one of them
+        (`s.grpcServer = grpc.NewServer(...)`), or a field a literal or a write sets to one
+        (`&input{server: server}`, `s.server = server`)."""
+        held: dict[str, str] = {}
+        for name in names:
+            if "." in name:
+                held.setdefault(name.rpartition(".")[2], name)
+        for literal, _ in self.literals:
+            for element in _keyed_elements(literal):
+                key, value = _keyed(element)
+                if _text(value) in names:
+                    held.setdefault(_text(key), _text(value))
+        for written, writes in self.field_writes.items():
+            for value, _ in writes:
+                if _text(value) in names:
+                    held.setdefault(written, _text(value))
+        return held
+
+    def _holds_health(self, receiver: str) -> bool:
+        """Whether `receiver` holds a health.NewServer(): a variable bound to one, or a
+        field that holds one (`s.health.Shutdown()` in a method, of the server a constructor
+        stores as `&Server{health: hs}`), read once a file."""
+        if receiver in self.health:
+            return True
+        if "." not in receiver:
+            return False
+        if self.health_held is None:
+            self.health_held = self._fields_holding(self.health)
+        return receiver.rpartition(".")[2] in self.health_held
 
     def _listener(self, node: Node, scope: _Scope) -> tuple[Node, Node] | None:
         """The `net.Listen("tcp", addr)` call a `Serve(lis)` argument comes from, and addr:

@@ -135,6 +135,26 @@ SHUTDOWN_LIBRARIES = (
     "http-graceful-shutdown",
     "close-with-grace",
 )
+# Apollo Server's classes (2 to 5) that stop the server on SIGINT and SIGTERM once it has
+# started (apollo-server-core's `maybeRegisterTerminationSignalHandlers`, @apollo/server's
+# `_start`: a handler that calls `stop()`, which drains the batteries-included package's
+# HTTP server, then signals the process again), unless `stopOnTerminationSignals: false`,
+# NODE_ENV (or the `nodeEnv` option) is `test`, or the server is started in the background
+# as the serverless integrations start it; apollo-server-lambda, -azure-functions and
+# -cloud-functions register none, and are not listed.
+APOLLO_SERVERS = frozenset(
+    {
+        "apollo-server",
+        "apollo-server-express",
+        "apollo-server-koa",
+        "apollo-server-fastify",
+        "apollo-server-hapi",
+        "apollo-server-micro",
+        "@apollo/server",
+    }
+)
+_APOLLO_SIGNALS = "stopOnTerminationSignals"
+_APOLLO_BACKGROUND = "startInBackgroundHandlingStartupErrorsByLoggingAndFailingAllRequests"
 # The NestJS method that installs SIGTERM (and other) handlers which close the application.
 SHUTDOWN_HOOKS = "enableShutdownHooks"
 # @nestjs/terminus before 7 ran @godaddy/terminus on the application's server, which
@@ -170,6 +190,8 @@ WATCHED = (
     b".listen(",
     b".bindAsync(",
     b"SIGTERM",
+    b"apollo-server",  # Apollo Server's own SIGTERM handler (APOLLO_SERVERS)
+    b"@apollo/server",
     b"keepAlive",
     b"agentkeepalive",
     b"undici",
@@ -1757,8 +1779,38 @@ class _Module:
             self.facts.http_clients.append(
                 HttpClient(self.loc(node), f"undici.{member}", _long_lived(node), False, url, False)
             )
+        elif module in APOLLO_SERVERS and member == "ApolloServer":
+            if self._stops_on_signals(given[0] if given else None):
+                self.facts.signal_servers.append(self.loc(node))
         elif (channels := self._client(node, grpc, given)) is not None:
             self.facts.channels += channels
+
+    def _stops_on_signals(self, given: Node | None) -> bool:
+        """Whether an ApolloServer made with these options installs its SIGTERM handler
+        when started: options an object literal (in place, or a module `const`) that turns
+        it on, or leaves it at its default and says no `nodeEnv` but one not `test`; not
+        options k8slb cannot read whole (a spread may turn it off), nor a server the module
+        starts in the background, as a serverless handler does."""
+        node = _unwrapped(given)
+        literal = (
+            self.objects.get(_text(node))
+            if node is not None and node.type == "identifier"
+            else node
+        )
+        if literal is None or literal.type != "object":
+            return False
+        said: bool | None = None
+        default = not any(call.method == _APOLLO_BACKGROUND for call in self.calls)
+        for child in literal.named_children:  # a later member wins, as in JavaScript
+            key = self.key(child) if child.type == "pair" else _text(child)
+            value = _value(child.child_by_field_name("value")) if child.type == "pair" else None
+            if child.type == "spread_element":
+                said, default = None, False  # it may set either
+            elif key == _APOLLO_SIGNALS:
+                said = value is True
+            elif key == "nodeEnv":
+                default = default and isinstance(value, str) and value != "test"
+        return said if said is not None else default
 
     def _made_by_nice_grpc(self, node: Node, servers: dict[str, Server]) -> None:
         """nice-grpc's `createServer(options)` (also chained: `createServer().use(mw)` is the
