@@ -2835,6 +2835,35 @@ class _Finder:
                 return candidate, module
         return entry, source
 
+    def _console_run(self, command: object, args: object) -> tuple[str, Said] | None:
+        """The module a command line runs as a Python project's console script (its first
+        word, past wrappers, is a name pyproject.toml or setup.cfg declares: `acme_worker`
+        for `acme_worker = 'acme.batch.worker:main'`), and the declaration, its words
+        saying so; None when no project declares it, or declarations name modules of
+        different files, or the module is not found in its project's folder (or `src/`)."""
+        argv = container_argv(
+            command if isinstance(command, list) else None,
+            args if isinstance(args, list) else None,
+            None,
+            None,
+        )
+        ran = past_prefixes([str(w) for w in argv])
+        declared = self.builds.console.get(posixpath.basename(ran[0])) if ran else None
+        found: dict[str, Said] = {}
+        for folder, script, said in declared or ():
+            base = script.module.replace(".", os.sep)
+            for root in (folder, os.path.join(folder, "src")):
+                for tail in (f"{base}.py", os.path.join(base, "__main__.py")):
+                    path = os.path.normpath(os.path.join(root, tail))
+                    if path in self.modules:
+                        found.setdefault(path, said)
+        if len(found) != 1:
+            return None
+        ((source, said),) = found.items()
+        name = posixpath.basename(ran[0])
+        text = f"{said.text} (the command {name} is this project's console script: {source})"
+        return source, replace(said, text=text)
+
     def _serving_anywhere(self, entry: Entry, script: str) -> str:
         """`_serving` for a command's list with no folder known: of its programs found once
         in the tree (`script` the first's), the first whose code serves, else the first."""
@@ -3170,6 +3199,9 @@ class _Finder:
         source = script or (
             self._entry_source(entry, folder, dockerfile) if entry is not None else None
         )
+        if source is None and entry is None and (console := self._console_run(argv, None)):
+            source, said = console
+            used.append(Evidence("command", said, os.path.dirname(said.path) or "."))
         if source is None and entry is not None and dockerfile is not None:
             source = self._built_source(entry, dockerfile, chosen, by_argument=by_argument)
         if entry is not None and entry.then and source is not None and script is None:
@@ -3512,6 +3544,9 @@ class _Finder:
             if script is not None:
                 said = self._command_said(workload, container)
                 evidence = [Evidence("command", said, os.path.dirname(script) or ".")]
+        if not evidence and own is None and (console := self._console_run(command, args)):
+            script, said = console
+            evidence = [Evidence("command", said, said.path.rpartition("/")[0] or ".")]
         program = None
         ran = past_prefixes([str(w) for w in container_argv(command, args, None, None)])
         if not evidence and own is None and isinstance(command, list) and ran:

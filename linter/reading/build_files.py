@@ -25,6 +25,7 @@ from k8slb.core.shell_words import shell_words
 from k8slb.languages import LANGUAGES
 from k8slb.reading import java_builds, workflow_expressions
 from k8slb.reading.bazel_images import BAZEL_BUILD_FILES, bazel_images
+from k8slb.reading.console_scripts import PYPROJECT, SETUP_CFG, ConsoleScript, console_scripts
 from k8slb.reading.gradle_jib import SharedJib, shared_jib, subproject_images
 from k8slb.reading.java_builds import GrpcJavaBuild, read_grpc_java
 from k8slb.reading.maven_poms import (
@@ -112,9 +113,9 @@ def is_build_file(name: str) -> bool:
     Gradle's properties and version catalog, for the grpc-java they build with;
     Makefiles, shell scripts and Jenkins pipelines, for their `docker build` lines and, a
     script, for what an image that runs it as its entry point leaves as PID 1; go.mod,
-    for its module's name)."""
+    for its module's name; pyproject.toml and setup.cfg, for their console scripts)."""
     return (
-        name in (TILTFILE, GO_MODULE, NX_PROJECT)
+        name in (TILTFILE, GO_MODULE, NX_PROJECT, PYPROJECT, SETUP_CFG)
         or name in BAZEL_BUILD_FILES
         or name == CARGO_FILE
         or name in PROJECT_FILES
@@ -487,6 +488,9 @@ class BuildFacts:
     make_rules: dict[str, dict[str, tuple[GoBuild, ...]]] = field(default_factory=dict)
     # each Nx project.json's bundled builds (entry module, output folder), by its folder
     bundles: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    # Python projects' console scripts by their command's name: each declaring project's
+    # folder, and the script (console_scripts.py)
+    console: dict[str, list[tuple[str, ConsoleScript, Said]]] = field(default_factory=dict)
 
 
 def names_builds(path: str) -> bool:
@@ -539,6 +543,8 @@ class BuildFile:
     pom: Pom | None = None
     # a root Gradle build's Jib image for its subprojects, by their names (gradle_jib.py)
     shared_jib: SharedJib | None = None
+    # a Python project's console scripts (pyproject.toml, setup.cfg)
+    console: tuple[ConsoleScript, ...] = ()
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
@@ -550,6 +556,8 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return BuildFile(path, project=True)
     if name == NX_PROJECT:
         return BuildFile(path, bundles=_nx_bundles(_text(data)))
+    if name in (PYPROJECT, SETUP_CFG):
+        return BuildFile(path, console=console_scripts(name, _text(data)))
     if name == GO_MODULE:
         return BuildFile(path, name=_go_module(path, _text(data)))
     if name == CARGO_FILE:
@@ -1038,6 +1046,10 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
             facts.crates[os.path.dirname(os.path.normpath(file.path)) or "."] = file.crate
         if file.make_rules:
             facts.make_rules[os.path.normpath(file.path)] = dict(file.make_rules)
+        for script in file.console:
+            folder = os.path.dirname(os.path.normpath(file.path)) or "."
+            said = Said(file.path, script.line, script.text)
+            facts.console.setdefault(script.name, []).append((folder, script, said))
         if file.bundles:
             facts.bundles[os.path.dirname(os.path.normpath(file.path)) or "."] = file.bundles
     if poms:
