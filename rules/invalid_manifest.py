@@ -23,7 +23,9 @@ class InvalidManifest(ReadProblemRule):
     configs) are not manifests and are skipped quietly. A document with no `kind` is taken
     for an object (and reported for the kind it lacks) only when its `apiVersion` is one
     Kubernetes has: `v1` for the core group, `<group>/<version>` for the others; another
-    tool's `apiVersion: v1beta1` or `apiVersion: 1` is not.
+    tool's `apiVersion: v1beta1` or `apiVersion: 1` is not. A key written `null` is no
+    value: a record another program serialised (`kind: null`, `apiVersion: null` among
+    its unset fields) names no kind and is no object.
 
     An object of a kind the rules judge (a Service, a workload, a Pod, an autoscaler) that
     names itself nowhere, with neither `metadata.name` nor `metadata.generateName`, cannot

@@ -671,8 +671,14 @@ def _object_kind(body: YMap) -> bool:
     """Whether a mapping with a `kind` is meant as an object: it has an `apiVersion` or
     `metadata` beside it (either missing is KLB002). With neither it is some other tool's
     document: a Drone pipeline (`kind: pipeline`), a chart's values choosing the kind of
-    workload it renders (`kind: DaemonSet`)."""
-    return "kind" in body and ("apiVersion" in body or "metadata" in body)
+    workload it renders (`kind: DaemonSet`). A key written `null` is no value: a
+    serialised record of another program's (`kind: null`, `apiVersion: null`, as Jackson
+    writes a class's unset fields) names no kind."""
+    return _given(body, "kind") and (_given(body, "apiVersion") or _given(body, "metadata"))
+
+
+def _given(body: YMap, key: str) -> bool:
+    return body.get(key) is not None
 
 
 # The top-level keys of a Helm chart repository's index (`helm repo index` writes it:
