@@ -43,6 +43,10 @@ class InvalidManifest(ReadProblemRule):
     reads the `#` as a comment and the value as empty. That empty value is not said as a
     wrong shape, but the object it would have made unreadable still stays out of the
     rules (what fills it is not known); an empty value written as such still is said.
+    So is, at info, an empty value a chart's template prints from a value that no values
+    file of its render sets (`app: {{ .Values.appName }}`, rendered with the chart's
+    defaults, where the chart leaves `appName` for its installer to give): the finding
+    names the value; one the chart's values.yaml writes empty stays an error.
 
     ## Why it matters
     The API server rejects these objects, often only at deploy time. k8slb says so at
