@@ -23,7 +23,9 @@ class InvalidManifest(ReadProblemRule):
     configs) are not manifests and are skipped quietly. A document with no `kind` is taken
     for an object (and reported for the kind it lacks) only when its `apiVersion` is one
     Kubernetes has: `v1` for the core group, `<group>/<version>` for the others; another
-    tool's `apiVersion: v1beta1` or `apiVersion: 1` is not.
+    tool's `apiVersion: v1beta1` or `apiVersion: 1` is not. A key written `null` is no
+    value: a record another program serialised (`kind: null`, `apiVersion: null` among
+    its unset fields) names no kind and is no object.
 
     An object of a kind the rules judge (a Service, a workload, a Pod, an autoscaler) that
     names itself nowhere, with neither `metadata.name` nor `metadata.generateName`, cannot
@@ -41,6 +43,10 @@ class InvalidManifest(ReadProblemRule):
     reads the `#` as a comment and the value as empty. That empty value is not said as a
     wrong shape, but the object it would have made unreadable still stays out of the
     rules (what fills it is not known); an empty value written as such still is said.
+    So is, at info, an empty value a chart's template prints from a value that no values
+    file of its render sets (`app: {{ .Values.appName }}`, rendered with the chart's
+    defaults, where the chart leaves `appName` for its installer to give): the finding
+    names the value; one the chart's values.yaml writes empty stays an error.
 
     ## Why it matters
     The API server rejects these objects, often only at deploy time. k8slb says so at

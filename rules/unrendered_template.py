@@ -64,7 +64,13 @@ class UnrenderedTemplate(ReadProblemRule):
     `replicas: {{ .Values.replicas }}`) is no template either: the YAML around them stands
     as written, so it is read with each such value as one not known (a field no rule
     reads where a string does not belong: `replicas` not known is not 1), and its
-    findings offer no fix (the file is not YAML until it is filled).
+    findings offer no fix (the file is not YAML until it is filled). A ytt (Carvel)
+    template is skipped too: a file with ytt's code in its comments (`#@ load(...)`,
+    `#@ if ...:`/`#@ else:`/`#@ end`, `#@data/values`, `#@overlay/match`, a value `name:
+    #@ name()`) or a text template's `(@ ... @)`, whose branches YAML would read as
+    repeated keys and whose filled values as empty ones. It is said (info) where it holds
+    an `apiVersion` or `kind`; a ytt library or data-values file is skipped quietly. k8slb
+    does not run ytt: `ytt -f FOLDER | k8slb check -` lints what it renders.
 
     ## Why it matters
     A chart's templates are not the manifests that reach the cluster: values, conditions

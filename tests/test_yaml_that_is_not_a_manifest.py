@@ -296,3 +296,25 @@ def test_files_a_kustomization_reads_as_data_are_not_manifests(tmp_path: Path) -
     files["k8s/other.yaml"] = REPEATED
     (finding,) = read_errors(tmp_path, files)
     assert (finding.rule, Path(finding.path).name) == ("KLB001", "other.yaml")
+
+
+# Another program's record written by a YAML serialiser (a Java class's tag, every field
+# of it, those not set as `null`): two of its fields are named `kind` and `apiVersion`
+SERIALISED = """\
+!!com.example.catalog.PackageInfo
+apiVersion: null
+kind: null
+name: orders
+owner: team-a
+version: 1.0.0
+"""
+
+
+def test_a_kind_written_null_is_no_kind(tmp_path: Path) -> None:
+    """`kind: null` names no kind and `apiVersion: null` no version: the document is
+    another program's record, not an object that lacks them; with a version Kubernetes
+    has, it still is one, missing its kind."""
+    assert read_errors(tmp_path, {"src/test/resources/package.yml": SERIALISED}) == []
+    text = SERIALISED.replace("apiVersion: null", "apiVersion: apps/v1", 1)
+    (finding,) = read_errors(tmp_path / "versioned", {"package.yml": text})
+    assert finding.rule == "KLB002" and "has no `kind` string" in finding.message

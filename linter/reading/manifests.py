@@ -258,6 +258,59 @@ def _values_filled(text: str) -> tuple[str, frozenset[int]] | None:
     return (filled, frozenset(blanked)) if find_template(filled) is None else None
 
 
+# ytt (Carvel) writes its template code in comments that open with `#@` (`#@ load(...)`,
+# `#@ if x:` ... `#@ end`, a value `name: #@ name()`) and its annotations by a slash-named
+# word (`#@data/values`, `#@overlay/match`); its text templates put code in `(@ ... @)`.
+# A YAML reader takes those for comments and plain text: the branches of an `if` for
+# repeated keys, a value ytt fills for an empty one.
+_YTT_NAME = regex.compile(r"^#@[a-z][a-z_-]*/[a-z]")
+# How many lines of a file are looked at for ytt's marks (ytt's `load`s come first)
+_YTT_LINES = 4096
+
+
+def ytt_template(text: str) -> tuple[int, int] | None:
+    """(line, column) of the first line that is ytt's (see above), or None: a comment
+    that opens with `#@` and a space or an annotation's name, a value that is one, or a
+    text template's `(@ ... @)` on one line. A block scalar's lines are its text (a
+    script's comment), as `_template_line` reads them."""
+    if "#@" not in text and "(@" not in text:
+        return None
+    block_parent: int | None = None
+    for number, line in enumerate(text.split("\n", _YTT_LINES)[:_YTT_LINES], start=1):
+        content = line.lstrip(" ")
+        indent = len(line) - len(content)
+        if block_parent is not None:
+            if not content.strip() or indent > block_parent:
+                continue
+            block_parent = None
+        found = _ytt_mark(line)
+        if found is not None:
+            return number, found
+        if ("|" in line or ">" in line) and _BLOCK_SCALAR.search(line):
+            block_parent = indent
+    return None
+
+
+def _ytt_mark(line: str) -> int | None:
+    """The column (from 1) where a line's ytt code starts, or None."""
+    content = line.lstrip(" \t")
+    if content.startswith("- "):
+        content = content[2:].lstrip(" \t")
+    at = content.find("#@")
+    if at > 0 and content[:at].rstrip(" \t").endswith(":") and content[at - 1] in " \t":
+        content = content[at:]  # a value that is ytt's code: `key: #@ call()`
+    if content.startswith("#@") and (
+        content[2:3] in (" ", "\t") or _YTT_NAME.match(content) is not None
+    ):
+        return len(line) - len(content) + 1
+    opened = line.find("(@")
+    if opened >= 0 and line[opened + 2 : opened + 3] in (" ", "=", "-"):
+        closed = line.find("@)", opened + 3)
+        if closed > 0 and line[closed - 1] in (" ", "-"):
+            return opened + 1
+    return None
+
+
 # Helm's chart metadata: `apiVersion: v2` and a `name`, but no `kind` and no object.
 CHART_METADATA = frozenset({"Chart.yaml", "Chart.yml"})
 
@@ -300,6 +353,22 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
     if os.path.basename(path) in KUSTOMIZATION_FILES:
         result.problems += _unread_references(path, text)
         result.patch_files = merge_patch_files(path, text)
+    ytt = ytt_template(text)
+    if ytt is not None:
+        # not a manifest as written, whatever ytt makes of it; said where it would be one
+        if _KUBERNETES_KEY.search(text) is None:
+            result.other_documents = 1
+            return result
+        result.problems.append(
+            Problem(
+                "KLB003",
+                path,
+                *ytt,
+                "ytt (Carvel) template: the file is skipped",
+                detail=("lint the rendered output instead (`ytt -f FOLDER | k8slb check -`)",),
+            )
+        )
+        return result
     template = find_template(text)
     filled = _values_filled(text) if template is not None else None
     if filled is not None:
@@ -588,8 +657,14 @@ def _object_kind(body: YMap) -> bool:
     """Whether a mapping with a `kind` is meant as an object: it has an `apiVersion` or
     `metadata` beside it (either missing is KLB002). With neither it is some other tool's
     document: a Drone pipeline (`kind: pipeline`), a chart's values choosing the kind of
-    workload it renders (`kind: DaemonSet`)."""
-    return "kind" in body and ("apiVersion" in body or "metadata" in body)
+    workload it renders (`kind: DaemonSet`). A key written `null` is no value: a
+    serialised record of another program's (`kind: null`, `apiVersion: null`, as Jackson
+    writes a class's unset fields) names no kind."""
+    return _given(body, "kind") and (_given(body, "apiVersion") or _given(body, "metadata"))
+
+
+def _given(body: YMap, key: str) -> bool:
+    return body.get(key) is not None
 
 
 # The top-level keys of a Helm chart repository's index (`helm repo index` writes it:

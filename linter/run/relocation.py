@@ -6,12 +6,12 @@ with the values it printed, and the fix carried to the template when it can be
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from k8slb.core.edits import ChartEdit
-from k8slb.core.findings import NO_FIX, Finding, Related, RenderedAt
+from k8slb.core.findings import NO_FIX, Finding, Related, RenderedAt, Severity
 from k8slb.reading.chart_findings import RenderedTemplate
 
 
@@ -68,6 +68,42 @@ def _quoted_at(text: str, place: str, start: int) -> int:
 
 
 _UNRENDERED = "KLB003"  # (reading/charts.py's UNRENDERED)
+_SHAPE = "KLB002"  # (reading/manifests.py's wrong shape)
+
+
+def _left_unset(
+    finding: Finding, template: RenderedTemplate, line: int, values: Sequence[Related]
+) -> list[str]:
+    """The values a template line prints that no values file of the render sets, when the
+    finding is a wrong shape there and the line rendered an empty value (`app: `,
+    `- `): what the chart's defaults leave out, for its installer to give (as a value it
+    `required`s); empty otherwise."""
+    rendered = template.lines.rendered
+    if finding.rule != _SHAPE or not 0 < finding.line <= len(rendered):
+        return []
+    written = rendered[finding.line - 1].strip()
+    if not (written == "-" or written.endswith(":")):
+        return []
+    printed = template.lines.value_references(line)
+    if not printed or values:  # some value the line prints is set: not the defaults' gap
+        return []
+    return printed
+
+
+def _as_installed(finding: Finding, unset: Sequence[str]) -> Finding:
+    """A wrong shape that only an unset value makes, said at info, naming the values."""
+    named = ", ".join(f"`.Values.{dotted}`" for dotted in unset)
+    return replace(
+        finding,
+        severity=Severity.INFO,
+        message=f"{finding.message} (with the chart's defaults: {named} is set in no values "
+        "file, so it renders empty)",
+        detail=(
+            *finding.detail,
+            "info only: a value the chart leaves for its installer to give "
+            f"(`--set {unset[0]}=...`); a default in values.yaml lints it as installed",
+        ),
+    )
 
 
 def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Finding:
@@ -98,6 +134,9 @@ def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Fin
     same = 0 < finding.line <= len(rendered) and rendered[finding.line - 1] == text
     column = finding.column if same else len(text) - len(text.lstrip()) + 1
     values = _values_related(template, line)
+    unset = _left_unset(finding, template, line, values)
+    if unset:
+        finding = _as_installed(finding, unset)
     detail = (*finding.detail, *(f"the template line prints {v.message}" for v in values))
     if template.label is not None:
         detail = (*detail, f"rendered with {template.label}")
