@@ -48,6 +48,11 @@ class UnrenderedTemplate(ReadProblemRule):
     example last, the
     first that deploys a workload; info at that file, naming the others, which are not
     rendered: each finding says which file made it),
+    a chart rendered as its build makes it (info, once, at its chart file: the Chart.yaml
+    a build writes from a template of one, `Chart-template.yaml` beside `templates/` and a
+    values.yaml, its placeholders stood in for, a version Helm accepts under a version key;
+    the `${...}` Maven's resource filtering puts in from the POMs that filter its folder;
+    the finding names what was put in for each),
     a chart that another chart of the run uses from its folder (`repository:
     file://../base`) and that fails alone with its own defaults (info, naming the chart
     that lints it with its values; a warning still when the repository's own command

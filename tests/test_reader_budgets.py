@@ -2710,6 +2710,44 @@ def chart_repeated_keys(n: int) -> Files:
     }
 
 
+def charts_made_by_builds(n: int) -> Files:
+    """A chart Maven filters (reading/chart_made.py): its module's POM of `n` resources
+    after the one that filters it, parents in a loop, `n` properties each naming the
+    next and one naming itself; its Chart.yaml and values of `n` placeholders each, some
+    never closed. And a chart whose Chart.yaml a template makes, of `n` placeholders of
+    each kind on a line and `n` lines of them."""
+    resources = "<resource><directory>x</directory><filtering>true</filtering></resource>" * n
+    named = "".join(f"<p{i}>${{p{i + 1}}}${{p{i + 1}}}</p{i}>" for i in range(n))
+
+    def pom(name: str, parent: str, relative: str) -> str:
+        return (
+            f"<project><groupId>g</groupId><artifactId>{name}</artifactId><parent>"
+            f"<groupId>g</groupId><artifactId>{parent}</artifactId>{relative}</parent>"
+            f"<properties>{named}<me>${{me}}</me></properties><build><resources>"
+            "<resource><directory>src/helm</directory><filtering>true</filtering></resource>"
+            f"{resources}</resources></build></project>"
+        )
+
+    placeholders = "${p0}${me}$A{{ .V }}" * n
+    return {
+        "m/pom.xml": pom("m", "top", ""),
+        "pom.xml": pom("top", "m", "<relativePath>m</relativePath>"),
+        "m/src/helm/Chart.yaml": (
+            f"apiVersion: v2\nname: c\nversion: {placeholders}\n" + "version: ${p0\n" * n
+        ),
+        "m/src/helm/values.yaml": f"a: {placeholders}\n" * 4,
+        "m/src/helm/templates/cm.yaml": (
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n  a: '${p0}'\n"
+        ),
+        "t/Chart.yaml.tmpl": (
+            f"apiVersion: v2\nname: t\nversion: {placeholders}\n"
+            + f"appVersion: ${{{'x' * n}}} $\n" * n
+        ),
+        "t/values.yaml": "{}\n",
+        "t/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: t}\n",
+    }
+
+
 def chart_clock_actions(n: int) -> Files:
     """A chart's template (reading/chart_clock.py) of `n` actions never closed, each with a
     quote and a raw string left open, `n` calls of `now` in one action and `n` actions."""
@@ -3310,6 +3348,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "a chart's rendered manifests: a key given 1000 times, a key of 1000 lines thrice": (
         lambda: chart_repeated_keys(1000)
+    ),
+    "charts a build makes: a POM of 3000 resources and properties, 3000 placeholders": (
+        lambda: charts_made_by_builds(3000)
     ),
     "a chart's template: 20000 actions left open, 20000 calls of now, 20000 actions": (
         lambda: chart_clock_actions(20000)

@@ -22,6 +22,14 @@ from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
 from k8slb.core.record import record
 from k8slb.reading.bounded import read_bounded
+from k8slb.reading.chart_made import (
+    as_built,
+    filtering_pom,
+    is_made_name,
+    made_chart_file,
+    made_chart_name,
+    stood_in,
+)
 from k8slb.reading.chart_packages import packed
 from k8slb.reading.chart_schema import Reach, reaching_out, without_schemas
 from k8slb.reading.file_digest import content_digest
@@ -190,11 +198,16 @@ def _member_path(chart: str, member: str, linked: Mapping[str, str]) -> str:
 
 
 def is_chart(names: Sequence[str]) -> bool:
-    return any(name in CHART_FILES for name in names)
+    """Whether a folder's files make it a chart: a Chart.yaml, or a template of one that
+    the build makes it from, beside a values.yaml (chart_made.py)."""
+    return any(name in CHART_FILES for name in names) or made_chart_name(names) is not None
 
 
 def is_chart_folder(folder: str) -> bool:
-    return any(os.path.isfile(os.path.join(folder, name)) for name in CHART_FILES)
+    return (
+        any(os.path.isfile(os.path.join(folder, name)) for name in CHART_FILES)
+        or made_chart_file(folder) is not None
+    )
 
 
 def declares_chart(folder: str) -> bool:
@@ -230,10 +243,11 @@ def chart_name(folder: str) -> str | None:
 
 
 def chart_file(chart: str) -> str:
+    """The chart's Chart.yaml, else the template its build makes one from."""
     for name in CHART_FILES:
         if os.path.isfile(os.path.join(chart, name)):
             return os.path.join(chart, name)
-    return os.path.join(chart, CHART_FILES[0])
+    return made_chart_file(chart) or os.path.join(chart, CHART_FILES[0])
 
 
 def pack(location: str) -> bytes:
@@ -293,12 +307,15 @@ def linked_dependencies(chart: str) -> dict[str, str]:
 
 def _dependencies(chart: str) -> list[tuple[str, str]]:
     """(name, repository) of each dependency Chart.yaml declares."""
+    path = chart_file(chart)
     try:
-        with open(chart_file(chart), "rb") as handle:
+        with open(path, "rb") as handle:
             data = read_bounded(handle, _MAX_CHART_YAML)
         text = data.decode("utf-8") if data is not None else ""
     except (OSError, UnicodeDecodeError):
         return []
+    if is_made_name(os.path.basename(path)):  # `{{ .Version }}` is no YAML yet
+        text = stood_in(text, lambda _: None, every=True)[0]
     return [(name, repository) for name, repository, _ in _declared(text) if repository]
 
 
@@ -587,10 +604,14 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
     if unknown is not None:
         rendering.problems.append(unknown)
         return rendering
-    members = unpack(data if data is not None else pack(chart))
-    rendering.members = members
+    rendering.members = unpack(data if data is not None else pack(chart))
     linked = {f"charts/{name}/": folder for name, folder in linked_dependencies(chart).items()}
     rendering.linked = linked
+    filled = any(b"${" in data for data in rendering.members.values())
+    pom = filtering_pom(chart) if filled else None  # what Maven would fill, if it does
+    members, built = as_built(rendering.members, pom, rendering.path_of)
+    made = _as_built_problem(chart, where, rendering.members, built)
+    rendering.uncached = pom is not None and made is not None  # the POMs are no member
     rendering.renamed = subchart_folders(members)
     if options.skip_schema:
         members = without_schemas(members)
@@ -614,6 +635,7 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
                 everywhere=failure.needed_everywhere,
             )
         )
+        rendering.problems += [made] if made is not None else []
         return rendering
     rendering.values_files = [os.path.join(chart, "values.yaml"), *options.values]
     rendering.values_stand_in = _values_stand_in(members, options)
@@ -635,6 +657,7 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
         rendering.names[shown] = name
     if not rendering.files and not rendering.problems:
         rendering.problems += _no_object(chart, members, rendering.values_stand_in)
+    rendering.problems += [made] if made is not None else []
     return rendering
 
 
@@ -643,6 +666,30 @@ def _writes_objects(name: str, text: str) -> bool:
     template an `if` left empty, not a `helm test` pod (run by hand, no part of its
     traffic)."""
     return name.endswith((".yaml", ".yml")) and bool(text.strip()) and not _TEST_HOOK.search(text)
+
+
+def _as_built_problem(
+    chart: str, where: str, members: Mapping[str, bytes], built: str | None
+) -> Problem | None:
+    """The info that the chart is rendered as its build makes it (chart_made.py), at the
+    first line of its chart file that the build fills."""
+    if built is None:
+        return None
+    text = members.get(os.path.basename(where), b"")[:_MAX_CHART_YAML].decode("utf-8", "replace")
+    line = next(
+        (n for n, said in enumerate(text.splitlines(), start=1) if "${" in said or "{{" in said),
+        1,
+    )
+    return Problem(
+        UNRENDERED,
+        where,
+        line,
+        1,
+        f"chart {chart} is rendered as its build makes it: {built}",
+        None,
+        Severity.INFO,
+        ("in memory, nothing written: its findings are of the chart so made",),
+    )
 
 
 _LIBRARY = regex.compile(r"(?m)^type:[ \t]*[\"']?library\b")

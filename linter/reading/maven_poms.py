@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from k8slb.core import regex
 from k8slb.core.record import record
@@ -106,7 +106,7 @@ def read_pom(path: str, text: str) -> Pom | None:
     """A pom.xml's facts; None past MAX_POM or with no `<project>`."""
     if len(text) > MAX_POM or "<project" not in text:
         return None
-    text = _COMMENT.sub(lambda match: "\n" * match[0].count("\n"), text)
+    text = without_comments(text)
     sections, own = pom_sections(text)
     values: dict[str, str] = {}
     for name, value, closed in POM_ELEMENT.findall(own):
@@ -143,6 +143,11 @@ def read_pom(path: str, text: str) -> Pom | None:
         _QUARKUS_EXTENSION.search(dependencies) is not None,
         _quarkus_lines(text, sections.get("properties")),
     )
+
+
+def without_comments(text: str) -> str:
+    """The POM's text with its comments blanked, their lines kept."""
+    return _COMMENT.sub(lambda match: "\n" * match[0].count("\n"), text)
 
 
 def _quarkus_lines(
@@ -379,11 +384,9 @@ def _parent(
     if pom.parent is None:
         return None
     group, artifact, version = pom.parent
-    if pom.relative_path != "":
-        relative = "../pom.xml" if pom.relative_path is None else pom.relative_path
-        if not relative.endswith(".xml"):
-            relative = os.path.join(relative, "pom.xml")
-        at = by_path.get(os.path.normpath(os.path.join(os.path.dirname(pom.path), relative)))
+    path = parent_path(pom)
+    if path is not None:
+        at = by_path.get(path)
         if at is not None and (_group(at), at.artifact) == (group, artifact):
             return at
     same = by_coordinates.get((group, artifact), ())
@@ -468,3 +471,43 @@ def _filled(image: str, values: _Values) -> str | None:
         if len(image) > MAX_VALUE:
             return None
     return None if "${" in image else image
+
+
+def module_chain(module: Pom, poms: Iterable[Pom]) -> list[Pom]:
+    """The module's POM and its parents among `poms`, nearest first (as Maven finds
+    them: at the `<relativePath>`, else by coordinates)."""
+    by_path = {os.path.normpath(pom.path): pom for pom in poms}
+    by_coordinates: dict[tuple[str, str], list[Pom]] = {}
+    for pom in by_path.values():
+        by_coordinates.setdefault((_group(pom), pom.artifact), []).append(pom)
+    return _chain(module, by_path, by_coordinates)
+
+
+def parent_path(pom: Pom) -> str | None:
+    """Where Maven first looks for the POM's parent (its `<relativePath>`, by default
+    `../pom.xml`), joined to its folder; None when it has no parent or looks it up by
+    its coordinates only (an empty `<relativePath/>`)."""
+    if pom.parent is None or pom.relative_path == "":
+        return None
+    relative = "../pom.xml" if pom.relative_path is None else pom.relative_path
+    if not relative.endswith(".xml"):
+        relative = os.path.join(relative, "pom.xml")
+    return os.path.normpath(os.path.join(os.path.dirname(pom.path), relative))
+
+
+def filtered_value(chain: list[Pom]) -> Callable[[str], str | None]:
+    """What Maven's resource filtering writes for `${name}` in the chain's module: the
+    property's value (the module's over its parents', its coordinates), each `${...}` in
+    it put in; None for a name no POM of the chain defines, or one left with a `${...}`
+    (Maven leaves such a placeholder as written)."""
+    values = _Values(chain, {})
+    unset = "\0"
+    known: dict[str, str | None] = {}  # each name settled once, however often a file names it
+
+    def value(name: str) -> str | None:
+        if name not in known:
+            found = values.get(name, unset)
+            known[name] = None if found == unset else _filled(found, values)
+        return known[name]
+
+    return value
