@@ -129,3 +129,134 @@ def test_a_run_that_sets_values_is_not_second_guessed(tree: Path) -> None:
     findings = lint(tree, "adminPassword=Secret-Pass-1")
     assert not preStops(findings)
     assert any(f.severity is Severity.WARNING for f in unrendered(findings))
+
+
+# A chart in the style of a platform's: helpers that take a dict of the root, the values
+# and a component's values (`include "x" (dict "top" .Values "part" ...)`), their
+# `required` reading variables, not `.Values.` paths; Helm names the `include`, not the
+# helper's line. A subchart is declared and not vendored, and one template needs its values.
+HELPERS = """\
+{{- define "shop.version" -}}
+{{- $g := .top -}}
+{{- $p := .part -}}
+{{- required "set it with --set release.version=1.2.3" ($p.version | default $g.release.version) -}}
+{{- end -}}
+
+{{- define "shop.db.config" -}}
+{{- $ := .root -}}
+{{- $o := .override | default dict -}}
+{{- $db := $.Values.database | default dict -}}
+database:
+  host: {{ $o.host | default $db.host }}
+  password: {{ required "a database password is required" ($o.password | default $db.password) }}
+{{- end -}}
+"""
+PLATFORM_CONFIG = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: api-config
+data:
+  config.yaml: |
+{{ include "shop.db.config" (dict "root" . "override" .Values.components.api.database) | indent 4 }}
+"""
+PLATFORM_DEPLOYMENT = """\
+{{- $this := dict "top" .Values "part" .Values.components.api }}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: api
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: api}
+  template:
+    metadata:
+      labels: {app: api}
+      annotations:
+        checksum/config: {{ include (print $.Template.BasePath "/config.yaml") . | sha256sum }}
+    spec:
+      containers:
+        - name: api
+          image: "acme/api:{{ include "shop.version" $this }}"
+          ports:
+            - {name: http, containerPort: 8080}
+"""
+PLATFORM_SERVICE = SERVICE.replace("{{ .Release.Name }}-server", "api").replace("server", "api")
+CACHE_SECRET = """\
+apiVersion: v1
+kind: Secret
+metadata:
+  name: cache
+stringData:
+  password: {{ .Values.cache.auth.password | quote }}
+"""
+PLATFORM = {
+    "Chart.yaml": (
+        "apiVersion: v2\nname: shop\nversion: 0.4.0\ndependencies:\n"
+        "  - name: cache\n    version: 1.2.0\n    repository: https://charts.example.com\n"
+        "    condition: cache.enabled\n"
+    ),
+    "values.yaml": (
+        "release:\n  version:\ndatabase:\n  host: db\n  password:\ncache:\n  enabled: true\n"
+        "components:\n  api:\n    database: {}\n"
+    ),
+    "templates/_helpers.tpl": HELPERS,
+    "templates/config.yaml": PLATFORM_CONFIG,
+    "templates/deployment.yaml": PLATFORM_DEPLOYMENT,
+    "templates/service.yaml": PLATFORM_SERVICE,
+    "templates/cache-secret.yaml": CACHE_SECRET,
+}
+
+
+@pytest.fixture
+def platform(tmp_path: Path) -> Path:
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "chart", PLATFORM)
+    return tmp_path
+
+
+def test_a_helpers_required_value_is_named_by_its_variables_or_its_message(
+    platform: Path,
+) -> None:
+    """`$db.password` is `$.Values.database`'s (its assignment in the helper); the release
+    version comes from a helper argument, and its message says `--set release.version=`,
+    a field the action reads; the template that needs the missing subchart stays left out
+    and does not keep the chart from its stand-ins."""
+    findings = lint(platform)
+    [api] = preStops(findings).values()
+    assert api.path == str(platform / "chart/templates/deployment.yaml")
+    [told] = [line for line in api.detail if "stand-in string for" in line]
+    assert "release.version" in told and "database.password" in told, told
+    said = unrendered(findings)
+    mended = [f for f in said if "a stand-in string" in f.message]
+    assert {f.path for f in mended} == {
+        str(platform / "chart/templates" / name) for name in ("config.yaml", "deployment.yaml")
+    }
+    assert all(f.severity is Severity.INFO and "release.version" in f.message for f in mended)
+    [cache] = [f for f in said if f.severity is Severity.WARNING]
+    assert "cache-secret.yaml" in cache.message and "without its subchart cache" in cache.message
+
+
+@pytest.mark.parametrize(
+    "helper",
+    [
+        # the message names a key the action does not read
+        '{{- define "shop.version" -}}{{- $p := .part -}}'
+        '{{- required "pick an edition with --set edition=ce" $p.version -}}{{- end -}}',
+        # the variable is an element of a range, not the value the loop reads
+        '{{- define "shop.version" -}}{{- range $name, $v := $.Values.versions -}}'
+        '{{- required "a version is required for each part" $v.tag -}}{{- end -}}{{- end -}}',
+    ],
+)
+def test_a_required_value_k8slb_cannot_name_gets_no_stand_in(platform: Path, helper: str) -> None:
+    helpers = helper + "\n" + HELPERS.split("{{- end -}}\n\n", 1)[1]
+    write(platform / "chart", {"templates/_helpers.tpl": helpers})
+    if "range" in helper:
+        write(platform / "chart", {"values.yaml": PLATFORM["values.yaml"] + "versions:\n  a: {}\n"})
+        deployment = PLATFORM_DEPLOYMENT.replace('"shop.version" $this', '"shop.version" $')
+        write(platform / "chart", {"templates/deployment.yaml": deployment})
+    findings = lint(platform)
+    assert not preStops(findings)
+    failed = [f for f in unrendered(findings) if "deployment.yaml" in f.message]
+    assert failed and all(f.severity is Severity.WARNING for f in failed)

@@ -3691,6 +3691,45 @@ def required_values_failures(n: int) -> None:
     signal.setitimer(signal.ITIMER_PROF, 0)
 
 
+def required_values_through_helpers(n: int) -> None:
+    """A chart's render that failed on `required`s inside helpers (reading/chart_required.py:
+    Helm names the `include`; the message found among the templates' `required "..."`, the
+    action's variables followed back): `n` failures of messages of their own, a helper of
+    `n` lines each of `n // 10` `required "` and `$v := $w` assignments, the failing action
+    reading 1000 variables. Asked directly."""
+    from k8slb.core.findings import Problem, Severity
+    from k8slb.reading.chart_required import _required_paths
+    from k8slb.reading.charts import Rendering
+
+    reads = "".join(f" $v{i}.x" for i in range(1000))
+    chain = "".join(f"{{{{ $v{i} := $v{i + 1} }}}}" for i in range(n // 10))
+    noise = 'required "' * (n // 10)
+    helper = [f"{chain} {noise}" for _ in range(n)]
+    helper.append('{{ required "the value m is required" (' + reads + " | default .m) }}")
+    members = {
+        "templates/_helpers.tpl": "\n".join(helper).encode(),
+        "templates/t.yaml": b'{{ include "h" . }}\n',
+        "Chart.yaml": b"name: c\n",
+    }
+    problems = [
+        Problem(
+            "KLB003",
+            "c/templates/t.yaml",
+            1,
+            1,
+            "Helm cannot render: execution error at (c/templates/t.yaml:1:3): "
+            + ("the value m is required" if i % 2 else f"the value m{i} is required"),
+            None,
+            Severity.WARNING,
+        )
+        for i in range(n)
+    ]
+    rendering = Rendering("c", members=members, problems=problems)
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    assert _required_paths(rendering) == []
+    signal.setitimer(signal.ITIMER_PROF, 0)
+
+
 def script_set_defaults(n: int) -> None:
     """The defaults a deploy script gives its `--set` values (reading/script_defaults.py):
     a script of `n` variables, each set on a line of its own to another's default and again
@@ -3717,6 +3756,9 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "a chart's required values: 3000 failures at lines of 100 actions of 3000 paths": (
         lambda: required_values_failures(3000)
+    ),
+    "a chart's required values in helpers: 3000 failures, 3000 lines of 300 assignments": (
+        lambda: required_values_through_helpers(3000)
     ),
     "a deploy script's `--set` defaults: 100000 variables, each asked": (
         lambda: script_set_defaults(100_000)

@@ -5,18 +5,24 @@ beside it (chart_values_beside.py) sets X, a password or a host name a person ty
 install time. The objects of such a template (and of those that include it) are what
 k8slb would lint, and the value is a string the template only passes on.
 
-So a chart whose render fails only that way (each of its failures a template's own
-`execution error`, one of them at a `required` whose action names `.Values.` paths) is
-rendered again with a stand-in string for the first path that action names (STAND_IN, a
-string most checks of a password accept: long, mixed case, digits), then again for the
-next such failure, at most MAX_TRIES renders. The new rendering is kept only when Helm
+So a chart whose render fails that way (one of its failures a `required` whose value
+k8slb can name; others, a template that needs a subchart not vendored, stay as they are)
+is rendered again with a stand-in string for that value (STAND_IN, a string most checks
+of a password accept: long, mixed case, digits), then again for the next such failure, at
+most MAX_TRIES renders. The value is the first `.Values.` path the action names; else a
+variable it reads, followed back within its helper to `.Values`; else the `--set KEY=` its
+message tells users to give, when the action reads a field KEY ends with. Helm names the
+`include` of a helper that fails, not the helper's line: the `required` is then the one
+whose message is Helm's. The new rendering is kept only when Helm
 fails on fewer templates than before (a stand-in in a place that wants a number, a map or
 a list fails there again, or elsewhere: that chart keeps its KLB003 warnings as they
 were). Kept, every finding of the chart says which values were stood in for, and each
 failure the stand-ins mended stays a KLB003, at info, naming the value.
 
 Bounded: MAX_TRIES renders a chart (each within the run's render time limit), MAX_LINE
-characters of the failing template's line read, MAX_STAND_INS values stood in for."""
+characters of the failing template's line read, MAX_STAND_INS values stood in for,
+MAX_BEFORE lines, MAX_FOLLOWED variables deep and MAX_READ characters read for the
+variables' assignments."""
 
 from __future__ import annotations
 
@@ -107,39 +113,36 @@ def _with(options: HelmOptions, stood: tuple[str, ...]) -> HelmOptions:
 
 
 def _fails_on_required(rendering: Rendering) -> bool:
-    """Whether each of the rendering's KLB003 warnings is a template's own execution
-    error, and one of them a `required` on values."""
+    """Whether one of the rendering's KLB003 warnings is a `required` on a value k8slb can
+    name. Its other failures (a template that needs a subchart not vendored, a nil field
+    of the defaults) do not keep the stand-ins from it: they stay as they are, and a
+    rendering is kept only when Helm fails on fewer templates (_better)."""
     if rendering.stopped or not rendering.members:
-        return False
-    warnings = [
-        p for p in rendering.problems if p.rule == UNRENDERED and p.severity is Severity.WARNING
-    ]
-    if not warnings or any(_EXECUTION.search(p.message) is None for p in warnings):
         return False
     return bool(_required_paths(rendering))
 
 
 def _required_paths(rendering: Rendering) -> list[str]:
-    """The `.Values.` paths (dotted, `.Values.` off) of the `required` actions Helm failed
-    at, the first each action names, in the order of the failures."""
+    """The value paths (dotted, `.Values.` off) the `required` actions Helm failed at
+    want, one each (_Templates.wanted), in the order of the failures."""
     paths: list[str] = []
-    lines: dict[str, list[str]] = {}  # each template's lines, split once
+    templates = _Templates(rendering)
     judged: set[tuple[str, str | None]] = set()  # (path, variable) looked for already
-    for problem in rendering.problems:
-        if problem.rule != UNRENDERED or problem.severity is not Severity.WARNING:
-            continue
+    failures = [
+        p for p in rendering.problems if p.rule == UNRENDERED and p.severity is Severity.WARNING
+    ]
+    for problem in failures[:MAX_FAILURES]:
         found = _EXECUTION.search(problem.message)
         if found is None:
             continue
-        action = _action(
-            rendering, lines, found.group("file"), int(found.group("line")), int(found.group("col"))
-        )
-        if action is None or _REQUIRED.search(action) is None:
+        said = problem.message[found.end() :].lstrip(": ").partition("\n")[0].strip()
+        place = templates.required_at(found, said)
+        if place is None:
             continue
-        first = _VALUE_PATH.search(action)
-        if first is None or first.group(1)[1:] in paths:
+        path = templates.wanted(*place, said)
+        action = place[2]
+        if path is None or path in paths:
             continue
-        path = first.group(1)[1:]
         assigned = _ASSIGNED.search(action)
         key = (path, assigned.group(1) if assigned is not None else None)
         if key in judged:
@@ -148,6 +151,178 @@ def _required_paths(rendering: Rendering) -> list[str]:
         if not _wants_other_than_a_string(rendering, path, action):
             paths.append(path)
     return paths
+
+
+MAX_FAILURES = 64  # a rendering's failures read (it has at most 17: charts.py's MAX_LEFT_OUT_…)
+MAX_MESSAGE = 500  # characters of a `required`'s message read
+MAX_BEFORE = 200  # lines before the failing one read for its variables' assignments
+MAX_FOLLOWED = 4  # variables followed, one assigned another
+MAX_VARIABLES = 8  # variables of one failing action followed
+MAX_READ = 4 << 20  # characters read, in all, for the assignments of a rendering's variables
+
+# `--set KEY=` (or `--set-string`) in a message: the key a chart tells users to give
+_TOLD = regex.compile(
+    r"--set(?:-string)?[ =]([A-Za-z_][\w\-]{0,60}(?:\.[A-Za-z_][\w\-]{0,60}){0,7})="
+)
+# a variable and the fields read of it (`$minio.accessKey`)
+_VARIABLE_FIELDS = regex.compile(
+    r"(\$[A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z_][A-Za-z0-9_]{0,60}){0,8})"
+)
+# a variable assigned (`$x :=`, `$x =`), and what it is given when that is `.Values`,
+# `$.Values` or another variable, with the fields read of it
+_ASSIGNMENT = regex.compile(r"(\$[A-Za-z_][A-Za-z0-9_]*)\s*:?=")
+_GIVEN = regex.compile(
+    r"^\s*\(?\s*(?:(?P<values>\$?\.Values\b)|(?P<variable>\$[A-Za-z_][A-Za-z0-9_]*))"
+    r"(?P<fields>(?:\.[A-Za-z_][A-Za-z0-9_]{0,60}){0,8})(?P<after>.?)"
+)
+_DEFINE = regex.compile(r"\{\{-?\s*define\b")
+
+
+class _Templates:
+    """A rendering's templates as read for the values its failing `required`s want: each
+    template's lines (split once), where each `required "MESSAGE"` is (indexed once), and
+    what is left of MAX_READ."""
+
+    def __init__(self, rendering: Rendering) -> None:
+        self.rendering = rendering
+        self.lines: dict[str, list[str]] = {}
+        self.messages: dict[str, tuple[str, int]] | None = None
+        self.left = MAX_READ
+
+    def split(self, member: str) -> bool:
+        """Whether the chart has the member; its lines (each cut at MAX_LINE) split once."""
+        if member not in self.lines:
+            data = self.rendering.members.get(member)
+            if data is None:
+                return False
+            text = data[:MAX_SCANNED].decode("utf-8", "replace")
+            self.lines[member] = [line[:MAX_LINE] for line in text.splitlines()]
+        return True
+
+    def required_at(self, found: regex.Match[str], said: str) -> tuple[str, int, str] | None:
+        """The template (member), line (0-based) and action of the `required` Helm failed
+        at: the action at the place Helm names, when it calls `required`; else (Helm names
+        the `include` of a helper that fails, not the helper's line) the `required
+        "MESSAGE"` of the chart's templates whose message is Helm's, word for word."""
+        _, _, member = found.group("file").partition("/")
+        line = int(found.group("line")) - 1
+        if self.split(member) and 0 <= line < len(self.lines[member]):
+            action = _action_at(self.lines[member][line], int(found.group("col")))
+            if action is not None and _REQUIRED.search(action) is not None:
+                return member, line, action
+        if self.messages is None:
+            self.messages = self._messages()
+        if said not in self.messages:
+            return None
+        member, line = self.messages[said]
+        text = self.lines[member][line]
+        action = _action_at(text, text.find(f'"{said}"') + 1)
+        return (member, line, action) if action is not None else None
+
+    def _messages(self) -> dict[str, tuple[str, int]]:
+        """Each message a template's `required` writes as a literal (`required "..."`,
+        one of MAX_MESSAGE characters at most), and its first place (member, line)."""
+        found: dict[str, tuple[str, int]] = {}
+        for member in self.rendering.members:
+            if not member.startswith("templates/") or not self.split(member):
+                continue
+            for number, text in enumerate(self.lines[member]):
+                at = text.find("required")
+                while at >= 0:
+                    end = at + len("required")
+                    near = text[end : end + 8]
+                    spaces = len(near) - len(near.lstrip(" \t"))
+                    if spaces and near[spaces : spaces + 1] == '"':
+                        start = end + spaces + 1
+                        close = text.find('"', start, start + MAX_MESSAGE)
+                        if close >= 0:
+                            found.setdefault(text[start:close], (member, number))
+                    at = text.find("required", end)
+        return found
+
+    def wanted(self, member: str, line: int, action: str, said: str) -> str | None:
+        """The value a failing `required` action wants: the first `.Values.` path it names;
+        else the first of its variables (`$db.password`) whose assignment before it, in
+        the same template or helper, reads `.Values` (`$db := $.Values.database | default
+        dict`, `$gp := .Values`, through other variables); else the key its message tells
+        users to set (`--set image.tag=x`), when the action reads a field of that name."""
+        first = _VALUE_PATH.search(action)
+        if first is not None:
+            return first.group(1)[1:]
+        assigned = _ASSIGNED.search(action)
+        bare = _unquoted(action)
+        for used in list(_VARIABLE_FIELDS.finditer(bare))[:MAX_VARIABLES]:
+            if assigned is not None and used.group(1) == assigned.group(1):
+                continue
+            base = self._followed(self.lines[member], line, used.group(1))
+            path = ".".join(part for part in (base, used.group(2)[1:]) if part)
+            if base is not None and path:
+                return path
+        for told in _TOLD.finditer(said):
+            path = told.group(1)
+            if _reads_field(bare, path.rpartition(".")[2]):
+                return path
+        return None
+
+    def _followed(self, lines: list[str], line: int, variable: str) -> str | None:
+        """The `.Values` path (dotted, "" for `.Values` itself) a variable holds where the
+        failing line reads it: its last assignment before that line, within the `define`
+        (or the template) the line is in, followed through other variables; None when it
+        holds anything else (a helper's argument, `.gp`; a `range`'s element; a
+        function's result)."""
+        before = lines[max(line - MAX_BEFORE, 0) : line]
+        for number in range(len(before) - 1, -1, -1):
+            if _DEFINE.search(before[number]) is not None:
+                before = before[number:]
+                break
+        fields = ""
+        for _ in range(MAX_FOLLOWED):
+            given = self._last_assignment(before, variable)
+            if given is None or given.group("after") in ("_", "-") or given["after"].isalnum():
+                return None  # not assigned from values here (or a longer name than read)
+            fields = given.group("fields") + fields
+            if given.group("values") is not None:
+                return fields[1:]
+            variable = given.group("variable")
+        return None
+
+    def _last_assignment(self, lines: list[str], variable: str) -> regex.Match[str] | None:
+        """What the last assignment of a variable in the lines gives it (_GIVEN), None
+        when it is not assigned there, is a `range`'s element, or MAX_READ is spent."""
+        for text in reversed(lines):
+            self.left -= len(text) + 1
+            if self.left < 0:
+                return None
+            if variable not in text:
+                continue
+            last = None
+            for assigned in _ASSIGNMENT.finditer(text):
+                if assigned.group(1) == variable:
+                    last = assigned
+            if last is None:
+                continue
+            opened = text.rfind("{{", 0, last.start())
+            if opened >= 0 and "range" in text[opened : last.start()]:
+                return None
+            return _GIVEN.search(text[last.end() :])
+        return None
+
+
+def _unquoted(action: str) -> str:
+    """The action with its string literals emptied (a message's words are no reads)."""
+    parts = action.split('"')
+    return '""'.join(parts[::2])
+
+
+def _reads_field(action: str, name: str) -> bool:
+    """Whether the action reads a field NAME (`.NAME`, not the start of a longer name)."""
+    wanted, start = f".{name}", action.find(f".{name}")
+    while start >= 0:
+        after = action[start + len(wanted) : start + len(wanted) + 1]
+        if not (after.isalnum() or after in ("_", "-")) or not after:
+            return True
+        start = action.find(wanted, start + len(wanted))
+    return False
 
 
 # Functions of Helm's templates (Go's and Sprig's) that want a number, a list or a map as
@@ -214,21 +389,8 @@ def _used_as_no_string(text: str, name: str) -> bool:
     return False
 
 
-def _action(
-    rendering: Rendering, lines: dict[str, list[str]], name: str, line: int, column: int
-) -> str | None:
-    """The template action (`{{ ... }}`) at Helm's place in the chart's file it names
-    (`chart/templates/x.yaml`, the chart's name first), on that line (`lines`: the
-    templates split so far)."""
-    _, _, inside = name.partition("/")
-    if inside not in lines:
-        data = rendering.members.get(inside)
-        if data is None:
-            return None
-        lines[inside] = [text[:MAX_LINE] for text in data.decode("utf-8", "replace").splitlines()]
-    if not 1 <= line <= len(lines[inside]):
-        return None
-    text = lines[inside][line - 1]
+def _action_at(text: str, column: int) -> str | None:
+    """The template action (`{{ ... }}`) of a line at a column (1-based)."""
     at = min(max(column - 1, 0), len(text))
     start = text.rfind("{{", 0, at + 1)
     end = text.find("}}", at)
