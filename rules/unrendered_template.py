@@ -36,7 +36,9 @@ class UnrenderedTemplate(ReadProblemRule):
     lists them), a chart that still fails only on values its templates `required` and
     nothing gives (info where Helm failed: rendered with a stand-in string for each, when
     that makes Helm fail on fewer templates and no template uses the value as a number, a
-    list or a map; each finding says which values),
+    list or a map; each finding says which values; the value read from the action, from
+    the variables it reads followed back to `.Values`, or from a `--set KEY=` its message
+    names),
     a chart with only a stand-in for its values
     (`values.yaml.tpl`) that renders to text that is not YAML, a chart whose templates
     all render nothing (info: with no `values.yaml`, at the `values-ENV.yaml` beside it),
