@@ -202,7 +202,8 @@ def _instead(before: Rendering, path: str, made: Rendering, files: Sequence[str]
         1,
         1,
         f"chart {chart}: with {defaults} {why}; rendered instead with {name}, a values file "
-        f"{where} that no install command k8slb reads names (scripts, Makefiles, workflows, guides)",
+        f"{where} that no install command k8slb reads names (scripts, Makefiles, workflows, "
+        "guides)",
         None,
         Severity.INFO,
         (
