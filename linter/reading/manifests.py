@@ -7,7 +7,7 @@ items and the shape check (KLB002) all happen here, once per file.
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -196,21 +196,28 @@ def _template_line(text: str) -> tuple[int, int] | None:
     """(line, column) of the first line whose `{{` looks like structure, by the lines."""
     if "{{" not in text:
         return None
+    for number, line in _outside_block_scalars(text.splitlines()):
+        match = _TEMPLATE.search(line) if "{{" in line else None
+        if match is not None:
+            start = match.start(1) if match.group(1) is not None else match.start(2)
+            return number + 1, start + 1
+    return None
+
+
+def _outside_block_scalars(lines: list[str]) -> Iterator[tuple[int, str]]:
+    """Each line (its index) that is no block scalar's text: the lines indented under a
+    `key: |` or `- >` are text, whatever they hold, not structure."""
     block_parent: int | None = None  # indent of the line that opened a block scalar
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(lines):
         content = line.lstrip(" ")
         indent = len(line) - len(content)
         if block_parent is not None:
             if not content.strip() or indent > block_parent:
-                continue  # inside the block scalar: text, not structure
+                continue
             block_parent = None
-        match = _TEMPLATE.search(line) if "{{" in line else None
-        if match is not None:
-            start = match.start(1) if match.group(1) is not None else match.start(2)
-            return number, start + 1
+        yield number, line
         if ("|" in line or ">" in line) and _BLOCK_SCALAR.search(line):
             block_parent = indent
-    return None
 
 
 # A line whose value is wholly one template action that prints a field (`image:
@@ -235,14 +242,7 @@ def _values_filled(text: str) -> tuple[str, frozenset[int]] | None:
     so an action in a block scalar stays text; the result is confirmed by `find_template`."""
     lines = text.split("\n")
     blanked: list[int] = []
-    block_parent: int | None = None
-    for number, line in enumerate(lines):
-        content = line.lstrip(" ")
-        indent = len(line) - len(content)
-        if block_parent is not None:
-            if not content.strip() or indent > block_parent:
-                continue
-            block_parent = None
+    for number, line in _outside_block_scalars(list(lines)):
         if "{{" in line and _TEMPLATE.search(line) is not None:
             value = _VALUE_ACTION.match(line)
             if value is None:
@@ -250,8 +250,6 @@ def _values_filled(text: str) -> tuple[str, frozenset[int]] | None:
             start, end = value.span(1)
             lines[number] = line[:start] + "'" + line[start + 1 : end - 1] + "'" + line[end:]
             blanked.append(number + 1)
-        elif ("|" in line or ">" in line) and _BLOCK_SCALAR.search(line):
-            block_parent = indent
     if not blanked:
         return None
     filled = "\n".join(lines)
@@ -275,19 +273,10 @@ def ytt_template(text: str) -> tuple[int, int] | None:
     script's comment), as `_template_line` reads them."""
     if "#@" not in text and "(@" not in text:
         return None
-    block_parent: int | None = None
-    for number, line in enumerate(text.split("\n", _YTT_LINES)[:_YTT_LINES], start=1):
-        content = line.lstrip(" ")
-        indent = len(line) - len(content)
-        if block_parent is not None:
-            if not content.strip() or indent > block_parent:
-                continue
-            block_parent = None
+    for number, line in _outside_block_scalars(text.split("\n", _YTT_LINES)[:_YTT_LINES]):
         found = _ytt_mark(line)
         if found is not None:
-            return number, found
-        if ("|" in line or ">" in line) and _BLOCK_SCALAR.search(line):
-            block_parent = indent
+            return number + 1, found
     return None
 
 
