@@ -3957,6 +3957,21 @@ _GO_VALUE_FLAGS = frozenset(
 
 
 # a word that is one variable's value alone (`$1`, `${SERVICE}`): its name
+def _below_import_path(package: str, within: str) -> str:
+    """A package named by its import path (`example.com/acme/shop/api`, its first element
+    a domain) built in a folder whose path ends with the start of it (GOPATH's layout,
+    `/go/src/example.com/acme/shop`, or a WORKDIR named after the module): its path from
+    that folder (`api`). Any other package as written."""
+    parts = package.split("/")
+    if package.startswith((".", "/")) or "." not in parts[0] or "$" in package:
+        return package
+    folders = within.strip("/").split("/")
+    for length in range(min(len(parts) - 1, len(folders)), 0, -1):
+        if folders[-length:] == parts[:length]:
+            return "/".join(parts[length:])
+    return package
+
+
 _LONE_VARIABLE = regex.compile(r"\$(?:\{(\w+)\}|(\w+))")
 
 
@@ -4042,6 +4057,7 @@ def _go_builds(
             package, dots, _ = package.partition("/...")
             if package.endswith(".go"):  # `go build ./cmd/main.go`: that file's package
                 package = posixpath.dirname(package) or "."
+            package = _below_import_path(package, within)
             in_image = posixpath.normpath(posixpath.join(within, package))
             context = _package_in_context(in_image, copies)
             if context is not None:
