@@ -538,6 +538,8 @@ class NodePackage:
     scripts: dict[str, str]
     main: str
     engines_node: str | None = None  # `engines.node`: the Node.js versions it says it runs on
+    # its `name` (`@acme/router`), with the line that says it: the program's own name
+    name: tuple[str, int] | None = None
 
 
 @record
@@ -878,10 +880,16 @@ def _node_package(text: str) -> NodePackage:
     main = package.get("main")
     engines = package.get("engines")
     node = engines.get("node") if isinstance(engines, dict) else None
+    name = package.get("name")
+    said = None
+    if isinstance(name, str) and name:
+        at = text.find(json.dumps(name))  # the value as written, its first place
+        said = (name, text.count("\n", 0, at) + 1 if at >= 0 else 1)
     return NodePackage(
         found,
         main if isinstance(main, str) and main else "index.js",
         node if isinstance(node, str) else None,
+        said,
     )
 
 
