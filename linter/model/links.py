@@ -2230,7 +2230,8 @@ class _Finder:
             return [Evidence("image name", said, candidates[0])]
         if module is not None:  # one program run as a server and as a client alike
             folder, declared = module
-            text = f"{said.text} (the module {declared.path}:{declared.line} declares: "
+            what = "package" if declared.path.endswith("package.json") else "module"
+            text = f"{said.text} (the {what} {declared.path}:{declared.line} declares: "
             text += declared.text
             if folder != (os.path.dirname(declared.path) or "."):
                 text += f"; its one `package main` is {folder}"
@@ -2693,17 +2694,25 @@ class _Finder:
         last element: `github.com/acme/shop-cli` and `.../shop-cli:1`), holding a
         Dockerfile and code; or, where the module's folder holds no Dockerfile (one kept
         under `build/`), the module's one `main` package (`cmd/`, a binary with
-        subcommands): what is built of it is a program."""
+        subcommands): what is built of it is a program. A package.json's `name` (its
+        scope aside: `@acme/shop-cli`) names its folder so too, where a Dockerfile is."""
         if self._modules_named is None:  # by the last element of their path, made once
             self._modules_named = defaultdict(list)
             for folder, said in self.builds.names.items():
                 self._modules_named[_normal(said.text.rsplit("/", 1)[-1])].append((folder, said))
+            for folder, package in self.builds.packages.items():
+                if package.name is not None:
+                    name, line = package.name
+                    said = Said(os.path.join(folder, "package.json"), line, f'"name": "{name}"')
+                    self._modules_named[_normal(name.rsplit("/", 1)[-1])].append((folder, said))
         found: list[tuple[str, Said]] = []
         for folder, said in self._modules_named.get(_normal(segment), []):
             if folder not in self.by_folder:
                 continue
             if self._dockerfile(folder) is not None:
                 found.append((folder, said))
+            elif said.path.endswith("package.json"):
+                continue  # a library's, or a program whose image is not built here
             elif len(mains := self._mains_of_module(folder)) == 1:
                 found.append((mains[0], said))
         return found[0] if len(found) == 1 else None

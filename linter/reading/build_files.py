@@ -86,6 +86,12 @@ _SHEBANG_ENV = frozenset({"env"})
 
 # Java builds whose Jib plugin builds the image with no Dockerfile.
 JIB_FILES = frozenset({"pom.xml", "build.gradle", "build.gradle.kts"})
+# A Gradle script plugin (`gradle/docker.gradle`): what it configures is the project's of
+# each build that applies it (`apply from: "gradle/docker.gradle"`), its `jib { }` among it.
+GRADLE_SCRIPT_SUFFIXES = (".gradle", ".gradle.kts")
+GRADLE_SETTINGS = frozenset({"settings.gradle", "settings.gradle.kts"})
+_APPLY_FROM = regex.compile(r"""\bapply\b[ \t(]*from[ \t]*[:=][ \t]*["']([^"'$\n]+)["']""")
+MAX_APPLIED = 32  # script plugins one build file applies, read
 GO_MODULE = "go.mod"  # read for the name of the program at its folder
 
 # Documentation, Markdown (a README, DEPLOYMENT.md, docs/*.md) and AsciiDoc (`*.adoc`):
@@ -120,11 +126,32 @@ def is_build_file(name: str) -> bool:
         or name == CARGO_FILE
         or name in PROJECT_FILES
         or name in java_builds.NAMES
+        or _is_gradle_plugin(name)
         or _is_script(name)
         or _is_jenkinsfile(name)
         or is_dockerfile_name(name)
         or is_documentation(name)
     )
+
+
+def _is_gradle_plugin(name: str) -> bool:
+    return name.endswith(GRADLE_SCRIPT_SUFFIXES) and name not in JIB_FILES | GRADLE_SETTINGS
+
+
+def gradle_applied(path: str, text: str) -> tuple[str, ...]:
+    """The script plugins of the repository a Gradle build applies (`apply from:
+    "gradle/docker.gradle"`, Kotlin's `apply(from = "...")`), as paths from the top; none
+    from the web or with a variable in them."""
+    folder = os.path.dirname(path)
+    found = []
+    for match in _APPLY_FROM.finditer(text):
+        target = match.group(1).strip()
+        if "://" in target or not _is_gradle_plugin(os.path.basename(target)):
+            continue
+        found.append(os.path.normpath(os.path.join(folder, target)))
+        if len(found) == MAX_APPLIED:
+            break
+    return tuple(found)
 
 
 def is_documentation(name: str) -> bool:
@@ -511,6 +538,8 @@ class NodePackage:
     scripts: dict[str, str]
     main: str
     engines_node: str | None = None  # `engines.node`: the Node.js versions it says it runs on
+    # its `name` (`@acme/router`), with the line that says it: the program's own name
+    name: tuple[str, int] | None = None
 
 
 @record
@@ -545,6 +574,10 @@ class BuildFile:
     shared_jib: SharedJib | None = None
     # a Python project's console scripts (pyproject.toml, setup.cfg)
     console: tuple[ConsoleScript, ...] = ()
+    # a Gradle build's script plugins it applies (gradle_applied), and a script plugin's
+    # Jib builds, made the applying project's once every build file is read
+    applies: tuple[str, ...] = ()
+    applied_builds: tuple[ImageBuild, ...] = ()
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
@@ -571,11 +604,21 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         pom = read_pom(path, text) if name == "pom.xml" else None
         shared = shared_jib(path, text) if pom is None and len(data) <= MAX_SCRIPT * 8 else None
         artifacts = jvm_artifacts(path, data)
+        applies = gradle_applied(path, text) if pom is None else ()
         return BuildFile(
-            path, builds=jib, grpc_java=java, artifacts=artifacts, pom=pom, shared_jib=shared
+            path,
+            builds=jib,
+            grpc_java=java,
+            artifacts=artifacts,
+            pom=pom,
+            shared_jib=shared,
+            applies=applies,
         )
     if name in java_builds.NAMES:  # Gradle's properties and version catalog
         return BuildFile(path, grpc_java=read_grpc_java(path, data))
+    if _is_gradle_plugin(name):
+        applied = jib_builds(path, _text(data)) if len(data) <= MAX_SCRIPT * 8 else []
+        return BuildFile(path, applied_builds=tuple(applied))
     if is_dockerfile_name(name):
         return BuildFile(path, dockerfile=parse_dockerfile(path, _text(data)))
     if is_documentation(name):  # its shell blocks' builds, as a script's
@@ -837,10 +880,16 @@ def _node_package(text: str) -> NodePackage:
     main = package.get("main")
     engines = package.get("engines")
     node = engines.get("node") if isinstance(engines, dict) else None
+    name = package.get("name")
+    said = None
+    if isinstance(name, str) and name:
+        at = text.find(json.dumps(name))  # the value as written, its first place
+        said = (name, text.count("\n", 0, at) + 1 if at >= 0 else 1)
     return NodePackage(
         found,
         main if isinstance(main, str) and main else "index.js",
         node if isinstance(node, str) else None,
+        said,
     )
 
 
@@ -1013,7 +1062,12 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
     shared: list[SharedJib] = []
     gradle: list[str] = []
     bazel: set[str] = set()  # the folders of Bazel's BUILD files: its packages
+    applied: dict[str, set[str]] = {}  # a Gradle script plugin -> the folders applying it
+    plugins: list[ImageBuild] = []
     for file in files:
+        for plugin in file.applies:
+            applied.setdefault(plugin, set()).add(os.path.dirname(os.path.normpath(file.path)))
+        plugins += file.applied_builds
         if os.path.basename(file.path) in BAZEL_BUILD_FILES:
             bazel.add(os.path.dirname(os.path.normpath(file.path)) or ".")
         if file.pom is not None:
@@ -1052,6 +1106,7 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
             facts.console.setdefault(script.name, []).append((folder, script, said))
         if file.bundles:
             facts.bundles[os.path.dirname(os.path.normpath(file.path)) or "."] = file.bundles
+    facts.builds += map(_within_run, _applied_jib_builds(plugins, applied))
     if poms:
         facts.builds += map(_within_run, _inherited_jib_builds(poms, facts.builds))
         facts.builds += (
@@ -1067,6 +1122,18 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
     if any(build.bazel_package for build in facts.builds):
         facts.builds = [_bazel_package_build(build, bazel) for build in facts.builds]
     return facts
+
+
+def _applied_jib_builds(
+    plugins: list[ImageBuild], applied: dict[str, set[str]]
+) -> Iterator[ImageBuild]:
+    """A script plugin's Jib build, of the one project's folder whose build applies it:
+    one no build applies is of no project, and one several apply names the same image
+    for each, which says nothing of which one a container runs."""
+    for build in plugins:
+        folders = applied.get(os.path.normpath(build.said.path), set())
+        if len(folders) == 1:
+            yield replace(build, context=next(iter(folders)) or ".")
 
 
 def _bazel_package_build(build: ImageBuild, packages: set[str]) -> ImageBuild:
@@ -3898,6 +3965,21 @@ _GO_VALUE_FLAGS = frozenset(
 
 
 # a word that is one variable's value alone (`$1`, `${SERVICE}`): its name
+def _below_import_path(package: str, within: str) -> str:
+    """A package named by its import path (`example.com/acme/shop/api`, its first element
+    a domain) built in a folder whose path ends with the start of it (GOPATH's layout,
+    `/go/src/example.com/acme/shop`, or a WORKDIR named after the module): its path from
+    that folder (`api`). Any other package as written."""
+    parts = package.split("/")
+    if package.startswith((".", "/")) or "." not in parts[0] or "$" in package:
+        return package
+    folders = within.strip("/").split("/")
+    for length in range(min(len(parts) - 1, len(folders)), 0, -1):
+        if folders[-length:] == parts[:length]:
+            return "/".join(parts[length:])
+    return package
+
+
 _LONE_VARIABLE = regex.compile(r"\$(?:\{(\w+)\}|(\w+))")
 
 
@@ -3983,6 +4065,7 @@ def _go_builds(
             package, dots, _ = package.partition("/...")
             if package.endswith(".go"):  # `go build ./cmd/main.go`: that file's package
                 package = posixpath.dirname(package) or "."
+            package = _below_import_path(package, within)
             in_image = posixpath.normpath(posixpath.join(within, package))
             context = _package_in_context(in_image, copies)
             if context is not None:
