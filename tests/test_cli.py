@@ -52,14 +52,14 @@ def test_text_output_is_path_line_col_rule_severity_message_then_a_summary() -> 
     lines = out.splitlines()
     assert lines[0].startswith(f"{BAD}/backend.yaml:22:17: KLB401 [*] [warning] container 'server'")
     assert lines[-2:] == [
-        "Found 10 findings: 1 error, 8 warnings, 1 info (9 files, 8 objects).",
+        "Found 10 findings: 1 error, 8 warnings, 1 info (10 files, 8 objects).",
         "[*] 5 fixable with `k8slb fix` (4 hidden fixes can be enabled with --unsafe-fixes).",
     ]
     assert "\x1b[" not in out, "no colour when stdout is not a terminal"
 
 
 def test_clean_run_says_so() -> None:
-    assert invoke("check", GOOD)[1] == "All checks passed (9 files, 8 objects).\n"
+    assert invoke("check", GOOD)[1] == "All checks passed (10 files, 8 objects).\n"
 
 
 def test_select_and_ignore_take_ids_prefixes_and_names() -> None:
@@ -198,7 +198,7 @@ def test_output_file_gets_the_report_and_the_terminal_a_summary(tmp_path: Path) 
     assert code == 1, "the exit code is the run's, with no `|| true` needed to keep the file"
     assert json.loads(report.read_text())["version"] == "2.1.0"
     assert out.splitlines()[0] == (
-        "Found 10 findings: 1 error, 8 warnings, 1 info (9 files, 8 objects)."
+        "Found 10 findings: 1 error, 8 warnings, 1 info (10 files, 8 objects)."
     )
     assert out.splitlines()[-1] == f"Report written to {report}."
     assert "\x1b[" not in report.read_text()
