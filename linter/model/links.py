@@ -492,6 +492,24 @@ def _less_role(words: tuple[str, ...]) -> tuple[str, ...] | None:
     return words[:-1] if len(words) > 1 and words[-1] in ROLE_SUFFIXES else None
 
 
+def _command_run(
+    container: Container, chosen: Evidence, dockerfile: Dockerfile | None
+) -> tuple[list[object], Evidence | None]:
+    """The command line the container runs, and the evidence whose build tool sets its
+    command (over the Dockerfile's and the container's), if any."""
+    command, args = container.body.get("command"), container.body.get("args")
+    set_by = chosen if chosen.entrypoint is not None else None
+    if set_by is not None:
+        command = list(set_by.entrypoint or ())
+    argv = container_argv(
+        command if isinstance(command, list) else None,
+        args if isinstance(args, list) else None,
+        dockerfile.entrypoint if dockerfile else None,
+        dockerfile.cmd if dockerfile else None,
+    )
+    return argv, set_by
+
+
 def _agreeing_within(overruled: list[Evidence], context: str, folder: str) -> list[Evidence]:
     """Narrowed to a `folder` inside the `context`: the evidence naming a folder around it,
     inside the context (the service's folder, by its image's name), agrees."""
@@ -3194,16 +3212,7 @@ class _Finder:
         stale = set() if self._missing(chosen) else {id(e) for e in evidence if self._missing(e)}
         used = [e for e in evidence if e.folder in agreeing and id(e) not in stale]
         overruled = [e for e in evidence if e.folder not in agreeing or id(e) in stale]
-        command, args = container.body.get("command"), container.body.get("args")
-        set_by = chosen if chosen.entrypoint is not None else None
-        if set_by is not None:  # the build tool's command, over the Dockerfile's and ours
-            command = list(set_by.entrypoint or ())
-        argv = container_argv(
-            command if isinstance(command, list) else None,
-            args if isinstance(args, list) else None,
-            dockerfile.entrypoint if dockerfile else None,
-            dockerfile.cmd if dockerfile else None,
-        )
+        argv, set_by = _command_run(container, chosen, dockerfile)
         entry = self._through_package(entry_of(argv), folder, dockerfile)
         source = script or (
             self._entry_source(entry, folder, dockerfile) if entry is not None else None

@@ -326,6 +326,45 @@ def _unread_references(path: str, text: str) -> list[Problem]:
     return problems
 
 
+def _as_written(path: str, text: str, result: ManifestFile) -> str | None:
+    """The text to read as YAML, or None when the file is a template (ytt's, Helm's) and
+    so skipped, with a KLB003 where it would be a manifest; a file whose only template
+    actions are whole values is read with each one a value not known (result.filled)."""
+    ytt = ytt_template(text)
+    if ytt is not None:
+        # not a manifest as written, whatever ytt makes of it; said where it would be one
+        if _KUBERNETES_KEY.search(text) is None:
+            result.other_documents = 1
+            return None
+        result.problems.append(
+            Problem(
+                "KLB003",
+                path,
+                *ytt,
+                "ytt (Carvel) template: the file is skipped",
+                detail=("lint the rendered output instead (`ytt -f FOLDER | k8slb check -`)",),
+            )
+        )
+        return None
+    template = find_template(text)
+    filled = _values_filled(text) if template is not None else None
+    if filled is not None:
+        text, template = filled[0], None  # each placeholder read as a value not known
+        result.filled = filled[1]
+    if template is not None:
+        result.problems.append(
+            Problem(
+                "KLB003",
+                path,
+                *template,
+                "Helm/Go template text: the file is skipped",
+                detail=("lint the rendered output instead (`helm template . | k8slb check -`)",),
+            )
+        )
+        return None
+    return text
+
+
 def load_manifests(path: str, data: bytes) -> ManifestFile:
     result = ManifestFile(path)
     # not a manifest: skipped quietly, as values files are; a CI pipeline, compose or
@@ -342,38 +381,10 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
     if os.path.basename(path) in KUSTOMIZATION_FILES:
         result.problems += _unread_references(path, text)
         result.patch_files = merge_patch_files(path, text)
-    ytt = ytt_template(text)
-    if ytt is not None:
-        # not a manifest as written, whatever ytt makes of it; said where it would be one
-        if _KUBERNETES_KEY.search(text) is None:
-            result.other_documents = 1
-            return result
-        result.problems.append(
-            Problem(
-                "KLB003",
-                path,
-                *ytt,
-                "ytt (Carvel) template: the file is skipped",
-                detail=("lint the rendered output instead (`ytt -f FOLDER | k8slb check -`)",),
-            )
-        )
+    read = _as_written(path, text, result)
+    if read is None:
         return result
-    template = find_template(text)
-    filled = _values_filled(text) if template is not None else None
-    if filled is not None:
-        text, template = filled[0], None  # each placeholder read as a value not known
-        result.filled = filled[1]
-    if template is not None:
-        result.problems.append(
-            Problem(
-                "KLB003",
-                path,
-                *template,
-                "Helm/Go template text: the file is skipped",
-                detail=("lint the rendered output instead (`helm template . | k8slb check -`)",),
-            )
-        )
-        return result
+    text = read
     # here, not above: a run whose YAML all comes from the cache never imports ruamel.yaml
     from k8slb.reading.yamlcompose import compose
 

@@ -919,8 +919,7 @@ class _Collector:
         # where a parameter's values come from (_passed)
         self.calls_to: dict[str, list[tuple[Node, _Scope, _Called]]] = defaultdict(list)
         self.shaped: list[tuple[Node, _Scope, _Called]] = []  # the calls, each read (run)
-        # whether a value may be one of several (facts.Alternatives): only while a fact's
-        # address is computed (choices); elsewhere a parameter with several values is unknown
+        # a value may be one of several (facts.Alternatives) only while choices() computes it
         self.choosing = False
         self.url_expressions: list[tuple[Node, _Scope]] = []  # `"http://" + host`
         self.written: set[str] | None = None  # the URLs of `facts.urls` written as texts
