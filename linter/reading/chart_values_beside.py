@@ -35,6 +35,7 @@ from k8slb.reading.charts import (
     HelmOptions,
     Rendering,
     chart_file,
+    is_chart_folder,
     render_charts,
 )
 
@@ -67,21 +68,17 @@ def values_beside(chart: str) -> list[str]:
     return found
 
 
-def _is_chart(folder: str) -> bool:
-    return any(os.path.isfile(os.path.join(folder, name)) for name in ("Chart.yaml", "Chart.yml"))
-
-
 def _holds_charts(folder: str) -> bool:
     """Whether `folder` is no chart and holds two charts or more (MAX_LISTED entries
     looked at): a set of sibling charts, whose values files there they share."""
-    if _is_chart(folder):
+    if is_chart_folder(folder):
         return False
     try:
         with os.scandir(folder) as listing:
             entries = [entry for _, entry in zip(range(MAX_LISTED), listing, strict=False)]
     except OSError:
         return False
-    charts = (e for e in entries if e.is_dir(follow_symlinks=False) and _is_chart(e.path))
+    charts = (e for e in entries if e.is_dir(follow_symlinks=False) and is_chart_folder(e.path))
     return next(charts, None) is not None and next(charts, None) is not None
 
 
