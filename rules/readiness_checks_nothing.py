@@ -35,14 +35,17 @@ class ReadinessChecksNothing(Rule):
     ## What it does
     For a serving container whose code k8slb knows (`k8slb explain-links`), follows the
     `httpGet` path of its readiness probe to the route that declares it (Flask, FastAPI,
-    Starlette, aiohttp, Django; in Go, net/http's `HandleFunc`, gin, echo and chi) and
-    reports the handler when it returns a constant answer and does nothing else (`return
-    "ok"`, `return {"status": "ok"}`, `jsonify(...)` of constants; in Go, writes of
-    constants through its first parameter: `w.Write([]byte("ok"))`, gin's `c.JSON(200,
-    gin.H{"status": "ok"})`, `c.String(200, "ok")`), while the code the container runs
-    holds connections to something else: a gRPC channel, a database pool (in Go also
-    pgx's `pgxpool`, and GORM's), an HTTP client. It is `info`: the probe is not wrong, it
-    just cannot say no.
+    Starlette, aiohttp, Django; in Go, net/http's `HandleFunc`, gin, echo and chi; in
+    JavaScript and TypeScript, Express; in Java, Spring's `@GetMapping` under its class's
+    `@RequestMapping`) and reports the handler when it returns a constant answer and does
+    nothing else (`return "ok"`, `return {"status": "ok"}`, `jsonify(...)` of constants; in
+    Go, writes of constants through its first parameter: `w.Write([]byte("ok"))`, gin's
+    `c.JSON(200, gin.H{"status": "ok"})`, `c.String(200, "ok")`; Express's
+    `res.send("ok")`, `res.sendStatus(200)`; in Java, `return "ok";`,
+    `ResponseEntity.ok("UP")`, `new ResponseEntity<>(HttpStatus.OK)`), while the code the
+    container runs holds connections to something else: a gRPC channel, a database pool
+    (in Go also pgx's `pgxpool`, and GORM's), an HTTP client. It is `info`: the probe is
+    not wrong, it just cannot say no.
 
     ## Why it matters
     Readiness decides whether the pod is in the Service's endpoints. A handler that always
