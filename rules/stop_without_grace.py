@@ -41,7 +41,8 @@ class StopWithoutGrace(Rule):
     SIGTERM before it): Kubernetes never sends SIGINT, and KLB403 reports the missing
     SIGTERM handler. Nor is the `Stop()` of a server that serves no listener of its own
     and is reached only as an HTTP handler (`server.ServeHTTP(w, r)` in the handler of an
-    `http.Server`, `h2c.NewHandler(server, ...)`): its connections are the HTTP server's,
+    `http.Server`, `h2c.NewHandler(server, ...)`, grpc-web's `grpcweb.WrapServer(server)`):
+    its connections are the HTTP server's,
     which its `Shutdown(ctx)` drains, and grpc-go's `GracefulStop()` cannot drain them
     (it panics on such connections: grpc-go's maintainers advise the HTTP server's
     `Shutdown` there).
