@@ -76,7 +76,9 @@ class GrpcNoGracefulShutdown(Rule):
     a `while True: sleep()` loop, `run_forever()`; a Python loop is the server's wait only
     in the script's own lines, in the function that starts the server or in one that
     calls that function: a loop of a worker that a thread or an asyncio task runs is
-    not) when no module of the code that runs it
+    not; a `wait_for_termination()` that follows the server's own `stop(...)` in its block
+    waits for that stop, as a worker closing the server does, and is not the server's
+    wait for SIGTERM) when no module of the code that runs it
     registers a SIGTERM handler (`signal.signal(signal.SIGTERM, ...)`,
     `loop.add_signal_handler(signal.SIGTERM, ...)`, also through a loop over a list of
     signals, or `getattr(signal, "SIGTERM")`, also of a loop's name: `for name in

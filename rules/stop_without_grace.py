@@ -2,7 +2,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from k8slb.code.facts import CodeFacts, Stop
 from k8slb.core.findings import Finding, FixInfo, Severity
+from k8slb.model.links import may_call_into
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
 from k8slb.rulekit.examples import (
@@ -30,7 +32,13 @@ class StopWithoutGrace(Rule):
     Reports `server.stop(0)`, `server.stop(None)` and `server.stop(grace=0 or None)` when
     `server` is a gRPC server made in the same file (`grpc.server` or `grpc.aio.server`);
     a `stop()` of some other class is never reported. A stop inside
-    `except KeyboardInterrupt` (a developer's Ctrl-C) is left alone.
+    `except KeyboardInterrupt` (a developer's Ctrl-C) is left alone, and so is one that
+    runs only once the server's `wait_for_termination()` has returned, when the server
+    has already ended and no call is in flight: a statement after the wait in its block,
+    or the stop of a function (`def stop(self)`) the module calls only so (`self.start()`,
+    `self._server.wait_for_termination()`, `self.stop()`), names nowhere else (a SIGTERM
+    handler given it is a caller while the server serves) and that no other module that
+    may import it calls by name.
 
     In Go: `server.Stop()` on a `grpc.NewServer` server (also through the struct field a
     constructor keeps it in: `in.server.Stop()`), where `GracefulStop()` lets calls
@@ -41,7 +49,8 @@ class StopWithoutGrace(Rule):
     SIGTERM before it): Kubernetes never sends SIGINT, and KLB403 reports the missing
     SIGTERM handler. Nor is the `Stop()` of a server that serves no listener of its own
     and is reached only as an HTTP handler (`server.ServeHTTP(w, r)` in the handler of an
-    `http.Server`, `h2c.NewHandler(server, ...)`): its connections are the HTTP server's,
+    `http.Server`, `h2c.NewHandler(server, ...)`, grpc-web's `grpcweb.WrapServer(server)`):
+    its connections are the HTTP server's,
     which its `Shutdown(ctx)` drains, and grpc-go's `GracefulStop()` cannot drain them
     (it panics on such connections: grpc-go's maintainers advise the HTTP server's
     `Shutdown` there).
@@ -184,6 +193,8 @@ class StopWithoutGrace(Rule):
             for stop in facts.stops:
                 if stop.in_keyboard_interrupt or stop.grace not in (0, None):
                     continue
+                if _after_the_server_ended(context, facts, stop):
+                    continue  # it stops a server already ended: no call is in flight
                 if stop.server in facts.http_served and stop.server not in facts.starts:
                     continue  # its connections are the HTTP server's: its Shutdown drains
                 grace = context.fix_values.stop_grace_seconds
@@ -199,3 +210,17 @@ class StopWithoutGrace(Rule):
                     fix=fix,
                     edits=dialect.graceful_stop(stop, grace),
                 )
+
+
+def _after_the_server_ended(context: Context, facts: CodeFacts, stop: Stop) -> bool:
+    """Whether the stop runs only once the server's wait for its end has returned: it
+    follows the wait in its block, or it is in a function the module calls only so and
+    that no other module that may call into this one calls by name."""
+    name = stop.after_wait
+    if name is None:
+        return False
+    return name == "" or not any(
+        name in other.called and may_call_into(other, facts)
+        for other in context.code()
+        if other is not facts
+    )

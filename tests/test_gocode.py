@@ -1544,6 +1544,35 @@ def test_stop_of_a_server_reached_only_as_an_http_handler_is_not_klb404(tmp_path
     assert finding.rule == "KLB404"
 
 
+_GRPC_WEB = """\
+package companion
+
+import (
+\t"net/http"
+
+\t"github.com/improbable-eng/grpc-web/go/grpcweb"
+\t"google.golang.org/grpc"
+)
+
+func Serve(addr string, svc StatusServer) error {
+\trpc := grpc.NewServer()
+\tRegisterStatusServer(rpc, svc)
+\tdefer rpc.Stop()
+\treturn http.ListenAndServe(addr, grpcweb.WrapServer(rpc, grpcweb.WithWebsockets(true)))
+}
+"""
+
+
+def test_a_server_wrapped_by_grpc_web_is_served_as_an_http_handler(tmp_path: Path) -> None:
+    """grpc-web's WrapServer makes an http.Handler of the gRPC server: its connections are
+    the HTTP server's, so KLB201 says so at info (keepalive options do nothing there) and
+    its Stop() is no KLB404, as for a server handed to net/http itself."""
+    found = lint_files(tmp_path, {"companion/serve.go": _GRPC_WEB}, ["KLB201", "KLB404"])
+    (finding,) = found.findings
+    assert (finding.rule, finding.severity) == ("KLB201", Severity.INFO)
+    assert "HTTP handler" in finding.message
+
+
 COMMENTED_OPTIONS = """\
 package rpc
 

@@ -730,6 +730,10 @@ class Stop:
     # how the stop is written, when it is not the language's usual abrupt stop (a Java
     # `shutdown()` that a JVM shutdown hook does not wait for)
     written: str | None = None
+    # Python's: a stop that runs only once the server's `wait_for_termination()` returned,
+    # when the server has ended: "" when it follows the wait in its block, else the name of
+    # its function, which the module calls only so (another module may call it too)
+    after_wait: str | None = None
 
 
 @record

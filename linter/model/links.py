@@ -930,7 +930,7 @@ class CodeLinks:
                 return registration
             # a method, or the function through its package's name (not another's)
             names = {within, f"{os.path.basename(os.path.dirname(facts.path))}.{within}"}
-            if any(names & other.called and _imports(other, facts) for other in code):
+            if any(names & other.called and may_call_into(other, facts) for other in code):
                 return registration
         return None
 
@@ -4290,7 +4290,7 @@ def _listed(value: object) -> list[object]:
     return value if isinstance(value, list) else []
 
 
-def _imports(importer: CodeFacts, module: CodeFacts) -> bool:
+def may_call_into(importer: CodeFacts, module: CodeFacts) -> bool:
     """Whether a module may call into another: the same folder (a Go package, a Python
     package's siblings), or an import whose last name is the other's folder or file
     (`.../hotel/registry`, `from app import registry`)."""

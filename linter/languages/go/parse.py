@@ -1004,7 +1004,10 @@ class _Collector:
         self._called_names(named)
         for call, scope, name, shape in named:
             self._method(call, scope, servers, shape)  # a server's, a pool's, a health server's
-            if name is not None and name.startswith(("net/http.", "golang.org/x/net/http2/h2c.")):
+            if name is not None and (
+                name.startswith(("net/http.", "golang.org/x/net/http2/h2c."))
+                or name in HTTP_HANDLER_WRAPPERS
+            ):
                 self._handed_to_http(call, servers)
         if self.signal_sources:
             self._signal_handling(named)
@@ -1568,7 +1571,8 @@ class _Collector:
 
     def _handed_to_http(self, call: Node, servers: dict[str, Server]) -> None:
         """A gRPC server passed to net/http or h2c (`h2c.NewHandler(s, ...)`,
-        `http.Handle("/", s)`): served as an HTTP handler."""
+        `http.Handle("/", s)`), or wrapped into a handler (`grpcweb.WrapServer(s)`): served
+        as an HTTP handler."""
         for arg in self._called(call).arguments:
             if arg.type == "identifier" and _text(arg) in servers:
                 self.facts.http_served.add(_text(arg))
@@ -4256,6 +4260,14 @@ HTTP_LISTENERS = frozenset({"net/http.ListenAndServe", "net/http.ListenAndServeT
 HTTP_LISTENER_SERVERS = frozenset({"net/http.Serve", "net/http.ServeTLS"})
 HTTP_SERVER = "net/http.Server"
 H2C_PACKAGES = ("golang.org/x/net/http2",)
+# The functions that make an http.Handler of a gRPC server they are given: grpc-web's
+# wrapper serves the server's calls inside the HTTP server's connections.
+HTTP_HANDLER_WRAPPERS = frozenset(
+    {
+        "github.com/improbable-eng/grpc-web/go/grpcweb.WrapServer",
+        "github.com/improbable-eng/grpc-web/go/grpcweb.WrapHandler",
+    }
+)
 # net/http's request constructors, with the place of their URL argument.
 REQUEST_URLS = {"net/http.NewRequest": 1, "net/http.NewRequestWithContext": 2}
 # strings' functions that cut a URL's trailing slash (`TrimRight(u, "/")`)

@@ -58,6 +58,13 @@ from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
 from k8slb.languages.python.parse_ast import dotted
 from k8slb.languages.python.parse_names import Scope
+from k8slb.languages.python.parse_order import (
+    LOOK_BACK,
+    Places,
+    called_alone_at,
+    comes_after,
+    function_of,
+)
 from k8slb.languages.python.parse_routes import WEB_WORDS, collect_routes
 from k8slb.languages.python.parse_settings import settings_fields
 from k8slb.languages.python.parse_shutdown import is_sleep, is_stop, signal_pauses
@@ -400,7 +407,8 @@ class _Collector(Values):
         self.runs_as_main = b"__main__" in data
         self.stand_ins: dict[int, bool] = {}  # by scope: _in_stand_in
         self.sites: list[_Site] = []
-        self.stops: list[tuple[ast.Call, str, bool, Scope]] = []
+        self.stops: list[tuple[ast.Call, str, bool, Scope, tuple[ast.AST, ...]]] = []
+        self.places: Places = {}  # parse_order's: each block's statements' places
         self.listens: list[tuple[ast.Call, str, Scope]] = []
         self.health_classes: dict[str, bool] = {}  # class with a Check method -> can fail
         self.registries: list[str] | None = None  # the registries whose client it imports
@@ -442,11 +450,14 @@ class _Collector(Values):
         self._unshare_option_literals()
         servers = {s.name for s in self.facts.servers if s.name}
         self._serving_loops(servers)
-        for call, receiver, keyboard, scope in self.stops:
-            if receiver in servers:
-                grace = self._argument(call.args, call.keywords, 0, "grace")
-                value = self.value(grace, scope) if grace is not None else UNKNOWN
-                self.facts.stops.append(Stop(self.loc(call), receiver, value, keyboard))
+        stops = [stop for stop in self.stops if stop[1] in servers]
+        referred = _referred(tree) if stops else {}
+        for call, receiver, keyboard, scope, parents in stops:
+            grace = self._argument(call.args, call.keywords, 0, "grace")
+            value = self.value(grace, scope) if grace is not None else UNKNOWN
+            after = self._after_wait(receiver, parents, referred)
+            stop = Stop(self.loc(call), receiver, value, keyboard, after_wait=after)
+            self.facts.stops.append(stop)
         for expression, scope in self.url_expressions:
             urls = self.choices(expression, scope)
             origin = _origin_of(expression)
@@ -474,6 +485,35 @@ class _Collector(Values):
         if self.routed is not None:
             nodes = [node for _, node in sorted(self.routed, key=_depth)]
             self.facts.routes = collect_routes(nodes, self.qualified, self.loc)
+
+    def _after_wait(
+        self, receiver: str, parents: tuple[ast.AST, ...], referred: dict[str, int]
+    ) -> str | None:
+        """Where a server's stop runs only once its `wait_for_termination()` has returned
+        (code/facts.py's `Stop.after_wait`): "" when it follows the wait in its block; the
+        name of its function when each mention of that name in the module is a call, a
+        statement of its own that follows the wait in its block (`run()`: start, wait,
+        `self.stop()`); None otherwise (a handler, a name handed on, no caller here)."""
+        if comes_after(parents, receiver, "wait_for_termination", self.places):
+            return ""
+        function = function_of(parents)
+        if function is None:
+            return None
+        name = function.name
+        callers = self.calls_to.get(name, [])
+        if referred.get(name, 0) != len(callers):
+            return None  # named elsewhere than in a call: a handler, a value handed on
+        own = f"{receiver}.{name}"  # the server's own `stop`, when the function is so named
+        callers = [caller for caller in callers if dotted(caller[0].func) != own]
+        if not callers or len(callers) > LOOK_BACK:
+            return None  # nothing here calls it (another module may, at any time), or a
+            # crowd of callers not read one by one
+        for call, _, around in callers:
+            if not called_alone_at(around, call) or not comes_after(
+                around, receiver, "wait_for_termination", self.places
+            ):
+                return None
+        return function.name
 
     def _serving_loops(self, servers: set[str]) -> None:
         """Keep the `while True: sleep()` loops that wait on a server: those of the
@@ -841,13 +881,15 @@ class _Collector(Values):
             self.facts.starts.add(receiver)
             self.started_in[id(_function_of(scope))].add(receiver)
         elif method == "wait_for_termination":
+            if comes_after(parents, receiver, "stop", self.places):
+                return  # it waits for the stop before it (a worker's close), not for SIGTERM
             awaited = bool(parents) and isinstance(parents[-1], ast.Await)
             wait = Wait(self.loc(node), receiver, "wait_for_termination()", awaited)
             self.facts.waits.append(wait)
         elif method == "run_forever":
             self.facts.waits.append(Wait(self.loc(node), None, "run_forever()"))
         elif method == "stop":
-            self.stops.append((node, receiver, keyboard, scope))
+            self.stops.append((node, receiver, keyboard, scope, parents))
         elif method in ("add_insecure_port", "add_secure_port"):
             self.listens.append((node, receiver, scope))
 
@@ -1269,6 +1311,18 @@ def _built_from(literal: ast.Constant, parents: Parents) -> ast.expr:
         else:
             break
     return node
+
+
+def _referred(tree: ast.Module) -> dict[str, int]:
+    """How many times the module reads each name, as a name or an attribute (`stop`,
+    `self.stop`): a function named only where it is called is handed to no one."""
+    counts: dict[str, int] = defaultdict(int)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            counts[node.id] += 1
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            counts[node.attr] += 1
+    return counts
 
 
 def _origin_of(url: ast.expr) -> ast.expr | None:
