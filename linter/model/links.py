@@ -38,6 +38,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    own folder (`cart/charts/cart/templates/`, `cart/k8s/`) beside its Dockerfile: the
    container whose image's name shares a word with the folder's (`acme/cart-api`) runs
    that folder's code, not another folder named as the image (a variant elsewhere);
+   by place, never for an image other than the one a build of the tree makes of that
+   folder (a sidecar `vendor/cart-exporter` beside the `acme/cart` CI builds there);
    a manifest sitting in a folder of code with its Dockerfile (`cart/node/pod.yaml`),
    whose image's name shares a word with that folder's or its parent's, is as strong as
    a documented build (`manifest in folder`) when other evidence points elsewhere;
@@ -149,6 +151,7 @@ from k8slb.reading.build_files import (
     context_paths,
     image_repository,
     image_tag,
+    literal_image,
     package_with_args,
     with_args,
 )
@@ -1217,7 +1220,7 @@ class _Finder:
             found += self._guessed(workload, container, image)
         segment = image_repository(image).rsplit("/", 1)[-1]
         service = self._service_beside(workload, segment)
-        if service is not None and self._published(image):
+        if service is not None and (self._published(image) or self._built_as_other(service, image)):
             service = None  # by place, a manifest beside a Dockerfile runs its image alone
         if service is not None:
             line = pos_of(container.body, "image", value=True)[0]
@@ -1225,7 +1228,13 @@ class _Finder:
             found.append(Evidence("manifest beside", said, service))
         if not found and isinstance(image, str):
             beside = self._beside_its_dockerfile(workload, container, segment)
-            found += [] if not beside or self._published(image) else beside
+            found += (
+                []
+                if not beside
+                or self._published(image)
+                or self._built_as_other(beside[0].folder, image)
+                else beside
+            )
         elif (own := self._manifest_folder(workload, segment)) is not None and any(
             e.folder != own for e in found
         ):
@@ -2464,6 +2473,27 @@ class _Finder:
                 bool(repository) and tag is not None and tag[:1].isdigit()
             )
         return self._pushed_elsewhere(image)
+
+    def _built_as_other(self, folder: str, image: object) -> bool:
+        """Whether a build of the tree makes the folder's Dockerfile into an image it names
+        that is not `image` (`acme/db` built from `db/`, a sidecar `exporters/db-exporter`
+        run beside it): a Dockerfile makes one image, so the folder is that image's code,
+        and a second image whose name only shares a word with the folder is another's
+        (a published exporter, a proxy). A build whose image a variable gives says no
+        name; a loop's build may make any name; a local one (compose's, Tilt's, a
+        documented `docker build -t <your-repo>/x .`) names the image as the reader may,
+        not as the manifest must."""
+        if not isinstance(image, str):
+            return False
+        for build in self.builds.builds:
+            if build.each or build.kind in _LOCAL_BUILDS or not literal_image(build.image):
+                continue
+            if same_image(build.image, image):
+                continue
+            run_from = self._run_from(build)
+            if run_from is not None and run_from[0] == folder and self._resolved(build):
+                return True
+        return False
 
     def _library_image(self, image: str) -> bool:
         """Whether a container's image is one of Docker Hub's official images (`mysql:8.0`,
