@@ -438,7 +438,10 @@ class GrpcClusterIp(Rule):
     load balancer reaches over HTTP/2 (`cloud.google.com/app-protocols`), a
     Gateway API `GRPCRoute`, an `HTTPRoute` to a port whose `appProtocol` is h2c, an Istio
     `VirtualService` or `DestinationRule` for the host, a Contour `HTTPProxy` route with
-    `protocol: h2c`. With one and no direct client, the finding is `info`: the traffic it
+    `protocol: h2c`, or a Service whose own annotation has Contour reach one of its ports
+    over HTTP/2 (`projectcontour.io/upstream-protocol.h2c` or `.h2`, or the older
+    `contour.heptio.com/` form, naming the port by number or name; not `.tls`, which is
+    HTTP/1.1 over TLS). With one and no direct client, the finding is `info`: the traffic it
     carries is balanced per request. (A proxy's own config file, for Envoy or Emissary,
     is not read.)
 

@@ -145,7 +145,8 @@ class GrpcServerNoMaxAge(Rule):
     in-cluster one (no `LoadBalancer` or `NodePort`) fronted by such a proxy (an Envoy
     bootstrap, in a ConfigMap or a YAML file of the tree, whose `STRICT_DNS` cluster
     names the headless Service with a per-request `lb_policy`; or a gRPC route that
-    `grpc-clusterip` (KLB101) reads: Ingress, Gateway API, Istio, Contour), and no scanned
+    `grpc-clusterip` (KLB101) reads: Ingress, Gateway API, Istio, Contour's route or its
+    Service annotation), and no scanned
     client or container dials those Services. Envoy re-resolves the pods and places each
     request, so new pods get calls with no connection ending. A cluster on a ClusterIP
     Service's name, or `LOGICAL_DNS`, is one address behind kube-proxy: still a warning,

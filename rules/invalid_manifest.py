@@ -40,9 +40,13 @@ class InvalidManifest(ReadProblemRule):
 
     A value written wholly as a `#{NAME}` placeholder (`namespace: #{NS}`, an args item
     `- #{FLAG}`) is one a program writes into the text before it applies the file; YAML
-    reads the `#` as a comment and the value as empty. That empty value is not said as a
+    reads the `#` as a comment and the value as empty. So is a value written wholly as a
+    field of Python's `str.format`, `{name}` (`name: {name}`, a file the code reads and
+    fills before it creates the object), which YAML reads as a mapping of one key with no
+    value, a flow mapping no manifest means. Such a value is not said as a
     wrong shape, but the object it would have made unreadable still stays out of the
-    rules (what fills it is not known); an empty value written as such still is said.
+    rules (what fills it is not known); an empty value written as such still is said, and
+    so is a mapping written with a value or with more keys (`{app: web}`).
     So is, at info, an empty value a chart's template prints from a value that no values
     file of its render sets (`app: {{ .Values.appName }}`, rendered with the chart's
     defaults, where the chart leaves `appName` for its installer to give): the finding

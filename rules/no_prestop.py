@@ -85,7 +85,8 @@ class NoPreStop(Rule):
     stops one pod as the others serve. A one-replica Deployment without such a claim
     (data in `emptyDir`, or a claim many pods may write) surges a second pod that
     takes the traffic, and keeps the warning. A pod that only Services without client
-    traffic select (peer discovery, metrics: see `no-readiness-probe`)
+    traffic select (peer discovery, metrics, by a port's name or, for `http-metrics`, by
+    what the pods it reaches declare: see `no-readiness-probe`)
     loses no request and is not reported. It is `info` too when only headless Services
     select the pod: their clients resolve the pods' addresses and choose among them (a
     cache's client-side sharding, gRPC's round_robin), and whether a pause helps depends

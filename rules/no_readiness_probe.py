@@ -43,13 +43,26 @@ class NoReadinessProbe(Rule):
     by a ServiceMonitor, by a PodMonitor on every pod the Service selects, or by a job of
     a Prometheus configuration in a ConfigMap whose `scrape_configs` name the Service
     with the port as a target; not
-    `http-metrics`, which several charts give to their whole HTTP API), unless a caller
+    `http-metrics` by its name alone, which several charts give to their whole HTTP API),
+    unless a caller
     is seen: an Ingress or route to the Service (to the ports it names, when every
     Ingress backend or Gateway API backendRef to the Service names one; to every port
     otherwise), or a client's URL naming it with the port
     (in a ConfigMap, or a container's env or arguments; not a Prometheus configuration's
     scrape targets). A pod that only such Services select, or a container reached only on
-    such ports of a client Service (a metrics sidecar), is not reported. (A `targetPort`
+    such ports of a client Service (a metrics sidecar), is not reported.
+
+    Where a port's name leaves it open (`http-metrics`, `https-profiling`: a protocol's
+    word beside scrape words), the pods it reaches decide, each of them: the container
+    port it reaches, declared under a name of scrapes only (`metrics`, `profiling`), or,
+    declared without a name or not at all, named by the pod's `prometheus.io/port`
+    annotation or in a pod that declares no port but such ones (none at all, as a
+    controller that serves only its metrics), makes it a metrics port. A container port
+    declared under another name (`http-metrics` too, as those charts declare their API)
+    keeps it a port of clients, and so does a caller seen, as above. A port with no name
+    is one of clients even where it is the pod's `prometheus.io/port`: that says where the
+    pod is scraped, not that nothing else is served there (an app's API and its metrics
+    often share the port, called from settings the manifests do not hold). (A `targetPort`
     of 0 is no placeholder: Kubernetes sends that port's traffic to the Service's own
     port number.)
 

@@ -1435,6 +1435,34 @@ def test_klb201_is_info_when_only_a_grpc_route_of_a_gateway_calls_the_server(
     assert "only GRPCRoute/inventory calls it" in finding.text
 
 
+def test_klb201_is_info_when_only_contour_reaching_the_service_over_h2c_calls_it(
+    tmp_path: Path,
+) -> None:
+    """Contour's Service annotation (the older `contour.heptio.com/` form too) is a front
+    KLB101 reads: Envoy balances each request over the endpoints, so the server needs no
+    maximum connection age for it; a client in the tree that dials the Service does."""
+    tree = inventory_tree()
+    tree["inventory.yaml"] = tree["inventory.yaml"].replace(
+        "metadata: {name: inventory, namespace: shop}\nspec:\n  selector",
+        "metadata:\n  name: inventory\n  namespace: shop\n"
+        "  annotations: {contour.heptio.com/upstream-protocol.h2c: '7070'}\n"
+        "spec:\n  selector",
+    )
+    assert "upstream-protocol" in tree["inventory.yaml"]
+    found = lint_files(tmp_path / "a", tree, select=["KLB101", "KLB201"]).findings
+    assert sorted((f.rule, f.severity.label) for f in found) == [
+        ("KLB101", "info"),
+        ("KLB201", "info"),
+    ]
+    [server] = [f for f in found if f.rule == "KLB201"]
+    assert "only Contour (contour.heptio.com/upstream-protocol.h2c on Service/inventory)" in (
+        server.text
+    )
+    tree["client.py"] = 'import grpc\n\nchannel = grpc.insecure_channel("inventory.shop:7070")\n'
+    dialed = lint_files(tmp_path / "b", tree, select=["KLB201"]).findings
+    assert [f.severity.label for f in dialed] == ["warning"]
+
+
 def test_klb201_reads_an_envoy_bootstrap_kept_as_a_file_of_the_tree(tmp_path: Path) -> None:
     """A kustomize configMapGenerator's file: the Envoy configuration is read where it is
     written, and the finding points to it."""

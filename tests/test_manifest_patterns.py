@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from .helpers import lint_files
 
 # a bare Pod that serves a Service: named, it is judged (no readinessProbe, no preStop)
@@ -245,6 +247,38 @@ def test_a_value_wholly_a_placeholder_the_code_fills_is_no_wrong_shape(tmp_path:
     (tmp_path / ".git").mkdir()
     files = {"templates/scheduler.yaml": FILLED_BY_CODE.replace("{empty}", " --verbose")}
     assert lint_files(tmp_path, files, ["KLB002"]).findings == []
+
+
+# A resource a web app's Python code fills with `str.format` before it creates it: YAML
+# reads each `{field}` as a mapping of one key and no value
+FORMATTED_BY_CODE = """\
+apiVersion: serving.example.io/v1
+kind: Predictor
+metadata:
+  name: {name}
+  namespace: {namespace}
+spec:
+  model:
+    format: {model_format}
+    storageUri: {storage_uri}
+"""
+
+
+def test_a_value_wholly_a_str_format_field_is_no_wrong_shape(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    files = {"backend/templates/predictor.yaml": FORMATTED_BY_CODE}
+    assert lint_files(tmp_path, files, ["KLB002"]).findings == []
+
+
+@pytest.mark.parametrize("value", ["{app: web}", "{name: }", "{a, b}"])
+def test_a_flow_mapping_that_is_no_lone_field_is_still_a_wrong_shape(
+    tmp_path: Path, value: str
+) -> None:
+    """A mapping with a value, or of two keys, is written as one: a name must be a string."""
+    (tmp_path / ".git").mkdir()
+    files = {"predictor.yaml": FORMATTED_BY_CODE.replace("name: {name}", f"name: {value}")}
+    findings = lint_files(tmp_path, files, ["KLB002"]).findings
+    assert {(f.rule, f.line) for f in findings} == {("KLB002", 4)}
 
 
 def test_an_empty_value_written_as_such_is_still_a_wrong_shape(tmp_path: Path) -> None:

@@ -2999,9 +2999,10 @@ def runner_patterns_everywhere(n: int) -> Files:
 
 def hash_placeholders(n: int) -> Files:
     """A Deployment of `n` args each a `#{NAME}` placeholder (YAML: empty, each a shape
-    KLB002 does not say), `n` more as keys, and a key line of 1 MB before a `#{`."""
+    KLB002 does not say), `n` more as keys, half of them `str.format`'s `{name}` (YAML: a
+    mapping of one key), and a key line of 1 MB before a `#{`."""
     args = "".join(f"        - #{{A{i}}}\n" for i in range(n))
-    keys = "".join(f"  k{i}: #{{V{i}}}\n" for i in range(n))
+    keys = "".join(f"  k{i}: {'#' if i % 2 else ''}{{V{i}}}\n" for i in range(n))
     deployment = (
         "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n"
         "  namespace: #{NS}\nspec:\n  template:\n    spec:\n      containers:\n"
@@ -3192,7 +3193,7 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Test runners: a chainsaw Test of 2000 steps of 8 files, 2000 kuttl assertions": (
         lambda: runner_patterns_everywhere(2000)
     ),
-    "YAML: 50,000 `#{NAME}` placeholder values as list items and keys, a 1 MB key line": (
+    "YAML: 50,000 `#{NAME}` and `{name}` placeholders as list items and keys, a 1 MB key line": (
         lambda: hash_placeholders(50_000)
     ),
     "YAML: 20,000 `{{.Env.X}}` values as list items and map values, a 1 MB key line": (

@@ -405,6 +405,51 @@ def test_a_service_gkes_load_balancer_reaches_over_http2_is_balanced_per_request
     assert klb101(tmp_path / "b", plain + BACKEND + HPA)[0].severity is Severity.WARNING
 
 
+@pytest.mark.parametrize(
+    "annotation",
+    [
+        "projectcontour.io/upstream-protocol.h2c: '50051'",
+        "projectcontour.io/upstream-protocol.h2: grpc",
+        "contour.heptio.com/upstream-protocol.h2c: '8080,50051'",
+    ],
+)
+def test_a_service_contour_reaches_over_http2_is_balanced_per_request(
+    tmp_path: Path, annotation: str
+) -> None:
+    """Contour's Service annotation names the ports Envoy reaches over HTTP/2 (by number
+    or name, comma-separated): Envoy gets the Service's endpoints and places each request,
+    so only a client that dials the Service directly stays on one pod."""
+    annotated = GRPC_SERVICE.replace(
+        "  name: backend\n", f"  name: backend\n  annotations:\n    {annotation}\n"
+    )
+    (alone,) = klb101(tmp_path / "a", annotated + BACKEND + HPA)
+    assert alone.severity is Severity.INFO
+    key = annotation.split(":")[0]
+    assert f"its traffic comes through Contour ({key} on Service/backend);" in alone.text
+    (dialed,) = klb101(tmp_path / "b", annotated + BACKEND + HPA + CLIENT)
+    assert dialed.severity is Severity.WARNING
+
+
+@pytest.mark.parametrize(
+    "annotation",
+    [
+        # HTTP/1.1 over TLS: no gRPC passes that way
+        "projectcontour.io/upstream-protocol.tls: '50051'",
+        # another port of the Service, or none it has
+        "projectcontour.io/upstream-protocol.h2c: '9000'",
+        "some.example/upstream-protocol.h2c: '50051'",
+    ],
+)
+def test_contour_balances_only_the_ports_it_reaches_over_http2(
+    tmp_path: Path, annotation: str
+) -> None:
+    annotated = GRPC_SERVICE.replace(
+        "  name: backend\n", f"  name: backend\n  annotations:\n    {annotation}\n"
+    )
+    (finding,) = klb101(tmp_path, annotated + BACKEND + HPA)
+    assert finding.severity is Severity.WARNING
+
+
 def test_an_http_ingress_or_an_httproute_without_h2c_is_no_grpc_proxy(tmp_path: Path) -> None:
     http_ingress = INGRESS.replace(
         "  annotations: {nginx.ingress.kubernetes.io/backend-protocol: GRPC}\n", ""

@@ -28,6 +28,7 @@ from k8slb.model.traffic import (
     Purpose,
     caller_texts,
     named_ports,
+    pods_scrape_port,
     purpose,
     scrape_port,
     scraped_ports,
@@ -165,6 +166,7 @@ class Index:
         self._selecting_in: dict[str, dict[int, list[K8sObject]]] = {}
         self._purposes: dict[int, Purpose] = {}
         self._scraped: dict[int, set[str]] | None = None
+        self._scraped_names: dict[int, set[str]] = {}
         self._routed: dict[tuple[str, str], set[int | str] | None] | None = None
         self._caller_texts: list[tuple[str, str]] | None = None
         self._env: dict[str, list[EnvSetting]] | None = None
@@ -289,10 +291,8 @@ class Index:
         key = id(service)
         found = self._purposes.get(key)
         if found is None:
-            if self._scraped is None:
-                self._scraped = scraped_ports(self.objects)
             selected = [workload.name or "" for workload, _ in self.selected(service)]
-            found = purpose(service, self._scraped.get(key, set()), selected)
+            found = purpose(service, self.scraped(service), selected)
             if (found.role == "metrics" or found.by_name) and self.called_ports(service):
                 # a caller names it: its port's name, or its own, says less than that
                 found = CLIENTS
@@ -322,13 +322,33 @@ class Index:
             self._caller_texts = caller_texts(self.objects)
         return called | named_ports(service, self._caller_texts)
 
+    def scraped(self, service: K8sObject) -> set[str]:
+        """The names of the Service's ports that are only scraped ("" for an unnamed one):
+        those a monitor or a Prometheus configuration scrapes (traffic.scraped_ports), and
+        those the pods they reach show to be (traffic.pods_scrape_port)."""
+        key = id(service)
+        found = self._scraped_names.get(key)
+        if found is None:
+            if self._scraped is None:
+                self._scraped = scraped_ports(self.objects)
+            found = set(self._scraped.get(key, set()))
+            templates = {id(workload): template for workload, template in self.selected(service)}
+            for port in service_ports(service):
+                reached = [
+                    (templates[id(t.workload)], t.container, t.number)
+                    for t in self.targets(service)
+                    if t.service_port is port
+                ]
+                if pods_scrape_port(port, reached):
+                    found.add(str(port.get("name") or ""))
+            self._scraped_names[key] = found
+        return found
+
     def _only_scraped(self, target: Target) -> bool:
         """Whether the target's Service port is only scraped or profiled (by its name, or
         a monitor's), and no caller names it: a lost scrape is no client's request."""
-        if self._scraped is None:
-            self._scraped = scraped_ports(self.objects)
         port = target.service_port
-        if not scrape_port(port, self._scraped.get(id(target.service), set())):
+        if not scrape_port(port, self.scraped(target.service)):
             return False
         return port.get("port") not in self.called_ports(target.service)
 

@@ -9,7 +9,9 @@
 - a Gateway API `GRPCRoute`, or an `HTTPRoute` to a Service whose port declares an h2c
   `appProtocol` (the Gateway then speaks HTTP/2 to the pods);
 - an Istio `VirtualService` routing to the host, or a `DestinationRule` for it;
-- a Contour `HTTPProxy` whose route sends `protocol: h2c` (or `h2`) to it.
+- a Contour `HTTPProxy` whose route sends `protocol: h2c` (or `h2`) to it, or a Service
+  that names the ports Contour reaches over HTTP/2 (`projectcontour.io/upstream-protocol.h2c`
+  or `.h2`, or the older `contour.heptio.com/` form; `.tls` is HTTP/1.1 over TLS);
 - an Envoy whose static configuration, in a ConfigMap's data or a YAML file, has a
   `STRICT_DNS` cluster on a headless Service's name (Envoy resolves every pod and balances
   each request over them, re-resolving as pods come and go) with a balancing `lb_policy`
@@ -33,6 +35,14 @@ from k8slb.reading.objects import K8sObject, dig
 GRPC_BACKEND = "nginx.ingress.kubernetes.io/backend-protocol"
 ALB_PROTOCOL = "alb.ingress.kubernetes.io/backend-protocol-version"
 GKE_PROTOCOLS = "cloud.google.com/app-protocols"
+# Contour's Service annotations that name (by port name or number, comma-separated) the
+# ports Envoy reaches over HTTP/2: in the clear (`h2c`) or over TLS (`h2`). Contour gives
+# Envoy the Service's endpoints, so each request is placed on a pod.
+CONTOUR_PROTOCOLS = tuple(
+    f"{prefix}/upstream-protocol.{protocol}"
+    for prefix in ("projectcontour.io", "contour.heptio.com")
+    for protocol in ("h2c", "h2")
+)
 
 
 @record
@@ -172,8 +182,31 @@ def _gke_backend(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
         yield key_of(obj.namespace, obj.name or ""), Front(obj.path, obj.pos[0], reason)
 
 
+def _contour_backend(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
+    """A Service whose annotation has Contour reach one of its ports over HTTP/2."""
+    ports = {
+        str(value)
+        for port in _list(dig(obj.body, "spec", "ports"))
+        if isinstance(port, dict)
+        for value in (port.get("name"), port.get("port"))
+        if value is not None
+    }
+    for annotation in CONTOUR_PROTOCOLS:
+        named = {part.strip() for part in str(obj.annotations.get(annotation, "")).split(",")}
+        if named & ports:
+            reason = f"Contour ({annotation} on {obj.kind}/{obj.name})"
+            yield key_of(obj.namespace, obj.name or ""), Front(obj.path, obj.pos[0], reason)
+            return
+
+
+def _service_backend(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
+    """A Service an L7 balancer reaches over HTTP/2 by its own annotations."""
+    yield from _gke_backend(obj)
+    yield from _contour_backend(obj)
+
+
 _READERS = {
-    ("", "Service"): _gke_backend,
+    ("", "Service"): _service_backend,
     ("networking.k8s.io", "Ingress"): _ingress,
     ("extensions", "Ingress"): _ingress,
     ("gateway.networking.k8s.io", "GRPCRoute"): _gateway_route,

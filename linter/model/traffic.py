@@ -15,7 +15,14 @@ from typing import Any, Literal
 
 from k8slb.core import regex
 from k8slb.core.record import record
-from k8slb.model.objects import namespace_key, pod_template, service_ports, target_port
+from k8slb.model.objects import (
+    Container,
+    PodTemplate,
+    namespace_key,
+    pod_template,
+    service_ports,
+    target_port,
+)
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap, YSeq
 
@@ -188,6 +195,65 @@ def scrape_name(name: object) -> bool:
     if words & _PROMETHEUS_WORDS:
         words -= _PROTOCOL_WORDS
     return bool(words) and words <= SCRAPE_WORDS
+
+
+# The pod annotation that Prometheus's example Kubernetes configuration reads for the port
+# to scrape (a convention of the configuration's relabelling, not of Kubernetes).
+PROMETHEUS_PORT = "prometheus.io/port"
+
+
+def scrape_name_with_protocol(name: object) -> bool:
+    """`http-metrics`, `https-profiling`: a protocol's word beside words of scrapes only.
+    Not a scrape port by its name alone (Loki's and Mimir's charts give `http-metrics`
+    to their whole HTTP API), but one the pods can show to be (pods_scrape_port)."""
+    words = {word for word in _words(name) - PORT_FILLER if not word.isdigit()}
+    rest = words - _PROTOCOL_WORDS
+    return bool(rest) and rest != words and rest <= SCRAPE_WORDS
+
+
+def pods_scrape_port(
+    port: YMap, reached: Sequence[tuple[PodTemplate, Container, int | None]]
+) -> bool:
+    """Whether the pods a Service port named for metrics over a protocol reaches (pod
+    template, container, container port number) show it is only scraped, which its name
+    leaves open (scrape_name_with_protocol). In every pod, the container port it reaches
+    is declared under a name of scrapes only (`metrics`, `profiling`), or, declared
+    without a name or not at all, is the pod's `prometheus.io/port` or in a pod that
+    declares no port but such ones (none at all, as a controller that serves only its
+    metrics). A container port declared under another name (`http-metrics` too, as
+    Loki's chart declares its API) is one of clients.
+
+    Not for a port with no name: the annotation says where the pod is scraped, not that
+    nothing else is served there (an app's API and its metrics often share the port)."""
+    if not reached or not scrape_name_with_protocol(port.get("name")):
+        return False
+    return all(_pod_scrapes(port, *one) for one in reached)
+
+
+def _pod_scrapes(
+    port: YMap, template: PodTemplate, container: Container, number: int | None
+) -> bool:
+    """One pod's word on the container port a Service port reaches (pods_scrape_port)."""
+    target = target_port(port)
+    entry = next(
+        (
+            declared
+            for declared in container.ports()
+            if declared.get("name" if isinstance(target, str) else "containerPort") == target
+        ),
+        None,
+    )
+    declared_name = entry.get("name") if entry is not None else None
+    if declared_name:
+        return scrape_name(declared_name)
+    annotated = template.annotations.get(PROMETHEUS_PORT)
+    if number is not None and str(annotated).strip() == str(number):
+        return True
+    return all(
+        scrape_name(declared.get("name"))
+        for other in template.containers
+        for declared in other.ports()
+    )
 
 
 def publishes_not_ready(service: K8sObject) -> bool:

@@ -396,7 +396,7 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
         result.added_labels += [added] if added is not None else []
         result.kustomization = kustomization_parts(path, composed.documents[0].data, text)
     strays: list[Document] = []
-    holes = placeholder_values(text) if "#{" in text else frozenset()
+    holes = placeholder_values(text) if "{" in text else frozenset()
     holes |= result.filled
     for doc in composed.documents:
         if (
@@ -599,27 +599,37 @@ def _placeholder_near(text: str, line: int) -> tuple[int, str] | None:
     return None
 
 
-# A value written wholly as a `#{NAME}` placeholder (`namespace: #{NS}`, `- #{FLAG}`),
-# which a program replaces in the text before it applies the file; YAML reads it as a
-# comment, the value as empty
-_HASH_PLACEHOLDER = regex.compile(
-    r"^[ \t]*(?:-[ \t]+|[^#'\"\n]*:[ \t]+)#\{[A-Za-z_][A-Za-z0-9_.-]*\}[ \t]*\r?$",
+# A value written wholly as a placeholder that a program replaces in the text before it
+# applies the file: `#{NAME}` (`namespace: #{NS}`, `- #{FLAG}`), which YAML reads as a
+# comment, the value as empty; or a field of Python's `str.format`, `{name}` (`name:
+# {name}`), which YAML reads as a mapping of one key and no value (a flow mapping no
+# manifest means: `{}` and `{key: value}` are not placeholders)
+_PLACEHOLDER_VALUE = regex.compile(
+    r"^[ \t]*(?:-[ \t]+|[^#'\"{\n]*:[ \t]+)#?\{[A-Za-z_][A-Za-z0-9_.-]*\}[ \t]*\r?$",
     regex.MULTILINE,
 )
 
 
 def placeholder_values(text: str) -> frozenset[int]:
-    """The lines (from 1) whose value is wholly a `#{NAME}` placeholder: YAML reads an
-    empty value there, where the file's own program writes one before use, so that empty
-    value is no wrong shape of the author's (the object stays out of the rules, since what
-    fills it is not known, but KLB002 does not say it)."""
+    """The lines (from 1) whose value is wholly a placeholder (`#{NAME}`, `{name}`): YAML
+    reads an empty value or a mapping of one key there, where the file's own program
+    writes one before use, so that is no wrong shape of the author's (the object stays out
+    of the rules, since what fills it is not known, but KLB002 does not say it)."""
     lines: list[int] = []
     line, at = 1, 0
-    for found in _HASH_PLACEHOLDER.finditer(text):
+    for found in _PLACEHOLDER_VALUE.finditer(text):
         line += text.count("\n", at, found.start())
         at = found.start()
         lines.append(line)
     return frozenset(lines)
+
+
+def _placeholder_read(value: object) -> bool:
+    """Whether a value is what YAML makes of a placeholder (placeholder_values): nothing
+    (`#{NAME}`), or a mapping of one key and no value (`{name}`)."""
+    if isinstance(value, dict) and len(value) == 1:
+        return next(iter(value.values())) is None
+    return value is None
 
 
 def _value_at(body: YMap, path: tuple[str | int, ...]) -> object:
@@ -804,7 +814,7 @@ def _add_object(
     kept = all(separable)  # every wrong field is one the object can be read without
     for error, leaf in zip(errors, separable, strict=True):
         if error.pos[0] in holes and (
-            error.pos[0] in result.filled or _value_at(body, error.path) is None
+            error.pos[0] in result.filled or _placeholder_read(_value_at(body, error.path))
         ):
             continue  # a placeholder the code that reads the file fills: not YAML's value
         detail = (
