@@ -9,7 +9,14 @@ from dataclasses import replace
 
 from k8slb.code.entry_points import container_argv, entry_of, python_app_server
 from k8slb.code.facts import CodeFacts, Loc
-from k8slb.code.launchers import Launcher, after_prefix, django_reloader, in_process, launcher
+from k8slb.code.launchers import (
+    Launcher,
+    after_prefix,
+    django_reloader,
+    in_process,
+    launcher,
+    past_prefixes,
+)
 from k8slb.core import regex
 from k8slb.core.edits import Edit, LineEdit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
@@ -284,11 +291,14 @@ class SigtermNeverReachesServer(Rule):
       signal at all;
     - a prefix that replaces itself with the command after it (`bundle exec`, `poetry
       run`, `pipenv run`, `env VAR=value`, `gosu USER`, `su-exec USER`, daemontools'
-      `envdir DIR`, OpenTelemetry's `opentelemetry-instrument` with its options) is
-      looked through:
-      `bundle exec rake serve` is Rake as PID 1, `bundle exec puma` is Puma, which k8slb
-      does not report;
-    - Node.js or Python as PID 1 (`node server.js`, `python app.py`) when no module of the
+      `envdir DIR`, OpenTelemetry's `opentelemetry-instrument` with its options,
+      Datadog's `ddtrace-run`, New Relic's `newrelic-admin run-program`) is looked
+      through: `bundle exec rake serve` is Rake as PID 1, `bundle exec puma` is Puma,
+      which k8slb does not report;
+    - Node.js or Python as PID 1 (`node server.js`, `python app.py`; a Python project's
+      console script, `acme-api` that setup.py's `entry_points`, setup.cfg or
+      pyproject.toml declares, whose module the container's link runs: pip installs it as
+      a Python script, so Python is PID 1) when no module of the
       code the container runs (its import closure, or its Node program; for compiled
       output, `node dist/apps/auth/main`, the program of the source it is built from,
       `apps/auth/src/main.ts`; also where the file comes from a build stage, `COPY
@@ -611,7 +621,7 @@ def _started(
         argv = container_argv(list(set_by.entrypoint or ()), args, None, None)
         said = set_by.said
         place = Place(said.path, said.line, 1, said.text, (), "")
-    found = pid1(argv, sh)
+    found = pid1(argv, sh) or _console_script(context, link, argv)
     if found is None and not once and (init := init_child(argv)) is not None:
         child = _init_child(context, link, *init)
         if child is None or _hook_stops_server(container, argv, child):
@@ -646,6 +656,19 @@ def _started(
     if idle:
         place = replace(place, edits=(), fix=_idle_fix(idle, found))
     return found, after, place
+
+
+def _console_script(context: Context, link: Link | None, argv: Sequence[object]) -> Pid1 | None:
+    """Python as PID 1 when the command, past the prefixes that exec it
+    (`opentelemetry-instrument acme-api`), is a Python project's console script whose
+    module the container's link runs: pip installs it as a Python script that calls the
+    module's function, so the interpreter runs in the command's place."""
+    ran = past_prefixes([str(word) for word in argv])
+    if link is None or link.entry is None or not ran:
+        return None
+    if context.links.console_module(ran) != link.entry:
+        return None
+    return Pid1("runtime", f"{posixpath.basename(ran[0])} (Python)", tuple(ran))
 
 
 def _wording(

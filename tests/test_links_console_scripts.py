@@ -1,6 +1,7 @@
 """A container whose command is a Python project's console script (a name pyproject.toml's
-`[project.scripts]`, Poetry's `[tool.poetry.scripts]` or setup.cfg's `console_scripts`
-declares) runs the module that script points at: its link is that module, said in
+`[project.scripts]`, Poetry's `[tool.poetry.scripts]`, setup.cfg's `console_scripts` or
+setup.py's `setup(entry_points=...)`, as literals, declares) runs the module that script
+points at: its link is that module, said in
 `explain-links` with the line that declares it."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from k8slb.reading.console_scripts import MAX_PROJECT_FILE, console_scripts
+from k8slb.reading.console_scripts import MAX_PROJECT_FILE, MAX_SETUP_PY, console_scripts
 
 from tests.test_links import links, only, workload
 
@@ -124,3 +125,73 @@ def test_a_project_file_past_its_budget_or_broken_declares_none() -> None:
     nested = "x = " + "[" * 100_000 + "]" * 100_000 + "\n"
     assert console_scripts("pyproject.toml", nested + PYPROJECT) == ()
     assert console_scripts("pyproject.toml", "[project.scripts]\nx = 'not a target'\n") == ()
+
+
+SETUP_PY = """\
+from setuptools import find_packages, setup
+
+setup(
+    name="ledger",
+    packages=find_packages(),
+    entry_points={
+        "console_scripts": [
+            "ledger-api=ledger.api.app:main",
+            "ledger-sweeper = ledger.jobs.sweeper:main",
+        ],
+    },
+)
+"""
+
+
+def test_a_console_script_setup_py_declares_links_its_module_past_a_prefix(
+    tmp_path: Path,
+) -> None:
+    project = _project("services/ledger")
+    del project["services/ledger/pyproject.toml"]
+    files = {
+        "deploy/sweeper.yaml": workload(
+            name="sweeper",
+            image="",
+            extra=_command("opentelemetry-instrument", "ledger-sweeper", "--once"),
+        ),
+        "services/ledger/setup.py": SETUP_PY,
+        **project,
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "ledger", "ledger", "jobs", "sweeper.py")
+    declared = [e for e in row["evidence"] if "setup.py" in e]
+    assert declared and "services/ledger/setup.py:9:" in declared[0]
+
+
+def test_setup_py_declares_its_console_scripts_as_literals() -> None:
+    found = console_scripts("setup.py", SETUP_PY)
+    assert [(s.name, s.module, s.line) for s in found] == [
+        ("ledger-api", "ledger.api.app", 8),
+        ("ledger-sweeper", "ledger.jobs.sweeper", 9),
+    ]
+    # a module-level name bound to the dict, `setuptools.setup`, and the INI text form
+    bound = (
+        "import setuptools\n\nENTRY_POINTS = {'console_scripts': ('acme-api=acme.api:main',)}\n"
+        "setuptools.setup(name='acme', entry_points=ENTRY_POINTS)\n"
+    )
+    assert [s.module for s in console_scripts("setup.py", bound)] == ["acme.api"]
+    ini = (
+        "from setuptools import setup\n\nsetup(\n    name='acme',\n    entry_points='''\n"
+        "    [console_scripts]\n    acme-api = acme.api:main\n    [acme.plugins]\n"
+        "    x = acme.x:X\n    ''',\n)\n"
+    )
+    assert [(s.name, s.module) for s in console_scripts("setup.py", ini)] == [
+        ("acme-api", "acme.api")
+    ]
+
+
+def test_setup_py_that_computes_its_scripts_or_does_not_parse_declares_none() -> None:
+    computed = (
+        "from setuptools import setup\n\nNAMES = ['api', 'worker']\n\n"
+        "setup(entry_points={'console_scripts': [f'acme-{n}=acme.{n}:main' for n in NAMES]})\n"
+    )
+    assert console_scripts("setup.py", computed) == ()
+    assert console_scripts("setup.py", "setup(entry_points={'console_scripts': [\n") == ()
+    assert console_scripts("setup.py", SETUP_PY + "#" * MAX_SETUP_PY) == ()
+    nested = "x = " + "(" * 100_000 + ")" * 100_000 + "\n"
+    assert console_scripts("setup.py", nested + SETUP_PY) == ()

@@ -3747,6 +3747,22 @@ def script_set_defaults(n: int) -> None:
     assert found[1] == "acme1" and found[0] is None
 
 
+def setup_py_console_scripts() -> None:
+    """setup.py read for its console scripts (reading/console_scripts.py) at its size cap:
+    a thousand scripts declared, then a flat list of literals to the cap, each of its
+    lines starting with a name."""
+    from k8slb.reading.console_scripts import MAX_CONSOLE_SCRIPTS, MAX_SETUP_PY, console_scripts
+
+    scripts = "".join(f"    's{i}=acme.m{i}:main',\n" for i in range(1000))
+    text = f"setup(entry_points={{'console_scripts': [\n{scripts}]}})\nx = [\n"
+    text += "v,\n" * ((MAX_SETUP_PY - len(text)) // 3 - 1) + "]\n"
+    assert len(text) <= MAX_SETUP_PY
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    found = console_scripts("setup.py", text)
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert len(found) == MAX_CONSOLE_SCRIPTS and found[-1].line == MAX_CONSOLE_SCRIPTS + 1
+
+
 # Cases that ask one reader directly, in the child, rather than a run over files.
 DIRECT: dict[str, Callable[[], None]] = {
     "a chart's template placed: one key 20000 times, 20000 items, 300 lists of 64": (
@@ -3763,6 +3779,9 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "a deploy script's `--set` defaults: 100000 variables, each asked": (
         lambda: script_set_defaults(100_000)
+    ),
+    "setup.py's console scripts: 1000 declared, a list of literals to the size cap": (
+        setup_py_console_scripts
     ),
 }
 

@@ -11,8 +11,8 @@ Three kinds:
   package managers, which pass it on to the script (`passes_on`), leave the server stopped
   at once (yarn 1 and pnpm exit without waiting for it, so not even a handler drains it);
 - a **prefix** replaces itself with the command that follows it (`exec`: `gosu`, `bundle
-  exec`, `opentelemetry-instrument`), so that command
-  is PID 1 and is judged instead;
+  exec`, `opentelemetry-instrument`, `ddtrace-run`, `newrelic-admin run-program`), so that
+  command is PID 1 and is judged instead;
 - an **in-process runner** is Python running the application in its own process, with no
   SIGTERM handler of its own: like `python app.py`, it is judged by the application's
   code (Python as PID 1 ignores a signal it has no handler for).
@@ -138,6 +138,12 @@ PREFIXES: dict[tuple[str, str | None], int] = {
     # sitecustomize and ends with `execl(executable, executable, *args.command_args)`
     # (opentelemetry-instrumentation, auto_instrumentation/__init__.py)
     ("opentelemetry-instrument", None): 0,
+    # Datadog's `ddtrace-run [-d] [-p] cmd`: puts its bootstrap on PYTHONPATH, then
+    # `os.execl(executable, executable, *args.command[1:])` (ddtrace/commands/ddtrace_run.py)
+    ("ddtrace-run", None): 0,
+    # New Relic's `newrelic-admin run-program cmd`: sets its boot folder on PYTHONPATH, then
+    # `os.execl(program_exe_path, *args)` (newrelic/admin/run_program.py)
+    ("newrelic-admin", "run-program"): 0,
 }
 # Prefixes whose every option takes a value (`--traces_exporter console`, or `=console`):
 # opentelemetry-instrument's are one `--NAME` per OTEL_ setting, each given a value.

@@ -582,6 +582,11 @@ class CodeLinks:
             return None
         return self._finder.node_closure(entry)
 
+    def console_module(self, argv: Sequence[object]) -> str | None:
+        """The module a command line runs as a Python project's console script, past the
+        prefixes that exec it; None when it is none (_Finder.console_module)."""
+        return self._finder.console_module(argv) if self._finder is not None else None
+
     def package_of(self, facts: CodeFacts) -> NodePackage | None:
         """The package.json of the module's program (the folder of its project), if read."""
         if self._finder is None or not facts.project:
@@ -2891,6 +2896,12 @@ class _Finder:
             if self._serves(module, folder):
                 return candidate, module
         return entry, source
+
+    def console_module(self, argv: Sequence[object]) -> str | None:
+        """The module a command line runs as a Python project's console script, past the
+        prefixes that exec it (`_console_run`); None when it is none."""
+        found = self._console_run(list(argv), None)
+        return found[0] if found is not None else None
 
     def _console_run(self, command: object, args: object) -> tuple[str, Said] | None:
         """The module a command line runs as a Python project's console script (its first

@@ -25,7 +25,13 @@ from k8slb.core.shell_words import shell_words
 from k8slb.languages import LANGUAGES
 from k8slb.reading import java_builds, workflow_expressions
 from k8slb.reading.bazel_images import BAZEL_BUILD_FILES, bazel_images
-from k8slb.reading.console_scripts import PYPROJECT, SETUP_CFG, ConsoleScript, console_scripts
+from k8slb.reading.console_scripts import (
+    PYPROJECT,
+    SETUP_CFG,
+    SETUP_PY,
+    ConsoleScript,
+    console_scripts,
+)
 from k8slb.reading.gradle_jib import SharedJib, shared_jib, subproject_images
 from k8slb.reading.java_builds import GrpcJavaBuild, read_grpc_java
 from k8slb.reading.maven_poms import (
@@ -521,10 +527,12 @@ class BuildFacts:
 
 
 def names_builds(path: str) -> bool:
-    """Whether a file's name says it is a build file (its bytes make build facts)."""
+    """Whether a file's name says it is a build file (its bytes make build facts): setup.py
+    too, Python code read for its console scripts as well."""
     name = os.path.basename(path)
     return (
         is_dockerfile_name(name)
+        or name == SETUP_PY
         or name in BAZEL_BUILD_FILES
         or _builds_reader(path, name) is not None
     )
@@ -572,7 +580,7 @@ class BuildFile:
     pom: Pom | None = None
     # a root Gradle build's Jib image for its subprojects, by their names (gradle_jib.py)
     shared_jib: SharedJib | None = None
-    # a Python project's console scripts (pyproject.toml, setup.cfg)
+    # a Python project's console scripts (pyproject.toml, setup.cfg, setup.py)
     console: tuple[ConsoleScript, ...] = ()
     # a Gradle build's script plugins it applies (gradle_applied), and a script plugin's
     # Jib builds, made the applying project's once every build file is read
@@ -589,7 +597,7 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return BuildFile(path, project=True)
     if name == NX_PROJECT:
         return BuildFile(path, bundles=_nx_bundles(_text(data)))
-    if name in (PYPROJECT, SETUP_CFG):
+    if name in (PYPROJECT, SETUP_CFG, SETUP_PY):
         return BuildFile(path, console=console_scripts(name, _text(data)))
     if name == GO_MODULE:
         return BuildFile(path, name=_go_module(path, _text(data)))
