@@ -26,7 +26,7 @@ from k8slb.core.results import RunResult
 from k8slb.inputs import MANIFESTS, READERS, Reader, ReadSettings, reader_of
 from k8slb.languages import LANGUAGES, load
 from k8slb.model.index import Index
-from k8slb.model.kustomized import labelled
+from k8slb.model.kustomized import labelled, left_out, said_at_info
 from k8slb.model.links import (
     CodeLinks,
     inputs_digest,
@@ -621,6 +621,8 @@ def verdicts(
     findings = run_rules(context, settings.rules, read.errors, progress)
     findings = move_to_patches(findings, context.patched)
     findings, suppressed = suppress(findings, context, settings, read)
+    if context.unbuilt:  # files no kustomization builds: applied by hand, if at all
+        findings = said_at_info(findings, context.unbuilt)
     reported = _reported(sources, read)
     if not reported.every:  # what another chart rendered of a template a named one renders
         findings = [f for f in findings if reported.rendered(f.path)]
@@ -719,6 +721,13 @@ def analyse(
         unnamed_said=said,
         patterns=patterns,
         left_out=read.left_out,
+        unbuilt=left_out(
+            read.manifests,
+            read.rendered_from,
+            merged.built_in,
+            merged.complete,
+            merged.patch_files,
+        ),
         grpc_java=read.builds.grpc_java,
         build_contexts=build_contexts(read.builds),
         named_contexts=named_contexts(read.builds),
