@@ -1,14 +1,18 @@
 """Without `--kustomize`, what a kustomization leaves out of its build: a file of objects
 beside a kustomization, or in a folder below one from which it lists other files, that no
 build of the run holds is deployed only by a hand that applies it, so its findings are
-kept at info with that reason (model/kustomized.py's `left_out`)."""
+kept at info with that reason (model/kustomized.py's `left_out`); and the Helm charts a
+kustomization inflates from a repository k8slb does not fetch are said once, at its
+`helmCharts:` line (KLB006)."""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 from k8slb.interface.cli import cli
 
@@ -178,3 +182,56 @@ def test_a_patch_file_beside_its_kustomization_keeps_the_findings_of_what_it_add
     )
     severities = _severities(_check(str(tmp_path)), tmp_path)
     assert severities[("KLB401", "app/proxy-patch.yaml")] == "warning"
+
+
+def test_remote_helm_charts_of_a_kustomization_are_said_once_at_their_list(
+    tmp_path: Path,
+) -> None:
+    """kustomize pulls them (`--enable-helm`) from their repositories; k8slb fetches
+    nothing, so one info names each chart not vendored in the chart home, and a vendored
+    one (charts/NAME) is not named: it is a chart of the tree."""
+    _write(
+        tmp_path,
+        {
+            "deploy/kustomization.yaml": (
+                "namespace: assistant\nresources:\n  - api.yaml\n\nhelmCharts:\n"
+                "  - name: queue\n    # helm repo add acme https://charts.example/acme\n"
+                "    repo: https://charts.example/acme\n    version: 1.2.0\n"
+                "    valuesInline:\n      env:\n        - name: REPLICAS\n"
+                "  - name: cache\n    repo: oci://registry.example/charts\n"
+                "  - name: local-tools\n"
+            ),
+            "deploy/api.yaml": SERVICE.format(name="api"),
+            "deploy/charts/local-tools/Chart.yaml": "apiVersion: v2\nname: local-tools\n",
+        },
+    )
+    said = [f for f in _check(str(tmp_path)) if f["rule"] == "KLB006"]
+    assert [(f["path"], f["line"], f["severity"]) for f in said] == [
+        (str(tmp_path / "deploy" / "kustomization.yaml"), 5, "info")
+    ]
+    assert said[0]["headline"].startswith(
+        "kustomize Helm charts queue (https://charts.example/acme), "
+        "cache (oci://registry.example/charts) are not rendered"
+    )
+
+
+def test_with_builds_a_kustomization_of_remote_charts_is_not_built_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--kustomize` would need `--enable-helm` and the network: the kustomization is not
+    built, and the same note says so (not kustomize's error, at warning)."""
+    _write(
+        tmp_path,
+        {
+            "deploy/kustomization.yaml": (
+                "resources:\n  - api.yaml\nhelmCharts:\n  - name: queue\n"
+                "    repo: https://charts.example/acme\n"
+            ),
+            "deploy/api.yaml": SERVICE.format(name="api"),
+            "bin/kustomize": "#!/bin/sh\necho 'Error: must specify --enable-helm' >&2\nexit 1\n",
+        },
+    )
+    (tmp_path / "bin" / "kustomize").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
+    said = [(f["rule"], f["severity"], f["line"]) for f in _check("--kustomize", str(tmp_path))]
+    assert said == [("KLB006", "info", 3)]

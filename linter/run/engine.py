@@ -46,6 +46,7 @@ from k8slb.reading.build_files import (
 )
 from k8slb.reading.chart_findings import RenderedTemplate
 from k8slb.reading.charts import Rendering, real_path
+from k8slb.reading.kustomization import unrendered_charts
 from k8slb.reading.manifests import ManifestFile, read_as_patterns, unnamed_objects
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source
@@ -689,6 +690,12 @@ def analyse(
         if p.rule != "KLB002" or os.path.normpath(p.path) not in patterns
     ]
     problems += unnamed.said
+    problems += [  # a kustomization's charts k8slb does not fetch (KLB006)
+        p
+        for m in read.manifests
+        if m.helm_charts is not None and m.path not in read.rendered_from
+        if (p := unrendered_charts(m.helm_charts)) is not None
+    ]
     problems += [facts.problem for facts in read.modules if facts.problem is not None]
     problems += [Problem(UNREAD_FILE, s.path, 1, 1, s.unread) for s in sources if s.unread]
     index = Index(
