@@ -6,8 +6,8 @@ UNREAD_FILE = "KLB006"
 
 class UnreadFile(ReadProblemRule):
     """A file k8slb did not open: a symbolic link out of the tree, a broken link, something
-    that is not a regular file, or a kustomize resource that is remote or outside the
-    repository.
+    that is not a regular file, a kustomize resource that is remote or outside the
+    repository, or a Helm chart a kustomization would pull.
 
     ## What it does
     While walking a folder, k8slb reads regular files, and symbolic links whose target
@@ -20,7 +20,11 @@ class UnreadFile(ReadProblemRule):
     A kustomization's `resources:`, `bases:` and `components:` inside the repository are
     read as files (`k8slb check overlays/prod` reads `../../base` too); an entry k8slb
     does not read, a remote one (a URL, `github.com/...`) or a path that leads out of the
-    repository, is reported on its line of the kustomization.
+    repository, is reported on its line of the kustomization. So are, once at its
+    `helmCharts:` line, the Helm charts a kustomization inflates that are not vendored in
+    its chart home (`charts/NAME`): `kustomize build --enable-helm` would pull them from
+    their `repo:`, k8slb fetches nothing, and the objects they make are not linted (with
+    `--kustomize`, the kustomization is then not built).
 
     ## Why it matters
     k8slb runs in CI on pull requests from strangers. A committed link such as
@@ -31,8 +35,9 @@ class UnreadFile(ReadProblemRule):
     ## Fix
     Replace the link by the file itself, or lint the target where it lives
     (`k8slb check path/to/target.yaml`); build a kustomization with remote resources with
-    `--kustomize`. Files that are deliberately links can be left
-    out with `exclude` or `per-file-ignores` in the configuration.
+    `--kustomize`; vendor a kustomization's charts into its `charts/`. Files that are
+    deliberately links can be left out with `exclude` or `per-file-ignores` in the
+    configuration.
 
     ## Other linters
     git stores links without their content; ruff and kube-linter follow them. None of the

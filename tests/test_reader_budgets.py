@@ -3180,6 +3180,34 @@ def chart_links(n: int, size: int) -> Files:
     return files
 
 
+def kustomize_left_out_and_charts(n: int) -> Files:
+    """`n` kustomizations, each listing one file of a Deployment and leaving one beside it
+    out (said at info), under one that names them all and inflates `10 n` Helm charts,
+    each with a values list of `- name:` items at the chart's own indentation and deeper:
+    every chart read once (past the entries' budget, no more), one note said."""
+    deployment = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: d{i}}}\nspec:\n"
+        "  selector: {{matchLabels: {{app: a{i}}}}}\n  template:\n"
+        "    metadata: {{labels: {{app: a{i}}}}}\n"
+        "    spec: {{containers: [{{name: c, image: x}}]}}\n"
+    )
+    charts = "".join(
+        f"  - name: c{i}\n    repo: https://charts.example/r{i}\n    valuesInline:\n"
+        f"      env:\n        - name: E{i}\n        - name: F{i}\n"
+        for i in range(10 * n)
+    )
+    folders = "".join(f"  - k{i}\n" for i in range(n))
+    files = {
+        ".git/HEAD": "ref: refs/heads/main\n",
+        "kustomization.yaml": f"resources:\n{folders}helmCharts:\n{charts}",
+    }
+    for i in range(n):
+        files[f"k{i}/kustomization.yaml"] = "resources:\n  - listed.yaml\n"
+        files[f"k{i}/listed.yaml"] = deployment.format(i=i)
+        files[f"k{i}/left.yaml"] = deployment.format(i=n + i)
+    return files
+
+
 ISSUE: dict[str, Callable[[], Files]] = {
     "Kustomize: 300 patches, Components and overlays deep, one patch of 300x300 env entries": (
         lambda: kustomize_patches_everywhere(300)
@@ -3189,6 +3217,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Kustomize: 2000 resource files labelled, 2000 label entries and common labels": (
         lambda: kustomize_labels_everywhere(2000)
+    ),
+    "Kustomize: 1000 kustomizations each leaving a file out, 10,000 remote Helm charts": (
+        lambda: kustomize_left_out_and_charts(1000)
     ),
     "Test runners: a chainsaw Test of 2000 steps of 8 files, 2000 kuttl assertions": (
         lambda: runner_patterns_everywhere(2000)

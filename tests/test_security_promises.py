@@ -60,6 +60,12 @@ PROMISES: dict[str, tuple[str, ...]] = {
     "or `components:`, its own or a base's) is not built, and each such entry is KLB006.": (
         "test_kustomize.py::test_a_kustomization_naming_a_remote_resource_is_not_built",
     ),
+    "Nor is one that inflates a Helm chart (`helmCharts:`, its own or a base's) not vendored "
+    "in its chart home, which `--enable-helm` would pull from its repository: KLB006, once, "
+    "at that list.": (
+        "test_kustomize_left_out.py::"
+        "test_with_builds_a_kustomization_of_remote_charts_is_not_built_and_says_why",
+    ),
     "Other fields kustomize may load from a URL are not vetted: build only trusted trees with "
     "`--kustomize`.": (
         # a limit said, not a guarantee: what it leaves open is what --kustomize may build

@@ -3,16 +3,25 @@ kustomization's `commonLabels` and `labels:` put on the objects of the files it 
 itself, where kustomize's default field specs put them, so that a Service written with
 `selector: {}` selects the pods its kustomization labels (reading/kustomization.py reads
 them). A file two kustomizations name with different labels gets none (which build is
-deployed is not known), and so do a base's files from an overlay above it."""
+deployed is not known), and so do a base's files from an overlay above it.
+
+And the files a kustomization leaves out (`left_out`): YAML beside a kustomization, or in
+a folder below one from which it lists other files, that no build of the run holds is not
+deployed by the repository's kustomize build, only by a hand that applies it; its
+findings are kept, at info, with that reason (`said_at_info`)."""
 
 from __future__ import annotations
 
 import copy
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
-from k8slb.reading.kustomization import AddedLabels
+from k8slb.core.findings import Finding, Severity
+from k8slb.core.paths import path_parts
+from k8slb.reading.kustomization import KUSTOMIZATION_FILES, AddedLabels, KustomizationParts
+from k8slb.reading.manifests import ManifestFile
 from k8slb.reading.objects import K8sObject
 
 # kustomize's default field specs for `commonLabels` (and `includeSelectors`): the kinds
@@ -83,3 +92,77 @@ def _with(obj: K8sObject, labels: AddedLabels) -> K8sObject:
     elif key in _TEMPLATED:
         made.template_labels = {**obj.template_labels, **everywhere, **templates}
     return made
+
+
+_RESOURCE_FILES = (".yaml", ".yml", ".json")  # an entry that names a file, not a folder
+
+
+def left_out(
+    manifests: Sequence[ManifestFile],
+    rendered: Mapping[str, str],
+    built_in: Mapping[str, frozenset[str]],
+    complete: bool,
+    patch_files: frozenset[str] = frozenset(),
+) -> dict[str, str]:
+    """Each resource file read as written that the run's kustomizations leave out of every
+    build, with why: a file of objects beside a kustomization, or in a folder below one
+    from which it lists other files (`include/`), that no build holds (`built_in`,
+    model/patched.py) and no kustomization names. Nothing when a build is not known
+    whole (`complete`: one past a budget or in a loop) or a kustomization was not read
+    (what it lists is not known): a file is never said left out on a guess. A folder
+    with no kustomization whose files none lists (`monitoring/`, applied by hand) is not
+    a kustomization's: its files stay as they are."""
+    if not complete:
+        return {}
+    kustomizations: dict[str, KustomizationParts] = {}
+    for m in manifests:
+        if m.path in rendered or os.path.basename(m.path) not in KUSTOMIZATION_FILES:
+            continue
+        if m.kustomization is None:
+            return {}
+        kustomizations[os.path.normpath(m.path)] = m.kustomization
+    if not kustomizations:
+        return {}
+    held = set(built_in) | {e for parts in kustomizations.values() for e in parts.resources}
+    beside = {os.path.dirname(path): path for path in sorted(kustomizations, reverse=True)}
+    picked: dict[str, str] = {}  # a folder below a kustomization it lists files of -> it
+    for path in sorted(kustomizations, reverse=True):
+        top = path_parts(os.path.dirname(path))
+        for entry in kustomizations[path].resources:
+            folder = os.path.dirname(entry)
+            parts = path_parts(folder)
+            below = len(parts) > len(top) and parts[: len(top)] == top and ".." not in parts
+            if below and entry.endswith(_RESOURCE_FILES):
+                picked[folder] = path
+    found: dict[str, str] = {}
+    for m in manifests:
+        path = os.path.normpath(m.path)
+        if not m.objects or m.path in rendered or path in held or path in patch_files:
+            continue
+        if os.path.basename(path) in KUSTOMIZATION_FILES:
+            continue  # the kustomization itself (`kind: Kustomization`)
+        folder = os.path.dirname(path)
+        if folder in beside:
+            why = f"the {os.path.basename(beside[folder])} beside it does not list it"
+        elif folder in picked:
+            why = f"{os.path.relpath(picked[folder], folder)} lists other files here, not it"
+        else:
+            continue
+        found[path] = (
+            f"no kustomization builds this file ({why}): it is deployed only if applied "
+            "by hand, so this is said at info"
+        )
+    return found
+
+
+def said_at_info(findings: list[Finding], left: Mapping[str, str]) -> list[Finding]:
+    """The findings, each in a file the kustomizations leave out (`left_out`) at info,
+    with the reason first in its detail."""
+    if not left:
+        return findings
+    return [
+        replace(f, severity=Severity.INFO, detail=(why, *f.detail))
+        if f.severity > Severity.INFO and (why := left.get(os.path.normpath(f.path)))
+        else f
+        for f in findings
+    ]

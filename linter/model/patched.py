@@ -97,6 +97,9 @@ class Patched:
     # a resource file -> the kustomizations whose builds hold it (through their bases):
     # two files one build holds are applied together, whatever folders they are in
     built_in: dict[str, frozenset[str]] = field(default_factory=dict)
+    # whether `built_in` holds every build (none past a budget or in a loop): only then
+    # does a file it leaves out belong to no build (model/kustomized.py's `left_out`)
+    complete: bool = False
 
 
 @dataclass
@@ -149,7 +152,7 @@ def patched(
     plan = _Plan(kustomizations, added)
     built_in = plan.built_in() if kustomizations else {}
     if not files and not inline and not sets_replicas:
-        return Patched(objects, built_in=built_in)
+        return Patched(objects, built_in=built_in, complete=plan.complete)
     bodies: dict[str, list[K8sObject]] = {}
     kept: list[K8sObject] = []
     for obj in objects:
@@ -158,7 +161,7 @@ def patched(
         else:
             kept.append(obj)
     wanted, refused = plan.patches(kept, bodies)
-    result = Patched([], files, built_in=built_in)
+    result = Patched([], files, built_in=built_in, complete=plan.complete)
     for obj in kept:
         patches = wanted.get(id(obj))
         made = _applied(obj, patches, result) if patches and id(obj) not in refused else None
@@ -237,6 +240,7 @@ class _Plan:
         self.naming: dict[str, set[str]] = {}  # a resource file -> the kustomizations naming it
         self.listing: dict[str, list[str]] = {}  # a component -> the kustomizations listing it
         self.entries: dict[str, str | None] = {}  # an entry -> the kustomization it is
+        self.complete = False  # every build made (built_in), none past a budget or in a loop
         for path, parts in kustomizations.items():
             for entry in parts.resources:
                 self.naming.setdefault(entry, set()).add(path)
@@ -291,13 +295,16 @@ class _Plan:
         it; past `MAX_BUILT_PAIRS` (file, build) pairs, none: nothing is said then."""
         found: dict[str, set[str]] = {}
         pairs = 0
+        complete = True
         for path, parts in sorted(self.kustomizations.items()):
             build = None if parts.component else self.build(path)
+            complete = complete and (build is not None or parts.component)
             pairs += len(build or ())
             if pairs > MAX_BUILT_PAIRS:
                 return {}
             for file in build or ():
                 found.setdefault(file, set()).add(path)
+        self.complete = complete
         return {file: frozenset(paths) for file, paths in found.items()}
 
     def scopes(self, path: str) -> list[tuple[str, frozenset[str]]]:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from k8slb.core import regex
+from k8slb.core.findings import Problem, Severity
 from k8slb.core.record import record
 from k8slb.reading.repository import inside
 from k8slb.reading.yamltree import YMap, YSeq
@@ -127,6 +128,112 @@ def data_files(path: str, text: str) -> list[str]:
         if named and not _REMOTE.match(named) and not named.startswith(("|", ">")):
             found.append(os.path.normpath(os.path.join(folder, named)))
     return found
+
+
+_CHART_LISTS = regex.compile(r"^(helmCharts):")
+_CHART_KEY = regex.compile(r"^(name|repo|version):\s*['\"]?([^'\"#\s]+)")
+_CHART_HOME = regex.compile(r"^\s+chartHome:\s*['\"]?([^'\"#\s]+)", regex.MULTILINE)
+MAX_CHARTS_NAMED = 8  # the charts a note names; the others counted
+
+
+@record
+class HelmChart:
+    """An entry of a kustomization's `helmCharts:`: the chart's name, its `repo:` (None:
+    none written) and `version:`."""
+
+    name: str
+    repo: str | None
+    version: str | None
+
+
+@record
+class HelmCharts:
+    """A kustomization's `helmCharts:`: the line of its key, the folder kustomize looks for
+    the charts in (`charts/` beside it, or `helmGlobals`' `chartHome`), and its entries."""
+
+    path: str
+    line: int
+    home: str
+    charts: tuple[HelmChart, ...]
+
+
+def helm_charts(path: str, text: str) -> HelmCharts | None:
+    """The `helmCharts:` of the kustomization at `path`, or None when it has none (read
+    line by line: an entry starts at the list's dash, its keys at the indentation of its
+    first). At most `MAX_KUSTOMIZATION_ENTRIES` entries."""
+    if "helmCharts:" not in text:
+        return None
+    heading = 0
+    entries: list[dict[str, str]] = []
+    dash = keys = -1  # the column of the list's dashes, of the current entry's keys
+    for _, number, line in _listed(text, _CHART_LISTS):
+        heading = heading or number - 1
+        stripped = line.lstrip(" ")
+        indent = len(line) - len(stripped)
+        if stripped.startswith("-") and dash in (-1, indent):
+            if len(entries) >= MAX_KUSTOMIZATION_ENTRIES:
+                break
+            dash = indent
+            entries.append({})
+            rest = stripped[1:].lstrip(" ")
+            keys = indent + len(stripped) - len(rest)
+            stripped = rest
+        elif indent != keys:
+            continue
+        keyed = _CHART_KEY.match(stripped)
+        if entries and keyed is not None:
+            entries[-1].setdefault(keyed.group(1), keyed.group(2))
+    charts = tuple(
+        HelmChart(entry["name"], entry.get("repo"), entry.get("version"))
+        for entry in entries
+        if "name" in entry
+    )
+    if not charts:
+        return None
+    homed = _CHART_HOME.search(text)
+    home = os.path.join(os.path.dirname(path), homed.group(1) if homed else "charts")
+    return HelmCharts(path, heading, os.path.normpath(home), charts)
+
+
+def unrendered_charts(
+    listed: HelmCharts, unbuilt: str = "so the objects they make are not linted"
+) -> Problem | None:
+    """KLB006, once, at a kustomization's `helmCharts:` key, for the charts it inflates
+    that are not in its chart home, where `kustomize build --enable-helm` would pull them
+    from their `repo:`: k8slb fetches nothing, so the objects they make are not linted. A
+    chart vendored there is a chart of the tree, read as one (a fact of the tree, not of
+    the kustomization's text: asked when the run is judged, never kept in its parse)."""
+    missing = [
+        chart
+        for chart in listed.charts
+        if not any(
+            os.path.isfile(os.path.join(listed.home, *inner, "Chart.yaml"))
+            for inner in ((chart.name,), (f"{chart.name}-{chart.version}", chart.name))
+        )
+    ]
+    if not missing:
+        return None
+    named = ", ".join(
+        f"{chart.name} ({chart.repo})" if chart.repo else chart.name
+        for chart in missing[:MAX_CHARTS_NAMED]
+    )
+    more = len(missing) - MAX_CHARTS_NAMED
+    named += f" and {more} more" if more > 0 else ""
+    several = len(missing) > 1
+    home = os.path.relpath(listed.home, os.path.dirname(listed.path) or ".")
+    return Problem(
+        "KLB006",
+        listed.path,
+        listed.line,
+        1,
+        f"kustomize Helm chart{'s' if several else ''} {named} {'are' if several else 'is'} "
+        f"not rendered: k8slb does not fetch charts, {unbuilt}",
+        severity=Severity.INFO,
+        detail=(
+            f"vendor {'them' if several else 'it'} into {home}/ (`kustomize build "
+            "--enable-helm` pulls charts there), or pipe a trusted build to `k8slb check -`",
+        ),
+    )
 
 
 def unread_reference(reference: Reference, top: str) -> str | None:

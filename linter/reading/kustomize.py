@@ -21,7 +21,13 @@ from k8slb.reading.bounded import read_bounded
 from k8slb.reading.chart_findings import RenderedTemplate
 from k8slb.reading.chart_lines import TemplateLines
 from k8slb.reading.charts import HelmOptions, Rendering, pack_members, stamps
-from k8slb.reading.kustomization import KUSTOMIZATION_FILES, Reference, references
+from k8slb.reading.kustomization import (
+    KUSTOMIZATION_FILES,
+    Reference,
+    helm_charts,
+    references,
+    unrendered_charts,
+)
 from k8slb.reading.repository import inside, repository_of
 
 BUILD_TIMEOUT = 60  # seconds a build may take
@@ -134,6 +140,18 @@ def _remote_references(folder: str) -> list[tuple[str, Reference]]:
     return remote
 
 
+def _unrendered_charts(folder: str, unbuilt: str) -> list[Problem]:
+    """KLB006 for each kustomization a build of `folder` reads whose Helm charts are not
+    vendored (reading/kustomization.py's unrendered_charts)."""
+    found = []
+    for path in files_of(folder):
+        if os.path.basename(path) in KUSTOMIZATION_FILES:
+            listed = helm_charts(path, Path(path).read_text("utf-8", errors="replace"))
+            problem = unrendered_charts(listed, unbuilt) if listed is not None else None
+            found += [problem] if problem is not None else []
+    return found
+
+
 def pack_files(folder: str) -> bytes:
     """What the build reads, in one byte string: what the cache keys its result on."""
     members = {}
@@ -185,6 +203,10 @@ def build(folder: str) -> Rendering:
             )
             for path, reference in remote
         ]
+        return rendering
+    charts = _unrendered_charts(folder, f"so kustomization {folder} is not built")
+    if charts:  # `--enable-helm` would pull them: k8slb fetches nothing
+        rendering.problems += charts
         return rendering
     command = _binary()
     if command is None:

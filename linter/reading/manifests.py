@@ -19,8 +19,10 @@ from k8slb.reading.encodings import yaml_codec
 from k8slb.reading.kustomization import (
     KUSTOMIZATION_FILES,
     AddedLabels,
+    HelmCharts,
     KustomizationParts,
     added_labels,
+    helm_charts,
     kustomization_parts,
     merge_patch_files,
     references,
@@ -68,6 +70,8 @@ class ManifestFile:
     # a kustomization's: what it builds from and the patches it applies (model/patched.py),
     # and the files its lines name as patches that may merge (never objects of their own)
     kustomization: KustomizationParts | None = None
+    # a kustomization's: the Helm charts it inflates (said when not vendored: run/engine.py)
+    helm_charts: HelmCharts | None = None
     patch_files: list[str] = field(default_factory=list)
     # the documents of a kind k8slb judges that name nothing (no `metadata.name`, no
     # `generateName`): patterns and patches, never created as they stand (unnamed_objects)
@@ -380,6 +384,7 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
     result.markers = comment_markers(path, text)
     if os.path.basename(path) in KUSTOMIZATION_FILES:
         result.problems += _unread_references(path, text)
+        result.helm_charts = helm_charts(path, text)
         result.patch_files = merge_patch_files(path, text)
     read = _as_written(path, text, result)
     if read is None:

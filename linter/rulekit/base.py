@@ -102,6 +102,9 @@ class Context:
     patterns: frozenset[str] = frozenset()
     # a rendered file -> the templates of its chart Helm failed on (rendered without them)
     left_out: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # a file no kustomization builds, though one beside or above it lists others -> why
+    # (model/kustomized.py's left_out): its findings are said at info
+    unbuilt: Mapping[str, str] = field(default_factory=dict)
     # what Java builds say of grpc-java, by the project folder each speaks for
     grpc_java: Mapping[str, Sequence[GrpcJavaBuild]] = field(default_factory=dict)
     # the Dockerfiles built from each context folder (runtimes.build_contexts)

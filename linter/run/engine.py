@@ -26,7 +26,7 @@ from k8slb.core.results import RunResult
 from k8slb.inputs import MANIFESTS, READERS, Reader, ReadSettings, reader_of
 from k8slb.languages import LANGUAGES, load
 from k8slb.model.index import Index
-from k8slb.model.kustomized import labelled
+from k8slb.model.kustomized import labelled, left_out, said_at_info
 from k8slb.model.links import (
     CodeLinks,
     inputs_digest,
@@ -46,6 +46,7 @@ from k8slb.reading.build_files import (
 )
 from k8slb.reading.chart_findings import RenderedTemplate
 from k8slb.reading.charts import Rendering, real_path
+from k8slb.reading.kustomization import unrendered_charts
 from k8slb.reading.manifests import ManifestFile, read_as_patterns, unnamed_objects
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source
@@ -621,6 +622,8 @@ def verdicts(
     findings = run_rules(context, settings.rules, read.errors, progress)
     findings = move_to_patches(findings, context.patched)
     findings, suppressed = suppress(findings, context, settings, read)
+    if context.unbuilt:  # files no kustomization builds: applied by hand, if at all
+        findings = said_at_info(findings, context.unbuilt)
     reported = _reported(sources, read)
     if not reported.every:  # what another chart rendered of a template a named one renders
         findings = [f for f in findings if reported.rendered(f.path)]
@@ -687,6 +690,12 @@ def analyse(
         if p.rule != "KLB002" or os.path.normpath(p.path) not in patterns
     ]
     problems += unnamed.said
+    problems += [  # a kustomization's charts k8slb does not fetch (KLB006)
+        p
+        for m in read.manifests
+        if m.helm_charts is not None and m.path not in read.rendered_from
+        if (p := unrendered_charts(m.helm_charts)) is not None
+    ]
     problems += [facts.problem for facts in read.modules if facts.problem is not None]
     problems += [Problem(UNREAD_FILE, s.path, 1, 1, s.unread) for s in sources if s.unread]
     index = Index(
@@ -719,6 +728,13 @@ def analyse(
         unnamed_said=said,
         patterns=patterns,
         left_out=read.left_out,
+        unbuilt=left_out(
+            read.manifests,
+            read.rendered_from,
+            merged.built_in,
+            merged.complete,
+            merged.patch_files,
+        ),
         grpc_java=read.builds.grpc_java,
         build_contexts=build_contexts(read.builds),
         named_contexts=named_contexts(read.builds),
