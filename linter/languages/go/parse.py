@@ -750,6 +750,8 @@ def _within(inner: _Scope | None, outer: _Scope) -> bool:
     return False
 
 
+# the writes of a package variable read to learn that only `init` assigns it (_set_in_init)
+_INIT_WRITES = 16
 # The scopes a call's is looked up through for a test's function (closures in closures)
 _SCOPE_DEPTH = 64
 
@@ -912,6 +914,8 @@ class _Collector:
         self.graceful: dict[int, set[str]] = {}  # by function: _bounds_graceful_stop
         # (scope's id, name) of names assigned undeclared there: package variables
         self.undeclared: set[tuple[int, str]] = set()
+        # package variables declared with no value (`var addr string`): init may set them
+        self.zero_declared: list[str] = []
         self.dropped: dict[tuple[int, str, str], bool] = {}  # by body, name, asker's word
         self.identifiers: dict[int, dict[str, list[Node]]] = {}  # by body node id
         self.stored: dict[int, set[str]] = {}  # by body node id: _kept_in_package
@@ -973,6 +977,31 @@ class _Collector:
         self.typed_servers = {}
         self.assigned = set()
         self._bind(root, self.package)
+        self._set_in_init()
+
+    def _set_in_init(self) -> None:
+        """A package variable declared with no value (`var addr string`) that only the
+        file's `init` functions assign holds what they assign (init runs before `main` and
+        all it calls): one assignment, and its default under `if addr == ""` or `if err !=
+        nil`. Assigned elsewhere (a closure of init too), its address taken (`&addr`), or
+        written more than _INIT_WRITES times, it stays unknown."""
+        if not self.zero_declared:
+            return
+        uses = self.identifiers_of(self.root)
+        for name in self.zero_declared:
+            if name not in self.package.bindings:
+                continue  # no init assigns it: its zero value, or set where k8slb cannot see
+            writes = [use for use in uses.get(name, []) if _written(use) or _in_place(use)]
+            if len(writes) <= _INIT_WRITES and all(self._in_init(use) for use in writes):
+                self.package.opaque.discard(name)
+
+    def _in_init(self, node: Node) -> bool:
+        """Whether `node` is in the body of one of the file's `init` functions itself."""
+        top = self._top_level(node)
+        if top.type != "function_declaration" or _text(top.child_by_field_name("name")) != "init":
+            return False
+        body = _enclosing_body(node)
+        return body is not None and body == top.child_by_field_name("body")
 
     def _top_level(self, node: Node) -> Node:
         """The declaration of the file that holds `node` (a function, a method, a
@@ -1844,6 +1873,8 @@ class _Collector:
                 scope.bindings[name].append(kind)
         else:
             scope.opaque.update(names)
+            if not values and scope is self.package:
+                self.zero_declared += names  # what `init` assigns, maybe (_set_in_init)
 
     # -- names -----------------------------------------------------------------------------
 
@@ -2017,6 +2048,8 @@ class _Collector:
         defaults = home.defaults.get(name, [])
         if isinstance(value, EnvRef) and value.default is None and len(defaults) == 1:
             default = self.value(defaults[0], home, depth + 1)
+            if _number(default) and isinstance(default, int):
+                default = str(default)  # a port's number, as the environment would spell it
             return EnvRef(value.name, default if isinstance(default, str) else UNKNOWN)
         return UNKNOWN if defaults else value
 
@@ -2432,6 +2465,8 @@ class _Collector:
         ):
             self.facts.deferred = True  # the program's other packages say what it reads
             return ViperKey(values[0])
+        if name == "strconv.Atoi" and len(values) == 1 and isinstance(values[0], EnvRef):
+            return values[0]  # a number read from the environment prints as it was given
         if name == "strconv.Itoa" and values and isinstance(values[0], int | FlagRef | ViperKey):
             return str(values[0]) if isinstance(values[0], int) else values[0]
         if name == "time.Duration" and values and _number(values[0]):
@@ -5039,11 +5074,15 @@ def _guards_default(condition: Node, name: str, scope: _Scope) -> bool:
     text = "".join(_text(condition).split())
     if text in (f'{name}==""', f'""=={name}', "!ok", f"len({name})==0"):
         return True
-    if not text.startswith("!"):
+    if text.startswith("!"):
+        teller = text[1:]
+    elif text.endswith("!=nil"):  # `x, err = strconv.Atoi(s)` failed: `x` gets its default
+        teller = text.removesuffix("!=nil")
+    else:
         return False
     home: _Scope | None = scope
     while home is not None:  # the `if`'s own scope first, then the enclosing ones
-        told = home.tells.get(text[1:])
+        told = home.tells.get(teller)
         if told is not None:
             return told == name
         home = home.parent
