@@ -73,7 +73,8 @@ _REMEDIES = {
 
 def _remedy(pool: DbPool) -> str:
     if pool.factory == "gorm.Open":  # the lifetime is the *sql.DB's, under the GORM handle
-        return "e.g. sqlDB, err := db.DB(), then sqlDB.SetConnMaxLifetime(30 * time.Minute)"
+        # v2's `db.DB()` gives the *sql.DB and an error, v1's the *sql.DB alone
+        return "e.g. SetConnMaxLifetime(30 * time.Minute) on the *sql.DB that db.DB() gives"
     if pool.lifetime_arg.endswith(".max-lifetime"):  # a Quarkus datasource's setting
         return f"e.g. {pool.lifetime_arg}=30M"
     return _REMEDIES.get(pool.lifetime_arg, _REMEDIES[""])
@@ -178,14 +179,16 @@ class DbPoolNoRecycle(Rule):
 
     In Go: a `database/sql` pool from `sql.Open` (or sqlx's `Open`, `Connect` and their
     `Must`/`Context` forms, which open one; GORM's `gorm.Open(postgres.Open(dsn))` with
-    the mysql, postgres, sqlserver, clickhouse or sqlite driver's dialector) with no
+    the mysql, postgres, sqlserver, clickhouse or sqlite driver's dialector, and GORM v1's,
+    jinzhu/gorm's, `gorm.Open("mysql", dsn)`) with no
     `SetConnMaxLifetime` (or one of a day or more), set on the pool itself, on sqlx's `.DB`
-    field or on the `*sql.DB` GORM's `db.DB()` gives: database/sql keeps connections for
+    field or on the `*sql.DB` GORM's `db.DB()` gives (v1's chained too,
+    `db.DB().SetConnMaxLifetime(...)`): database/sql keeps connections for
     ever by default. A GORM handle over a pool opened before
-    (`postgres.New(postgres.Config{Conn: sqlDB})`) is that pool, judged where it was
-    opened. A pool a helper returns takes the lifetime its caller sets; one returned to
-    another package is
-    reported only when no module of its package, or that imports it, sets a lifetime.
+    (`postgres.New(postgres.Config{Conn: sqlDB})`, v1's `gorm.Open("postgres", sqlDB)`) is
+    that pool, judged where it was opened. A pool a helper returns takes the lifetime its
+    caller sets; one returned to another package is reported only when no module of its
+    package, or that imports it, sets a lifetime.
     SQLite's drivers (`sqlite3`, `sqlite`) open a file in the process: not reported.
 
     In Quarkus's settings (`application.properties`, `application.yaml`): a datasource

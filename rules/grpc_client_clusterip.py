@@ -180,8 +180,9 @@ class GrpcClientClusterIp(Rule):
     over (KLB101 and KLB201 count such clients as staying on no pod).
 
     In Go: `grpc.NewClient`, `grpc.Dial` and `grpc.DialContext` channels, their target
-    followed through constants, `os.Getenv` (with the default set under `if x == ""`, or
-    given by an env helper: `getEnv("ADDR", "backend:50051")`, a function that returns the
+    followed through constants, package variables only `init` assigns, `os.Getenv` (with
+    the default set under `if x == ""`, or `if err != nil` after `strconv.Atoi`, or given
+    by an env helper: `getEnv("ADDR", "backend:50051")`, a function that returns the
     variable or its fallback, in the file, another file of its package, or another package,
     `helpers.GetEnv("ADDR", ...)`, as that package's own files declare it), `fmt.Sprintf`,
     concatenation, a helper's parameters (a constructor's in another package, `NewClient(

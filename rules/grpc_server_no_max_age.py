@@ -89,7 +89,9 @@ class GrpcServerNoMaxAge(Rule):
     whose options (in the call or a `const` object of the module) set no
     `'grpc.max_connection_age_ms'`; the fix adds both options to that object (in its
     quotes and layout) or passes them as the argument. nice-grpc's `createServer(options)`
-    gives its options to grpc-js's Server: the same. A NestJS gRPC microservice
+    gives its options to grpc-js's Server: the same, and so does Mali's `app.start(address,
+    credentials, options)`, which makes the Server it starts (no fix: its options come
+    after the credentials). A NestJS gRPC microservice
     (`NestFactory.createMicroservice` or `app.connectMicroservice` with `Transport.GRPC`) is
     such a server, made with its transport's `options.channelOptions` (the only options
     NestJS gives it): no `channelOptions` is a server with none, and the fix adds both to a

@@ -157,3 +157,86 @@ def test_a_go_file_whose_last_line_has_no_newline_is_valid_go(tmp_path: Path) ->
         tmp_path, {"go.mod": GO_MOD, "store/store.go": MODELS_NO_FINAL_NEWLINE}, ["KLB004"]
     )
     assert found.findings == []
+
+
+# GORM v1 (github.com/jinzhu/gorm): `gorm.Open(dialect, dsn)` opens the database/sql pool
+# itself, and `db.DB()` gives its *sql.DB (one result, so often chained).
+GORM_V1_STORE = """\
+package inventory
+
+import (
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/jinzhu/gorm"
+	_ "github.com/jinzhu/gorm/dialects/DIALECT"
+)
+
+type StockStore struct {
+	db *gorm.DB
+}
+
+type StoreConfig struct {
+	Host string
+	Port int
+	Name string
+}
+
+func (c *StoreConfig) Connect() (*StockStore, func() error, error) {
+	dsn := fmt.Sprintf("stock:secret@tcp(%s:%d)/%s?parseTime=True", c.Host, c.Port, c.Name)
+	db, err := gorm.Open(OPENED)
+	if err != nil {
+		return nil, nil, err
+	}
+	LIFETIME
+	return &StockStore{db: db}, db.Close, nil
+}
+
+var _ = time.Minute
+var _ *sql.DB
+"""
+
+
+def _gorm_v1(opened: str = '"mysql", dsn', lifetime: str = "", dialect: str = "mysql") -> str:
+    return (
+        GORM_V1_STORE.replace("OPENED", opened)
+        .replace("LIFETIME", lifetime)
+        .replace("DIALECT", dialect)
+    )
+
+
+def _lint_store(tmp_path: Path, store: str) -> list[tuple[str, int, str]]:
+    files = {"go.mod": GO_MOD, "inventory/store.go": store}
+    found = lint_files(tmp_path, files, ["KLB203"])
+    return [(f.rule, f.line, f.text) for f in found.findings]
+
+
+def test_a_gorm_v1_pool_opened_by_dialect_name_with_no_lifetime(tmp_path: Path) -> None:
+    [(rule, line, message)] = _lint_store(tmp_path, _gorm_v1())
+    assert (rule, line) == ("KLB203", 24)
+    assert "gorm.Open pool: no SetConnMaxLifetime" in message
+    assert "db.DB()" in message  # where GORM keeps the *sql.DB its lifetime is set on
+
+
+def test_a_gorm_v1_lifetime_set_on_the_chained_sql_db(tmp_path: Path) -> None:
+    store = _gorm_v1(lifetime="db.DB().SetConnMaxLifetime(10 * time.Minute)")
+    assert _lint_store(tmp_path, store) == []
+
+
+def test_a_gorm_v1_lifetime_set_on_the_sql_db_kept_in_a_variable(tmp_path: Path) -> None:
+    store = _gorm_v1(lifetime="sqlDB := db.DB()\n\tsqlDB.SetConnMaxLifetime(10 * time.Minute)")
+    assert _lint_store(tmp_path, store) == []
+
+
+def test_a_gorm_v1_sqlite_file_is_no_server(tmp_path: Path) -> None:
+    store = _gorm_v1('"sqlite3", "/var/lib/stock.db"', dialect="sqlite")
+    assert _lint_store(tmp_path, store) == []
+
+
+def test_a_gorm_v1_handle_over_a_pool_opened_before_is_that_pool(tmp_path: Path) -> None:
+    opened = 'sqlDB, _ := sql.Open("mysql", dsn)\n\tsqlDB.SetConnMaxLifetime(time.Hour)\n\t'
+    store = _gorm_v1('"mysql", sqlDB').replace(
+        "db, err := gorm.Open", opened + "db, err := gorm.Open"
+    )
+    assert _lint_store(tmp_path, store) == []

@@ -8,7 +8,7 @@ under gRPC's core option names, so the rules read one vocabulary), started with 
 stopped with `GracefulStop` or `Stop`; `signal.Notify`/`NotifyContext` for SIGTERM;
 `http.Transport`/`http.Client` literals; `sql.Open` pools and their `SetConnMaxLifetime`
 (sqlx's `Open`/`Connect` pools too: a `sql.DB` inside; GORM's `gorm.Open` over a driver's
-`Open(dsn)`, its pool reached by `db.DB()`); the gRPC
+`Open(dsn)`, and GORM v1's `gorm.Open(dialect, dsn)`, its pool reached by `db.DB()`); the gRPC
 health server; HTTP routes (parse_routes.py).
 
 Names are followed through imports (aliases and dot-imports), package constants and
@@ -112,6 +112,7 @@ WATCHED = (
     b"database/sql",
     b"jmoiron/sqlx",
     b"gorm.io/gorm",
+    b"jinzhu/gorm",
     b"jackc/pgx",
     b"SetConnMaxLifetime",  # a pool's lifetime set where a helper of another file opens it
     b"os/signal",
@@ -195,6 +196,10 @@ GORM_DIALECTORS = {
     f"gorm.io/driver/{driver}.Open": driver
     for driver in ("mysql", "postgres", "sqlserver", "clickhouse", "sqlite")
 }
+# GORM v1 (jinzhu/gorm) opens the pool itself: `gorm.Open("mysql", dsn)`, the dialect's name
+# then its DSN (or a *sql.DB opened before, whose pool it keeps); its `db.DB()` gives the
+# *sql.DB alone, so the lifetime is often set as `db.DB().SetConnMaxLifetime(...)`.
+GORM_V1 = "github.com/jinzhu/gorm"
 # Service registries' Go clients, by import path (or its prefix), and the calls that
 # register the process in one: Consul's agent ServiceRegister, etcd's endpoints manager
 # AddEndpoint, Eureka's (fargo) and Nacos's RegisterInstance; a ZooKeeper node is one
@@ -745,6 +750,8 @@ def _within(inner: _Scope | None, outer: _Scope) -> bool:
     return False
 
 
+# the writes of a package variable read to learn that only `init` assigns it (_set_in_init)
+_INIT_WRITES = 16
 # The scopes a call's is looked up through for a test's function (closures in closures)
 _SCOPE_DEPTH = 64
 
@@ -907,6 +914,8 @@ class _Collector:
         self.graceful: dict[int, set[str]] = {}  # by function: _bounds_graceful_stop
         # (scope's id, name) of names assigned undeclared there: package variables
         self.undeclared: set[tuple[int, str]] = set()
+        # package variables declared with no value (`var addr string`): init may set them
+        self.zero_declared: list[str] = []
         self.dropped: dict[tuple[int, str, str], bool] = {}  # by body, name, asker's word
         self.identifiers: dict[int, dict[str, list[Node]]] = {}  # by body node id
         self.stored: dict[int, set[str]] = {}  # by body node id: _kept_in_package
@@ -968,6 +977,31 @@ class _Collector:
         self.typed_servers = {}
         self.assigned = set()
         self._bind(root, self.package)
+        self._set_in_init()
+
+    def _set_in_init(self) -> None:
+        """A package variable declared with no value (`var addr string`) that only the
+        file's `init` functions assign holds what they assign (init runs before `main` and
+        all it calls): one assignment, and its default under `if addr == ""` or `if err !=
+        nil`. Assigned elsewhere (a closure of init too), its address taken (`&addr`), or
+        written more than _INIT_WRITES times, it stays unknown."""
+        if not self.zero_declared:
+            return
+        uses = self.identifiers_of(self.root)
+        for name in self.zero_declared:
+            if name not in self.package.bindings:
+                continue  # no init assigns it: its zero value, or set where k8slb cannot see
+            writes = [use for use in uses.get(name, []) if _written(use) or _in_place(use)]
+            if len(writes) <= _INIT_WRITES and all(self._in_init(use) for use in writes):
+                self.package.opaque.discard(name)
+
+    def _in_init(self, node: Node) -> bool:
+        """Whether `node` is in the body of one of the file's `init` functions itself."""
+        top = self._top_level(node)
+        if top.type != "function_declaration" or _text(top.child_by_field_name("name")) != "init":
+            return False
+        body = _enclosing_body(node)
+        return body is not None and body == top.child_by_field_name("body")
 
     def _top_level(self, node: Node) -> Node:
         """The declaration of the file that holds `node` (a function, a method, a
@@ -1072,6 +1106,8 @@ class _Collector:
             self._db(call, scope, name)
         elif name == _GORM_OPEN:
             self._gorm(call, scope)
+        elif name == _GORM_V1_OPEN:
+            self._gorm_v1(call, scope)
         elif name == _SQLX_WRAP:  # an *sqlx.DB over a pool opened before
             self._wrapped_pool(call)
         elif name in _DEFAULT_CLIENT_CALLS or (
@@ -1841,6 +1877,8 @@ class _Collector:
                 scope.bindings[name].append(kind)
         else:
             scope.opaque.update(names)
+            if not values and scope is self.package:
+                self.zero_declared += names  # what `init` assigns, maybe (_set_in_init)
 
     # -- names -----------------------------------------------------------------------------
 
@@ -2014,6 +2052,8 @@ class _Collector:
         defaults = home.defaults.get(name, [])
         if isinstance(value, EnvRef) and value.default is None and len(defaults) == 1:
             default = self.value(defaults[0], home, depth + 1)
+            if _number(default) and isinstance(default, int):
+                default = str(default)  # a port's number, as the environment would spell it
             return EnvRef(value.name, default if isinstance(default, str) else UNKNOWN)
         return UNKNOWN if defaults else value
 
@@ -2429,6 +2469,8 @@ class _Collector:
         ):
             self.facts.deferred = True  # the program's other packages say what it reads
             return ViperKey(values[0])
+        if name == "strconv.Atoi" and len(values) == 1 and isinstance(values[0], EnvRef):
+            return values[0]  # a number read from the environment prints as it was given
         if name == "strconv.Itoa" and values and isinstance(values[0], int | FlagRef | ViperKey):
             return str(values[0]) if isinstance(values[0], int) else values[0]
         if name == "time.Duration" and values and _number(values[0]):
@@ -3662,7 +3704,8 @@ class _Collector:
             receiver = keeper if keeper is not None and "." not in keeper else receiver
         if receiver not in servers:
             if method == "SetConnMaxLifetime":
-                self._lifetime(receiver.removesuffix(".DB"), call, scope)  # sqlx's `dbx.DB`
+                # sqlx's `dbx.DB`; GORM v1's `db.DB()`, which gives the *sql.DB alone
+                self._lifetime(receiver.removesuffix(".DB()").removesuffix(".DB"), call, scope)
             elif method == "DB" and receiver in self.pools and (bound := self._bound_to(call)):
                 # `sqlDB, err := db.DB()`: the *sql.DB under a GORM handle, the same pool
                 self.pools.setdefault(bound, []).extend(self.pools[receiver])
@@ -4008,6 +4051,19 @@ class _Collector:
         dsn = self._called(inner).arguments
         self._db(call, scope, f"{GORM}.Open", dsn[0] if dsn else None, driver)
 
+    def _gorm_v1(self, call: Node, scope: _Scope) -> None:
+        """`db, err := gorm.Open("mysql", dsn)` (GORM v1): a database/sql pool of the
+        dialect named first, its address the DSN; over a pool the file opened before
+        (`gorm.Open("postgres", sqlDB)`), that pool under another name."""
+        args = self._called(call).arguments
+        if len(args) < 2:
+            return
+        if args[1].type == "identifier" and _text(args[1]) in self.pools:
+            self._wrapped_pool(call, args[1])
+            return
+        driver = self.value(args[0], scope)
+        self._db(call, scope, _GORM_V1_OPEN, args[1], driver if isinstance(driver, str) else "")
+
     def _db(
         self,
         call: Node,
@@ -4031,8 +4087,12 @@ class _Collector:
             [n for c, _ in self._callers(scope) if (n := self._bound_to(c))] if returned else []
         )
         at = POOL_OPENERS.get(opener, 0)
-        dsn = given if given_driver else args[at] if len(args) > at else None
-        driver = given_driver or (self.value(args[at - 1], scope) if len(args) >= at else None)
+        driver: Any
+        if given_driver is not None:  # GORM's: the DSN and driver its call was given
+            dsn, driver = given, given_driver
+        else:
+            dsn = args[at] if len(args) > at else None
+            driver = self.value(args[at - 1], scope) if len(args) >= at else None
         factory = self._short(opener)  # `sql.Open`, `sqlx.Connect`
         for url, long_lived in self._addresses(dsn, call, scope, name):
             self.facts.db_pools.append(
@@ -4051,13 +4111,14 @@ class _Collector:
             for bound in names:
                 self.pools.setdefault(bound, []).append(len(self.facts.db_pools) - 1)
 
-    def _wrapped_pool(self, call: Node) -> None:
-        """`dbx := sqlx.NewDb(db, "postgres")`: `dbx` holds `db`'s pool, so a lifetime set
-        through it is that pool's."""
+    def _wrapped_pool(self, call: Node, pool: Node | None = None) -> None:
+        """`dbx := sqlx.NewDb(db, "postgres")`: `dbx` holds `db`'s pool (or the one `pool`
+        names), so a lifetime set through it is that pool's."""
         args = self._called(call).arguments
+        held = pool if pool is not None else args[0] if args else None
         bound = self._bound_to(call)
-        if args and bound and args[0].type == "identifier":
-            self.pools.setdefault(bound, []).extend(self.pools.get(_text(args[0]), []))
+        if held is not None and bound and held.type == "identifier":
+            self.pools.setdefault(bound, []).extend(self.pools.get(_text(held), []))
 
     def _lifetime(self, receiver: str, call: Node, scope: _Scope) -> None:
         args = self._called(call).arguments
@@ -4275,6 +4336,7 @@ _SLASH_TRIMS = frozenset({"strings.TrimRight", "strings.TrimSuffix"})
 # The package functions that use http.DefaultClient.
 # what _facts_of_call compares each call's name with (made once, not at each call)
 _GORM_OPEN = f"{GORM}.Open"
+_GORM_V1_OPEN = f"{GORM_V1}.Open"
 _SQLX_WRAP = f"{SQLX}.NewDb"
 _SET_DEFAULT_SCHEME = f"{GRPC}/resolver.SetDefaultScheme"
 _HEALTH_SERVER = f"{HEALTH}.NewServer"
@@ -5024,11 +5086,15 @@ def _guards_default(condition: Node, name: str, scope: _Scope) -> bool:
     text = "".join(_text(condition).split())
     if text in (f'{name}==""', f'""=={name}', "!ok", f"len({name})==0"):
         return True
-    if not text.startswith("!"):
+    if text.startswith("!"):
+        teller = text[1:]
+    elif text.endswith("!=nil"):  # `x, err = strconv.Atoi(s)` failed: `x` gets its default
+        teller = text.removesuffix("!=nil")
+    else:
         return False
     home: _Scope | None = scope
     while home is not None:  # the `if`'s own scope first, then the enclosing ones
-        told = home.tells.get(text[1:])
+        told = home.tells.get(teller)
         if told is not None:
             return told == name
         home = home.parent

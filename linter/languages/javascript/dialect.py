@@ -10,7 +10,13 @@ from typing import Any
 
 from k8slb.code.facts import Channel, Loc, Options, Server, Stop, Wait
 from k8slb.core.edits import CodeEdit, JsEdit
-from k8slb.languages.javascript.parse import NICE_FORCE, NICE_SERVER, NICE_WAIT, NODE_WAIT
+from k8slb.languages.javascript.parse import (
+    MALI_START,
+    NICE_FORCE,
+    NICE_SERVER,
+    NICE_WAIT,
+    NODE_WAIT,
+)
 from k8slb.languages.javascript.parse_nest import NEST_CLOSE, is_nest_server
 from k8slb.model.grpc_options import MAX_AGE_GRACE
 from k8slb.rulekit.dialect import Dialect
@@ -66,6 +72,13 @@ class JavaScriptDialect(Dialect):
                 f"{self.option_value(MAX_AGE_GRACE, grace_ms)} to createServer()'s options "
                 "(nice-grpc gives them to grpc-js's Server)"
             )
+        if server.factory == MALI_START:
+            return (
+                "give start() its options, "
+                f"{self.option_value('grpc.max_connection_age_ms', age_ms)} and "
+                f"{self.option_value(MAX_AGE_GRACE, grace_ms)}, after the address and the "
+                "credentials (Mali gives them to grpc's Server)"
+            )
         if not is_nest_server(server):
             return self.max_age_advice(age_ms, grace_ms)
         return (
@@ -82,6 +95,12 @@ class JavaScriptDialect(Dialect):
                 f"add process.on('SIGTERM', ...) before listen(): {name}.shutdown(), "
                 f"forceShutdown() after {grace} s, then process.exit(0) (review: other "
                 "shutdown work)",
+            )
+        if server.factory == MALI_START:  # Mali's close() lets each server's calls end
+            return (
+                f"process.on('SIGTERM', () => {name}.close()...), with a timer that ends the "
+                f"process after {grace} s",
+                "",
             )
         if not is_nest_server(server):
             return self.sigterm_advice(name, grace), self.sigterm_fix(name, grace)

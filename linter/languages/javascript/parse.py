@@ -128,6 +128,13 @@ NICE_WAIT = "the event loop (after listen())"
 # How a nice-grpc server's abrupt stop is written (facts.Stop.written): its graceful one is
 # shutdown(), not grpc-js's tryShutdown.
 NICE_FORCE = "nice-grpc's forceShutdown()"
+# Mali, a framework over grpc (or grpc-js): `new Mali(proto)` makes no server; its
+# `start(address, credentials, options)` makes `new grpc.Server(options)`, binds and starts
+# it (credentials may come first, the options second), and `close()` lets each server's
+# calls end (tryShutdown). Its server is judged where start() makes it.
+MALI = "mali"
+MALI_START = "Mali's start"
+MALI_WAIT = "the event loop (after Mali's start())"
 # Libraries that install a SIGTERM handler of their own when used.
 SHUTDOWN_LIBRARIES = (
     "@godaddy/terminus",
@@ -185,6 +192,8 @@ WATCHED = (
     b'"grpc"',
     *(library.encode() for library in HEALTH),
     NICE_GRPC.encode(),  # and nice-grpc-server-health
+    b"'mali'",  # Mali's apps (MALI), as required or imported
+    b'"mali"',
     b"connect-node",  # connect-node's transports (parse_connect.py)
     # a server another module makes, started here (_servers_made_elsewhere)
     b".listen(",
@@ -985,6 +994,7 @@ class _Module:
         self.strings: dict[str, Any] = {}  # module consts: strings, environment values
         self.functions: dict[str, Node] = {}  # functions and methods, by name
         self.aliases: dict[str, str] = {}  # `const server = this.server`: a server's names
+        self.mali_apps: set[str] = set()  # names bound to `new Mali(...)` (_mali_servers)
         self.budget = Budget()  # the values this module's reading may still compute
         self.ends = Calls(())  # where it calls `x.close()`, `x.tryShutdown()` (read)
         self.substituted: set[int] = set()  # the nodes in a template's `${...}` (read)
@@ -1045,6 +1055,8 @@ class _Module:
             value = _text(_unwrapped(node.child_by_field_name("value")))
             if value in servers:
                 self.aliases[_text(node.child_by_field_name("name"))] = value
+        if self.mali_apps:
+            self._mali_servers(servers)
         if servers:
             self._wrapped_servers(servers)
             self._returned_servers(servers)
@@ -1768,6 +1780,10 @@ class _Module:
             options = self.options(given[0] if given else None)
             server = Server(self.loc(node), "grpc.Server", options, name)
             servers[name or f"#{len(servers)}"] = server
+        elif module == MALI and member in ("", "default", "Mali"):
+            name = _bound_name(node)
+            if name:  # its server is made where it starts (_mali_servers)
+                self.mali_apps.add(name)
         elif module in HEALTH and member in ("HealthImplementation", "Implementation"):
             self.facts.health_servicers.append(HealthServicer(self.loc(node), None))
         elif module in HTTP_MODULES and member == "Agent":
@@ -1784,6 +1800,20 @@ class _Module:
                 self.facts.signal_servers.append(self.loc(node))
         elif (channels := self._client(node, grpc, given)) is not None:
             self.facts.channels += channels
+
+    def _mali_servers(self, servers: dict[str, Server]) -> None:
+        """The server each `app.start(...)` of a Mali app makes, with the options start
+        gives `grpc.Server`: its third argument, or its second after credentials given
+        first; none given, none set (a fix cannot add them: they follow the credentials)."""
+        for call in self.calls:
+            if call.kind != "member_expression" or call.method != "start":
+                continue
+            if call.owner not in self.mali_apps or call.owner in servers:
+                continue  # a second start of the app: another server, judged as the first
+            given = call.given
+            at = 1 if given and "Credentials" in _text(given[0]) else 2
+            options = self.options(given[at]) if len(given) > at else NO_OPTIONS
+            servers[call.owner] = Server(self.loc(call.node), MALI_START, options, call.owner)
 
     def _stops_on_signals(self, given: Node | None) -> bool:
         """Whether an ApolloServer made with these options installs its SIGTERM handler
@@ -2219,6 +2249,13 @@ class _Module:
                 facts.listens.append(Listen(name, self._listen_address(given[0]), self.loc(node)))
             facts.waits.append(Wait(self.loc(node), name, NICE_WAIT))
         elif method == "shutdown" and server.factory == NICE_SERVER:  # tryShutdown, awaited
+            facts.stops.append(Stop(self.loc(node), name, UNKNOWN, False))
+        elif method == "start" and server.factory == MALI_START:  # binds, then starts
+            facts.starts.add(name)
+            if given and "Credentials" not in _text(given[0]):
+                facts.listens.append(Listen(name, self._listen_address(given[0]), self.loc(node)))
+            facts.waits.append(Wait(self.loc(node), name, MALI_WAIT))
+        elif method == "close" and server.factory == MALI_START:  # each server's tryShutdown
             facts.stops.append(Stop(self.loc(node), name, UNKNOWN, False))
         elif method == "start":
             facts.starts.add(name)
