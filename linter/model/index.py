@@ -149,17 +149,7 @@ class Index:
                 self.workload_objects.append(obj)
                 for label, value in labels.items():
                     self._by_label[(namespace_key(obj.namespace), label, value)].append(obj)
-        self._services_by_name: dict[str, list[K8sObject]] = defaultdict(list)
-        self._services_in: dict[str, list[K8sObject]] = defaultdict(list)
-        for service in self.services:
-            self._services_by_name[service.name or ""].append(service)
-            self._services_in[namespace_key(service.namespace)].append(service)
-        self._headless: dict[tuple[str | None, frozenset[tuple[str, str]]], list[K8sObject]]
-        self._headless = defaultdict(list)
-        for service in self.services:
-            if is_headless(service) and selector_of(service):
-                key = (namespace_key(service.namespace), frozenset(selector_of(service).items()))
-                self._headless[key].append(service)
+        self._index_services()
         self._selected: dict[int, list[tuple[K8sObject, PodTemplate]]] = {}
         self._targets: dict[int, list[Target]] = {}
         self._serving: dict[int, dict[str, list[Target]]] = {}
@@ -171,6 +161,20 @@ class Index:
         self._caller_texts: list[tuple[str, str]] | None = None
         self._env: dict[str, list[EnvSetting]] | None = None
         self._env_by_folder: dict[str, dict[tuple[str, ...], list[EnvSetting]]] = {}
+
+    def _index_services(self) -> None:
+        """The Services by name, by namespace, and the headless ones by their selector."""
+        self._services_by_name: dict[str, list[K8sObject]] = defaultdict(list)
+        self._services_in: dict[str, list[K8sObject]] = defaultdict(list)
+        for service in self.services:
+            self._services_by_name[service.name or ""].append(service)
+            self._services_in[namespace_key(service.namespace)].append(service)
+        self._headless: dict[tuple[str | None, frozenset[tuple[str, str]]], list[K8sObject]]
+        self._headless = defaultdict(list)
+        for service in self.services:
+            if is_headless(service) and selector_of(service):
+                key = (namespace_key(service.namespace), frozenset(selector_of(service).items()))
+                self._headless[key].append(service)
 
     def template(self, workload: K8sObject) -> PodTemplate:
         """A workload's pod template, made once (its body read then)."""

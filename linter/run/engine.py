@@ -35,7 +35,7 @@ from k8slb.model.links import (
     link_rows,
     unmatched_pins,
 )
-from k8slb.model.patched import move_to_patches, patch_aliases, patched
+from k8slb.model.patched import Patched, move_to_patches, patch_aliases, patched
 from k8slb.model.runtimes import build_contexts, image_builds, named_contexts
 from k8slb.model.units import deployment_units
 from k8slb.reading.build_files import (
@@ -47,7 +47,7 @@ from k8slb.reading.build_files import (
 from k8slb.reading.chart_findings import RenderedTemplate
 from k8slb.reading.charts import Rendering, real_path
 from k8slb.reading.kustomization import unrendered_charts
-from k8slb.reading.manifests import ManifestFile, read_as_patterns, unnamed_objects
+from k8slb.reading.manifests import ManifestFile, Unnamed, read_as_patterns, unnamed_objects
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source
 from k8slb.rulekit.base import Context, Rule
@@ -681,23 +681,7 @@ def analyse(
         read.rendered_from,
     )
     said = frozenset(p.path for p in unnamed.said)  # their shape is said there too
-    problems: list[Problem] = [
-        p
-        for m in read.manifests
-        if os.path.normpath(m.path) not in merged.patch_files
-        for p in m.problems
-        if (p.path, p.object) not in unnamed.objects or p.path in said
-        if p.rule != "KLB002" or os.path.normpath(p.path) not in patterns
-    ]
-    problems += unnamed.said
-    problems += [  # a kustomization's charts k8slb does not fetch (KLB006)
-        p
-        for m in read.manifests
-        if m.helm_charts is not None and m.path not in read.rendered_from
-        if (p := unrendered_charts(m.helm_charts)) is not None
-    ]
-    problems += [facts.problem for facts in read.modules if facts.problem is not None]
-    problems += [Problem(UNREAD_FILE, s.path, 1, 1, s.unread) for s in sources if s.unread]
+    problems = _read_problems(sources, read, merged, unnamed, patterns, said)
     index = Index(
         objects,
         settings.mesh,
@@ -745,6 +729,37 @@ def analyse(
         if len(reported) < len(sources)
         else None,
     )
+
+
+def _read_problems(
+    sources: Sequence[Source],
+    read: Sources,
+    merged: Patched,
+    unnamed: Unnamed,
+    patterns: frozenset[str],
+    said: frozenset[str],
+) -> list[Problem]:
+    """What reading found wrong: each manifest's problems but a patch file's and those of
+    objects never judged (patterns, unnamed patches), a kustomization's charts k8slb does
+    not fetch (KLB006), the code readers' and the files not read."""
+    problems: list[Problem] = [
+        p
+        for m in read.manifests
+        if os.path.normpath(m.path) not in merged.patch_files
+        for p in m.problems
+        if (p.path, p.object) not in unnamed.objects or p.path in said
+        if p.rule != "KLB002" or os.path.normpath(p.path) not in patterns
+    ]
+    problems += unnamed.said
+    problems += [  # a kustomization's charts k8slb does not fetch (KLB006)
+        p
+        for m in read.manifests
+        if m.helm_charts is not None and m.path not in read.rendered_from
+        if (p := unrendered_charts(m.helm_charts)) is not None
+    ]
+    problems += [facts.problem for facts in read.modules if facts.problem is not None]
+    problems += [Problem(UNREAD_FILE, s.path, 1, 1, s.unread) for s in sources if s.unread]
+    return problems
 
 
 def run_rules(

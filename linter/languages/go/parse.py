@@ -912,10 +912,8 @@ class _Collector:
         self.budget = Budget()  # the values this file's reading may still compute
         self.closes: dict[int, set[str]] = {}  # by function body node id: _deferred_closes
         self.graceful: dict[int, set[str]] = {}  # by function: _bounds_graceful_stop
-        # (scope's id, name) of names assigned undeclared there: package variables
-        self.undeclared: set[tuple[int, str]] = set()
-        # package variables declared with no value (`var addr string`): init may set them
-        self.zero_declared: list[str] = []
+        self.undeclared: set[tuple[int, str]] = set()  # (scope id, name): package variables
+        self.zero_declared: list[str] = []  # `var addr string`: init may set them
         self.dropped: dict[tuple[int, str, str], bool] = {}  # by body, name, asker's word
         self.identifiers: dict[int, dict[str, list[Node]]] = {}  # by body node id
         self.stored: dict[int, set[str]] = {}  # by body node id: _kept_in_package
