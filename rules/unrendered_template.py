@@ -21,7 +21,8 @@ class UnrenderedTemplate(ReadProblemRule):
     template that writes objects failing without the missing subcharts, a values file,
     `values.yaml` or `Chart.yaml` that is not YAML; a warning, at the file and line Helm
     names, in a packaged subchart at its archive), a chart stopped
-    by a bound of the run (its time, its memory, the run's time for all its charts), a
+    by a bound of the run (its time, its memory, the run's time for all its charts; also
+    when the bound stopped a further try of it, with a stand-in or an installer's values), a
     chart whose values schema refers to a URL or a file (Helm would fetch it; k8slb does
     not), a chart whose defaults fail but that the repository's own `helm install|upgrade|
     template -f FILE` (in a script, a Makefile recipe, a GitHub workflow step or, last, a

@@ -76,6 +76,7 @@ from k8slb.reading.charts import (
     is_chart_folder,
     render_charts,
     set_value_problem,
+    stopped_try,
 )
 from k8slb.reading.repository import inside, repository_of
 
@@ -970,6 +971,8 @@ def with_installers(
         done[index] = _instead(rendered[index][0], tries[index], listed)
         for rendering in done[index]:  # the tries not kept cost the chart all the same
             rendering.work = spent[index]
+        tried = [again[0] for again in tries[index] if again]
+        stopped_try(done[index][0], tried, "with the values its installer's command gives")
     for index in failing:
         if not usable.get(sources[index][0]) and found.get(sources[index][0]):
             done[index] = [_unfound(rendered[index][0], found[sources[index][0]][0])]

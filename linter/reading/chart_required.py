@@ -38,6 +38,7 @@ from k8slb.reading.charts import (
     HelmOptions,
     Rendering,
     render_charts,
+    stopped_try,
 )
 
 MAX_TRIES = 4  # renders of one chart with stand-ins
@@ -80,6 +81,7 @@ def with_stand_ins(
             current[index] = (renderings[0], ())
     best: dict[int, tuple[Rendering, tuple[str, ...]]] = {}
     spent = {index: rendering.work for index, (rendering, _) in current.items()}
+    limited: dict[int, tuple[Rendering, tuple[str, ...]]] = {}  # a try a time limit stopped
     for _ in range(MAX_TRIES):
         wanted = []
         for index, (rendering, stood) in sorted(current.items()):
@@ -97,6 +99,8 @@ def with_stand_ins(
         current = {}
         for (index, stood), again in zip(wanted, tried, strict=True):
             spent[index] = again[0].work
+            if len(again) == 1 and again[0].stopped:
+                limited[index] = (again[0], stood)
             if len(again) != 1 or again[0].stopped:
                 continue
             if _better(again[0], best.get(index, (rendered[index][0],))[0]):
@@ -107,6 +111,9 @@ def with_stand_ins(
         done[index] = [_said(rendered[index][0], rendering, stood)]
     for index, work in spent.items():  # the tries not kept cost the chart all the same
         done[index][0].work = work
+    for index, (stopped, stood) in limited.items():
+        how = f"with a stand-in string for {', '.join(stood)}"
+        stopped_try(done[index][0], [stopped], how)
     return done
 
 

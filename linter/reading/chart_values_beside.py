@@ -38,6 +38,7 @@ from k8slb.reading.charts import (
     chart_file,
     is_chart_folder,
     render_charts,
+    stopped_try,
 )
 
 MAX_LISTED = 64  # entries of the chart's top folder, and of its values/ folder, looked at
@@ -166,6 +167,7 @@ def with_values_beside(
         if chosen is not None:
             done[index] = [_instead(rendered[index][0], *chosen, files)]
         done[index][0].work = _total(rendered[index][0].work, [again for _, again in tries])
+        stopped_try(done[index][0], [a[0] for _, a in tries if a], "with a values file beside it")
     return done
 
 

@@ -499,6 +499,24 @@ def render_charts(
     return renderings
 
 
+def stopped_try(kept: Rendering, tried: Sequence[Rendering], how: str) -> None:
+    """A further try of a chart (`how`: with a stand-in, an installer's values) that a
+    limit of the run stopped (time, memory): the rendering kept instead says so, the
+    try's finding and its hint, and is not cached (another run may get through it)."""
+    if not any(rendering.stopped for rendering in tried):
+        return
+    kept.stopped = True
+    kept.problems = [
+        *kept.problems,
+        *(
+            replace(p, message=p.message.replace(" is not rendered", f" is not rendered {how}", 1))
+            for rendering in tried
+            if rendering.stopped
+            for p in rendering.problems
+        ),
+    ]
+
+
 def render_sets(
     chart: str, options: HelmOptions, data: bytes | None = None, spent: Work | None = None
 ) -> list[Rendering]:
