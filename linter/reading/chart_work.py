@@ -12,9 +12,10 @@ renders in a run (its tries together). The chart's first render is never refused
 
 The numbers come from measurements on this project's corpus (two shared cores, under
 load): Helm renders 0.2-4 µs of CPU per byte of templates, its slowest realistic chart
-1 s for a render of 250 KB, the largest (300 KB of templates, with stand-ins) 1-2 s of
-wall time each under load. TRY_WORK lets such a chart be rendered about seven times in
-one try, 7-15 s on a loaded machine, well within render_process.TIMEOUT (30 s);
+1 s for a render of 250 KB, the largest (300 KB of templates, with stand-ins) 1 s each
+on a quiet machine, 4-5 s on this one loaded (two CPU-bound processes per core): seven
+renders in one try ran past render_process.TIMEOUT (30 s) there. TRY_WORK lets such a
+chart be rendered five times in one try, 5 s quiet and 20-25 s that loaded;
 CHART_WORK about forty times over its tries, a share of the run's render_process.BUDGET.
 The time limits stay, for charts that render for ever (`{{ range until 100000000 }}`):
 they alone depend on the clock.
@@ -25,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-TRY_WORK = 2 << 20  # bytes of templates rendered for one value set in one job
+TRY_WORK = 3 << 19  # bytes of templates rendered for one value set in one job (1.5 MiB)
 CHART_WORK = 12 << 20  # bytes of templates rendered for one chart in a run
 MIN_COST = 16 << 10  # what a render costs at least, however few its templates
 _NAMED = 5  # templates left out named in the finding, the rest counted
@@ -71,6 +72,6 @@ def spent_detail(work: Work, left_out: Sequence[str]) -> str:
     times = "once" if work.renders == 1 else f"{work.renders} times"
     return (
         f"k8slb rendered it {times} in this run and stopped there: its budget of work was "
-        f"spent ({TRY_WORK >> 20} MiB of templates handed to Helm for one try, "
-        f"{CHART_WORK >> 20} MiB for a chart in a run, the same on any machine){said}"
+        f"spent ({TRY_WORK / 2**20:g} MiB of templates handed to Helm for one try, "
+        f"{CHART_WORK / 2**20:g} MiB for a chart in a run, the same on any machine){said}"
     )
