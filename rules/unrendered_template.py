@@ -14,12 +14,15 @@ class UnrenderedTemplate(ReadProblemRule):
     rendered and linted without it (up to four such templates a chart, a helper whose
     `define`s others include taking those templates with it; in a chart whose subcharts
     are not vendored, up to sixteen, each naming the missing subcharts it may need: their
-    named templates, the defaults of their values), a chart Helm cannot render
-    at all (past those, a fault in a packaged subchart, every template that writes
-    objects failing without the missing subcharts, a values file, `values.yaml` or
-    `Chart.yaml` that is not YAML; a warning, at
-    the file and line Helm names, in a packaged subchart at its archive), a chart stopped
-    by a bound of the run (its time, its memory, the run's time for all its charts), a
+    named templates, the defaults of their values; all within the chart's budget of work,
+    bytes of templates rendered, never seconds: past it the chart is not rendered, its
+    finding saying how many times k8slb rendered it and which templates had failed), a
+    chart Helm cannot render at all (past those, a fault in a packaged subchart, every
+    template that writes objects failing without the missing subcharts, a values file,
+    `values.yaml` or `Chart.yaml` that is not YAML; a warning, at the file and line Helm
+    names, in a packaged subchart at its archive), a chart stopped
+    by a bound of the run (its time, its memory, the run's time for all its charts; also
+    when the bound stopped a further try of it, with a stand-in or an installer's values), a
     chart whose values schema refers to a URL or a file (Helm would fetch it; k8slb does
     not), a chart whose defaults fail but that the repository's own `helm install|upgrade|
     template -f FILE` (in a script, a Makefile recipe, a GitHub workflow step or, last, a

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from k8slb.core.findings import Finding, Severity
+from k8slb.reading import charts, render_process
+from k8slb.reading.chart_required import with_stand_ins
 from k8slb.reading.charts import HelmOptions
 from k8slb.reading.sources import discover
 from k8slb.run.engine import run
@@ -260,3 +262,22 @@ def test_a_required_value_k8slb_cannot_name_gets_no_stand_in(platform: Path, hel
     assert not preStops(findings)
     failed = [f for f in unrendered(findings) if "deployment.yaml" in f.message]
     assert failed and all(f.severity is Severity.WARNING for f in failed)
+
+
+def test_a_stand_in_try_a_time_limit_stopped_is_said_and_the_chart_not_cached(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The try with a stand-in runs past the time limit of a render (a busy machine): the
+    chart keeps its rendering with its defaults (two templates left out), says that the
+    try was stopped by time, and is marked stopped, so that no cache keeps an answer
+    another run may better."""
+    chart = str(tree / "deploy" / "server")
+    data = charts.pack(chart)
+    rendered = charts.render_charts([(chart, HelmOptions(), data)])
+    monkeypatch.setattr(render_process, "TIMEOUT", 1e-6)
+    [[kept]] = with_stand_ins([(chart, data)], rendered, HelmOptions())
+    assert kept.stopped and kept.left_out == rendered[0][0].left_out != []
+    (said,) = [p for p in kept.problems if "with a stand-in string for adminPassword" in p.message]
+    assert said.message.startswith(f"Helm chart {chart} is not rendered with a stand-in string")
+    assert "rendering took over" in said.message
+    assert kept.problems[0] == rendered[0][0].problems[0], "its own failure, first"

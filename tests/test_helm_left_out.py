@@ -1,15 +1,18 @@
 """A chart Helm fails on in one template (an Ingress that calls `required` on a value its
 defaults leave empty, a `fail`) is rendered again without that template: the template is
 one KLB003 at the place Helm names, and the rest of the chart is linted on its template
-lines. Within a budget of templates and of time; past it, the chart is one KLB003 as
-before, none of it linted."""
+lines. Within a budget of templates and of work (bytes of templates rendered, not
+seconds: the same answer on a busy machine); past it, the chart is one KLB003 as before,
+none of it linted."""
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 import pytest
-from k8slb.reading import charts
+from k8slb.reading import chart_work, charts
 
 from .test_helm import CHART, _fix, check, where, write
 
@@ -119,15 +122,88 @@ def test_past_the_budget_of_templates_the_chart_is_not_rendered_as_before(
     assert "none of its objects is linted" in finding["message"]
 
 
-def test_past_the_time_for_rendering_again_the_chart_is_not_rendered_and_not_kept(
+def _busy_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clock of a busy machine in the processes that render (forked from this one):
+    each look at it a minute later than the last. This process keeps the real one (its
+    time limits are not what is tested)."""
+    real, here, jumps = time.monotonic, os.getpid(), iter(range(1, 1 << 30))
+
+    def busy() -> float:
+        return real() if os.getpid() == here else real() + 60.0 * next(jumps)
+
+    monkeypatch.setattr(time, "monotonic", busy)
+
+
+FAILING = {
+    f"templates/failing-{n}.yaml": (
+        f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: f{n}\n"
+        'data:\n  a: {{ fail "no" }}\n'
+    )
+    for n in (1, 2)
+}
+
+
+def test_a_chart_rendered_again_without_its_failing_templates_is_the_same_on_a_busy_machine(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(charts, "_retry_time", lambda: 0.0)
-    chart = _ingress_chart(tmp_path)
-    rendering = charts.render_charts([(str(chart), charts.HelmOptions(), charts.pack(str(chart)))])
-    ((only,),) = rendering
-    assert only.stopped and not only.files and only.left_out == []
-    assert [p.path for p in only.problems] == [str(chart / "templates" / "ingress.yaml")]
+    """Rendered again and again without each template Helm fails on, the chart gets the
+    same answer whatever the clock says while it renders: its renders are bounded by
+    their work (bytes of templates), not by seconds. (Rendered here, not through a run,
+    whose memory of the chart would answer the second time.)"""
+    chart = _ingress_chart(tmp_path, **FAILING)
+    job = (str(chart), charts.HelmOptions(set_values=OWN_VALUES[1:]), charts.pack(str(chart)))
+    ((quiet,),) = charts.render_charts([job])
+    _busy_clock(monkeypatch)
+    ((busy,),) = charts.render_charts([job])
+    assert (busy.files, busy.problems, busy.stopped) == (quiet.files, quiet.problems, False)
+    assert sorted(busy.left_out) == [
+        "templates/failing-1.yaml",
+        "templates/failing-2.yaml",
+        "templates/ingress.yaml",
+    ]
+    assert sorted(Path(p).name for p in busy.files) == ["deployment.yaml", "service.yaml"]
+
+
+def test_past_its_budget_of_work_the_chart_is_not_rendered_and_says_after_how_many_renders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A try may hand Helm so many bytes of templates (at least MIN_COST a render): here
+    two renders' worth, and the chart fails on three templates. It is not rendered, as
+    Helm would have it, its finding saying k8slb stopped and which templates had failed;
+    kept in the cache, as any answer of the chart's own, and the same when busy."""
+    monkeypatch.setattr(chart_work, "TRY_WORK", 2 * chart_work.MIN_COST)
+    chart = _ingress_chart(tmp_path, **FAILING)
+    job = (str(chart), charts.HelmOptions(set_values=OWN_VALUES[1:]), charts.pack(str(chart)))
+    ((only,),) = charts.render_charts([job])
+    assert not only.stopped and not only.files
+    assert only.work == chart_work.Work(2 * chart_work.MIN_COST, 2)
+    (finding,) = only.problems
+    assert finding.message.startswith(f"Helm cannot render chart {chart}:")
+    assert finding.detail[0].startswith(
+        "k8slb rendered it 2 times in this run and stopped there: its budget of work was spent"
+    )
+    # Helm renders a chart's templates in reverse order of their names, failing on the first
+    assert (
+        "Helm had failed on templates/ingress.yaml, templates/failing-2.yaml,"
+        in (finding.detail[0])
+    )
+    assert "none of its objects is linted" in finding.detail[-1]
+    _busy_clock(monkeypatch)
+    ((busy,),) = charts.render_charts([job])
+    assert busy.problems == only.problems and not busy.stopped
+
+
+def test_a_further_try_of_a_chart_whose_work_is_spent_is_not_rendered(tmp_path: Path) -> None:
+    """Another try (a stand-in, an installer's values) begins where the chart's work is:
+    with none left, Helm is not called."""
+    chart = write(tmp_path / "shop", CHART)
+    job = (str(chart), charts.HelmOptions(), charts.pack(str(chart)))
+    spent = chart_work.Work(chart_work.CHART_WORK, 9)
+    ((again,),) = charts.render_charts([job], [spent])
+    assert not again.files and again.work == spent and not again.stopped
+    assert "k8slb rendered it 9 times in this run" in again.problems[0].detail[0]
+    ((first,),) = charts.render_charts([job], [chart_work.Work()])
+    assert first.files and first.work.renders == 1
 
 
 def test_a_template_of_a_packaged_subchart_is_not_left_out(tmp_path: Path) -> None:

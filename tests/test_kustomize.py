@@ -367,3 +367,21 @@ def test_a_tree_with_no_kustomization_is_walked_without_making_each_path_absolut
     found = sources.discover([str(tmp_path)])
     assert len(found.sources) == 40
     assert len(made) < 40
+
+
+def test_a_build_stopped_by_its_time_limit_says_so_and_is_not_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build that runs past BUILD_TIMEOUT (a busy machine) is said as stopped by time,
+    and marked stopped, so that no cache keeps it as the kustomization's answer."""
+    from k8slb.reading import kustomize
+
+    _repository(tmp_path)
+    slow = tmp_path / "bin" / "kustomize"
+    slow.write_text("#!/bin/sh\nexec /bin/sleep 5\n")
+    monkeypatch.setenv("PATH", str(slow.parent))
+    monkeypatch.setattr(kustomize, "BUILD_TIMEOUT", 0.2)
+    built = kustomize.build(str(tmp_path / "overlays" / "prod"))
+    assert built.stopped and not built.files
+    (said,) = built.problems
+    assert "timed out after 0.2 seconds" in said.message

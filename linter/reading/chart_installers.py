@@ -76,6 +76,7 @@ from k8slb.reading.charts import (
     is_chart_folder,
     render_charts,
     set_value_problem,
+    stopped_try,
 )
 from k8slb.reading.repository import inside, repository_of
 
@@ -950,6 +951,7 @@ def with_installers(
     usable = {chart: [c for c in listed if c.unfound is None] for chart, listed in found.items()}
     chosen = [(i, usable[sources[i][0]]) for i in failing if usable.get(sources[i][0])]
     tries: dict[int, list[list[Rendering]]] = {index: [] for index, _ in chosen}
+    spent = {index: rendered[index][0].work for index, _ in chosen}  # chart_work.py
     for attempt in range(MAX_TRIED):
         pending = [
             (index, listed)
@@ -960,11 +962,17 @@ def with_installers(
             (sources[index][0], _installed(options, listed[attempt]), sources[index][1])
             for index, listed in pending
         ]
-        for (index, _), again in zip(pending, render_charts(jobs) if jobs else [], strict=True):
+        made = render_charts(jobs, [spent[index] for index, _ in pending]) if jobs else []
+        for (index, _), again in zip(pending, made, strict=True):
             tries[index].append(again)
+            spent[index] = again[0].work
     done = list(rendered)
     for index, listed in chosen:
         done[index] = _instead(rendered[index][0], tries[index], listed)
+        for rendering in done[index]:  # the tries not kept cost the chart all the same
+            rendering.work = spent[index]
+        tried = [again[0] for again in tries[index] if again]
+        stopped_try(done[index][0], tried, "with the values its installer's command gives")
     for index in failing:
         if not usable.get(sources[index][0]) and found.get(sources[index][0]):
             done[index] = [_unfound(rendered[index][0], found[sources[index][0]][0])]

@@ -19,7 +19,8 @@ a list fails there again, or elsewhere: that chart keeps its KLB003 warnings as 
 were). Kept, every finding of the chart says which values were stood in for, and each
 failure the stand-ins mended stays a KLB003, at info, naming the value.
 
-Bounded: MAX_TRIES renders a chart (each within the run's render time limit), MAX_LINE
+Bounded: MAX_TRIES renders a chart (each a try of its budget of work, chart_work.py, and
+within the run's render time limit), MAX_LINE
 characters of the failing template's line read, MAX_STAND_INS values stood in for,
 MAX_BEFORE lines, MAX_FOLLOWED variables deep and MAX_READ characters read for the
 variables' assignments."""
@@ -37,6 +38,7 @@ from k8slb.reading.charts import (
     HelmOptions,
     Rendering,
     render_charts,
+    stopped_try,
 )
 
 MAX_TRIES = 4  # renders of one chart with stand-ins
@@ -78,6 +80,8 @@ def with_stand_ins(
         if len(renderings) == 1 and _fails_on_required(renderings[0]):
             current[index] = (renderings[0], ())
     best: dict[int, tuple[Rendering, tuple[str, ...]]] = {}
+    spent = {index: rendering.work for index, (rendering, _) in current.items()}
+    limited: dict[int, tuple[Rendering, tuple[str, ...]]] = {}  # a try a time limit stopped
     for _ in range(MAX_TRIES):
         wanted = []
         for index, (rendering, stood) in sorted(current.items()):
@@ -90,8 +94,13 @@ def with_stand_ins(
             (sources[index][0], _with(rendered[index][0].options, stood), sources[index][1])
             for index, stood in wanted
         ]
+        # each try spends what the chart's renders before it left (chart_work.py)
+        tried = render_charts(jobs, [spent[index] for index, _ in wanted])
         current = {}
-        for (index, stood), again in zip(wanted, render_charts(jobs), strict=True):
+        for (index, stood), again in zip(wanted, tried, strict=True):
+            spent[index] = again[0].work
+            if len(again) == 1 and again[0].stopped:
+                limited[index] = (again[0], stood)
             if len(again) != 1 or again[0].stopped:
                 continue
             if _better(again[0], best.get(index, (rendered[index][0],))[0]):
@@ -100,6 +109,11 @@ def with_stand_ins(
                 current[index] = (again[0], stood)
     for index, (rendering, stood) in best.items():
         done[index] = [_said(rendered[index][0], rendering, stood)]
+    for index, work in spent.items():  # the tries not kept cost the chart all the same
+        done[index][0].work = work
+    for index, (stopped, stood) in limited.items():
+        how = f"with a stand-in string for {', '.join(stood)}"
+        stopped_try(done[index][0], [stopped], how)
     return done
 
 

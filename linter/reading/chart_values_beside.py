@@ -30,6 +30,7 @@ from dataclasses import replace
 
 from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
+from k8slb.reading.chart_work import Work
 from k8slb.reading.charts import (
     UNRENDERED,
     HelmOptions,
@@ -37,6 +38,7 @@ from k8slb.reading.charts import (
     chart_file,
     is_chart_folder,
     render_charts,
+    stopped_try,
 )
 
 MAX_LISTED = 64  # entries of the chart's top folder, and of its values/ folder, looked at
@@ -148,7 +150,9 @@ def with_values_beside(
         for index, files in wanted
         for path in files[:MAX_TRIED]
     ]
-    made = iter(render_charts(jobs))
+    # each file a try of the chart's budget of work (chart_work.py), what the ones before
+    # it spent taken from what is left
+    made = iter(render_charts(jobs, _spent(rendered, wanted)))
     done = list(rendered)
     for index, files in wanted:
         tries = [(path, next(made)) for path in files[:MAX_TRIED]]
@@ -162,7 +166,28 @@ def with_values_beside(
         )
         if chosen is not None:
             done[index] = [_instead(rendered[index][0], *chosen, files)]
+        done[index][0].work = _total(rendered[index][0].work, [again for _, again in tries])
+        stopped_try(done[index][0], [a[0] for _, a in tries if a], "with a values file beside it")
     return done
+
+
+def _spent(
+    rendered: Sequence[list[Rendering]], wanted: Sequence[tuple[int, list[str]]]
+) -> list[Work]:
+    """What each job (a chart's values file) may take its renders from: the chart's work so
+    far. The files of one chart are rendered in one call, each from the same start; their
+    costs are added after (_total), so a chart's later tries have the less."""
+    return [rendered[index][0].work for index, files in wanted for _ in files[:MAX_TRIED]]
+
+
+def _total(before: Work, tries: Sequence[list[Rendering]]) -> Work:
+    """The chart's work after its tries: what each cost past `before`, added up."""
+    spent, renders = before.spent, before.renders
+    for again in tries:
+        if again:
+            spent += again[0].work.spent - before.spent
+            renders += again[0].work.renders - before.renders
+    return Work(spent, renders)
 
 
 def _bare(renderings: Sequence[Rendering]) -> bool:

@@ -32,6 +32,7 @@ from k8slb.reading.chart_made import (
 )
 from k8slb.reading.chart_packages import packed
 from k8slb.reading.chart_schema import Reach, reaching_out, without_schemas
+from k8slb.reading.chart_work import Work, affordable, cost, spent_detail
 from k8slb.reading.file_digest import content_digest
 from k8slb.reading.repository import git_top, repository_of, upward
 
@@ -123,6 +124,9 @@ class Rendering:
     # its own defaults, its objects are no release's: what its users say at the same place
     # is said of theirs.
     dependency_of: str | None = None
+    # What the chart's renders have cost in the run, this rendering's and those of the
+    # renderings tried before it (chart_work.py): what a further try may still spend.
+    work: Work = field(default_factory=Work)
 
     def path_of(self, member: str) -> str:
         """The file a member of the chart (as packed) is, as shown."""
@@ -454,21 +458,28 @@ def helm_engine() -> tuple[str | None, str]:
     return engine, ""
 
 
-def render_charts(jobs: Sequence[tuple[str, HelmOptions, bytes]]) -> list[list[Rendering]]:
+def render_charts(
+    jobs: Sequence[tuple[str, HelmOptions, bytes]], spent: Sequence[Work] | None = None
+) -> list[list[Rendering]]:
     """Each chart (folder, options, packed files) rendered with each of its value sets,
     in a child process with a time limit; a chart that runs over it, or kills its
-    process, is one finding, and the others are rendered all the same."""
+    process, is one finding, and the others are rendered all the same. `spent`: for a
+    chart rendered again (another try), the work its renders have cost so far, each
+    render of this try within what is left (chart_work.py)."""
     if not jobs:
         return []
     from k8slb.reading.render_process import run_isolated
 
-    outcomes = run_isolated(lambda job: render_sets(*job), jobs)
+    tries = list(spent) if spent is not None else [None] * len(jobs)
+    outcomes = run_isolated(
+        lambda job: render_sets(*job), [(*job, work) for job, work in zip(jobs, tries, strict=True)]
+    )
     renderings = []
-    for (chart, options, _), (ok, value) in zip(jobs, outcomes, strict=True):
+    for (chart, options, _), work, (ok, value) in zip(jobs, tries, outcomes, strict=True):
         if ok:
             renderings.append(value)
             continue
-        failed = Rendering(chart, options=options, stopped=value.limit)
+        failed = Rendering(chart, options=options, stopped=value.limit, work=work or Work())
         if value.limit:  # not the chart's fault: said so, and what gives it more room
             failed.problems.append(
                 Problem(
@@ -488,17 +499,40 @@ def render_charts(jobs: Sequence[tuple[str, HelmOptions, bytes]]) -> list[list[R
     return renderings
 
 
-def render_sets(chart: str, options: HelmOptions, data: bytes | None = None) -> list[Rendering]:
+def stopped_try(kept: Rendering, tried: Sequence[Rendering], how: str) -> None:
+    """A further try of a chart (`how`: with a stand-in, an installer's values) that a
+    limit of the run stopped (time, memory): the rendering kept instead says so, the
+    try's finding and its hint, and is not cached (another run may get through it)."""
+    if not any(rendering.stopped for rendering in tried):
+        return
+    kept.stopped = True
+    kept.problems = [
+        *kept.problems,
+        *(
+            replace(p, message=p.message.replace(" is not rendered", f" is not rendered {how}", 1))
+            for rendering in tried
+            if rendering.stopped
+            for p in rendering.problems
+        ),
+    ]
+
+
+def render_sets(
+    chart: str, options: HelmOptions, data: bytes | None = None, spent: Work | None = None
+) -> list[Rendering]:
     """The chart rendered with each of its value sets (one, the chart's values, unless the
     configuration names more). The templates of the second set on are keyed `PATH#N`: the
-    same file, rendered otherwise."""
+    same file, rendered otherwise. `spent`: the chart is tried again, its renders so far
+    cost that (None: its first try, whose first render of each set is always made)."""
     sets: list[tuple[str, ...]] = [()]
     for folder, configured in options.value_sets:
         if os.path.realpath(chart) == folder and configured:
             sets = [tuple(os.path.join(chart, name) for name in chosen) for chosen in configured]
-    renderings = []
+    renderings: list[Rendering] = []
     for variant, files in enumerate(sets):
-        rendering = render(chart, replace(options, values=(*files, *options.values)), data)
+        work = renderings[-1].work if renderings else spent or Work()  # the sets share it
+        chosen = replace(options, values=(*files, *options.values))
+        rendering = render(chart, chosen, data, work, again=spent is not None)
         if len(sets) > 1:
             label = " + ".join(os.path.basename(name) for name in files) or "values.yaml"
             rendering.label, rendering.variant = label, variant
@@ -579,10 +613,18 @@ def copied(file: str, copy: int, variant: str = "") -> str:
     return f"{file}{_COPY}{copy}{variant}" if copy else f"{file}{variant}"
 
 
-def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rendering:
+def render(
+    chart: str,
+    options: HelmOptions,
+    data: bytes | None = None,
+    work: Work | None = None,
+    again: bool = False,
+) -> Rendering:
     """The chart rendered; problems (KLB003: Helm's message, or that nothing here renders
-    charts) instead of an exception."""
-    rendering = Rendering(chart, options=options)
+    charts) instead of an exception. `work`: what the chart's renders of the run have cost
+    before this one; `again`: a further try of the chart, whose first render too must fit
+    in what is left (chart_work.py)."""
+    rendering = Rendering(chart, options=options, work=work or Work())
     where = chart_file(chart)
     engine = _engine()
     if engine is None:
@@ -619,22 +661,23 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
         rendering.problems.append(_schema_reaches_out(chart, reach))
         return rendering
     try:
-        by_name = _render_without_failing(rendering, engine, options, members)
+        by_name = _render_without_failing(rendering, engine, options, members, again)
     except HelmFailure as failure:
         if failure.path is not None:
             where = failure.path
-        rendering.problems.append(
-            _problem(
-                chart,
-                where,
-                str(failure),
-                failure.line,
-                failure.missing,
-                linked,
-                rendering.renamed,
-                everywhere=failure.needed_everywhere,
-            )
+        problem = _problem(
+            chart,
+            where,
+            str(failure),
+            failure.line,
+            failure.missing,
+            linked,
+            rendering.renamed,
+            everywhere=failure.needed_everywhere,
         )
+        if failure.out_of_work is not None:  # why it was not rendered again, before the rest
+            problem = replace(problem, detail=(failure.out_of_work, *problem.detail))
+        rendering.problems.append(problem)
         rendering.problems += [made] if made is not None else []
         return rendering
     rendering.values_files = [os.path.join(chart, "values.yaml"), *options.values]
@@ -760,30 +803,41 @@ def _render_once(
 
 
 def _render_without_failing(
-    rendering: Rendering, engine: str, options: HelmOptions, members: Mapping[str, bytes]
+    rendering: Rendering,
+    engine: str,
+    options: HelmOptions,
+    members: Mapping[str, bytes],
+    again: bool = False,
 ) -> dict[str, str]:
     """The chart rendered; where Helm fails on one template it names (a `required` value
     the defaults leave empty, a `fail`, a template error), rendered again without it, so
     that its other templates are linted: each template left out is a KLB003 at the place
     Helm names. A template whose named templates (`define`) others include takes them with
-    it: those fail next and are left out too. Within MAX_LEFT_OUT templates and a share of
-    the chart's time limit; past them (or when Helm names no template of the chart's own
-    files) the first failure is raised, the chart not rendered, as Helm would have it.
+    it: those fail next and are left out too. Within MAX_LEFT_OUT templates and the chart's
+    budget of work (chart_work.py: bytes of templates rendered, never seconds, so that a
+    busy machine gives the same answer); past them (or when Helm names no template of the
+    chart's own files) the first failure is raised, the chart not rendered, as Helm would
+    have it, its finding saying when the budget stopped it.
 
     A chart whose subcharts are not vendored is rendered without them, and a template that
     needs them (their named templates, the defaults of their values) fails: it is left out
     in the same way, its KLB003 naming them, within MAX_LEFT_OUT_WITHOUT_SUBCHARTS. When
     every template that writes objects is left out so, the chart is not rendered: nothing
     of its own is linted, said once."""
-    import time
-
     chart, linked = rendering.chart, rendering.linked
     values = _values(options)
-    started, first = time.monotonic(), None
+    first: HelmFailure | None = None
+    try_start = rendering.work
     left_out: list[Problem] = []
     theirs = False  # a template was left out that may need the missing subcharts
     while True:
-        attempt = time.monotonic()
+        price = cost(members)
+        if (again or first is not None) and not affordable(rendering.work, try_start, price):
+            spent = spent_detail(rendering.work, rendering.left_out)
+            stop = first or HelmFailure("not rendered again: its budget of work was spent")
+            stop.out_of_work = spent
+            raise stop from None
+        rendering.work = rendering.work.plus(price)
         try:
             by_name, missing = _render_once(chart, engine, values, options, members)
             break
@@ -791,12 +845,8 @@ def _render_without_failing(
             if first is None:
                 first = failure
             member = _failing_template(failure, members, rendering.renamed)
-            took = time.monotonic() - attempt
             budget = MAX_LEFT_OUT_WITHOUT_SUBCHARTS if failure.missing else MAX_LEFT_OUT
             if member is None or len(left_out) >= budget:
-                raise first from None
-            if time.monotonic() - started + took > _retry_time():
-                rendering.stopped = True  # another run, less busy, may get through
                 raise first from None
             problem = _problem(
                 chart, chart_file(chart), str(failure), linked=linked, renamed=rendering.renamed
@@ -820,15 +870,6 @@ MAX_LEFT_OUT = 4  # templates a chart is rendered without, each after a render t
 # templates (a library chart's `common.names.fullname`) or reads their values fails alone
 MAX_LEFT_OUT_WITHOUT_SUBCHARTS = 16
 _DEFINES = regex.compile(r'\{\{-?\s*define\s+"([^"\n]{1,200})"')
-
-
-def _retry_time() -> float:
-    """Seconds a chart's renders may take together before it is rendered again without a
-    failing template: a quarter of one render's time limit (render_process), so that a
-    chart of several value sets stays within it."""
-    from k8slb.reading.render_process import TIMEOUT
-
-    return TIMEOUT / 4
 
 
 def _failing_template(
@@ -958,6 +999,9 @@ class HelmFailure(Exception):
         self.missing = missing  # subcharts it declares and lacks: a likely cause
         # every template that writes objects failed, each maybe for want of them
         self.needed_everywhere = False
+        # not rendered again without the template it failed on: the budget of work was
+        # spent (chart_work.spent_detail says so)
+        self.out_of_work: str | None = None
 
 
 def _values(options: HelmOptions) -> dict[str, Any]:

@@ -236,6 +236,8 @@ def build(folder: str) -> Rendering:
             )
         except (OSError, subprocess.TimeoutExpired) as error:
             done = subprocess.CompletedProcess(command, 1, "", str(error))
+            # a limit of the run, not the kustomization's answer: another run may build it
+            rendering.stopped = isinstance(error, subprocess.TimeoutExpired)
     if done.returncode != 0:
         first = (done.stderr.strip().splitlines() or ["the build failed"])[0]
         rendering.problems.append(
