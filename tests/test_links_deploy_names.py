@@ -109,6 +109,23 @@ def test_compose_keeps_each_built_service_s_name_and_published_container_ports()
     ]
 
 
+def test_compose_writes_a_variable_s_default_where_nothing_sets_it() -> None:
+    """`${ORDERS_IMAGE:-orders_backend}`: the image compose tags when the variable is
+    not set, as it is for a context written so; a variable with no default stays unread,
+    and so does one inside a name (the registry the deploy pushes to)."""
+    text = (
+        "services:\n"
+        "  orders:\n    image: ${ORDERS_IMAGE:-shop/orders_backend}\n"
+        "    build: {context: '${ORDERS_SRC-../services/orders}'}\n"
+        "  billing:\n    image: ${BILLING_IMAGE}\n    build: ../services/billing\n"
+        "  web:\n    image: ${REGISTRY:-shop}/web\n    build: ../services/web\n"
+    )
+    builds = compose_builds("deploy/docker-compose.yml", text)
+    assert [(b.image, b.service, b.context) for b in builds] == [
+        ("shop/orders_backend", "orders", os.path.join("services", "orders"))
+    ]
+
+
 # -- a chart's image set at deploy time by a script -------------------------------------------
 
 CHART = {
