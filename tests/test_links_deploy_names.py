@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
-from k8slb.reading.build_files import compose_builds
+from k8slb.model.links import Evidence, Link
+from k8slb.reading.build_files import Said, compose_builds
 
 from tests.test_links import DOCKERFILE, links, only, service_app, workload
 
@@ -107,6 +109,81 @@ def test_compose_keeps_each_built_service_s_name_and_published_container_ports()
         ("", "hotels", (7070,)),
         ("acme/web", "web", (80, 443, 81)),
     ]
+
+
+def test_compose_writes_a_variable_s_default_where_nothing_sets_it() -> None:
+    """`${ORDERS_IMAGE:-orders_backend}`: the image compose tags when the variable is
+    not set, as it is for a context written so; a variable with no default stays unread,
+    and so does one inside a name (the registry the deploy pushes to)."""
+    text = (
+        "services:\n"
+        "  orders:\n    image: ${ORDERS_IMAGE:-shop/orders_backend}\n"
+        "    build: {context: '${ORDERS_SRC-../services/orders}'}\n"
+        "  billing:\n    image: ${BILLING_IMAGE}\n    build: ../services/billing\n"
+        "  web:\n    image: ${REGISTRY:-shop}/web\n    build: ../services/web\n"
+    )
+    builds = compose_builds("deploy/docker-compose.yml", text)
+    assert [(b.image, b.service, b.context) for b in builds] == [
+        ("shop/orders_backend", "orders", os.path.join("services", "orders"))
+    ]
+
+
+def _empty_image_chart(name: str) -> dict[str, str]:
+    """A chart whose Deployment's image the values leave empty, as the deploy sets it
+    (`image: {{ .Values.image }}`, rendered `image:` with no value)."""
+    return {
+        "helm/shop/Chart.yaml": "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
+        "helm/shop/values.yaml": 'image: ""\n',
+        f"helm/shop/templates/{name}.yaml": workload(name=name, image="{{ .Values.image }}"),
+    }
+
+
+def test_an_empty_image_is_guessed_the_folder_the_compose_service_named_as_its_workload_builds(
+    tmp_path: Path,
+) -> None:
+    """A guess from the names alone, said as one: with no image there is nothing to
+    weigh the build against, so what the link implies is lowered (Link.guessed)."""
+    compose = (
+        "services:\n"
+        "  orders-backend:\n    image: ${ORDERS_IMAGE:-orders_backend}\n"
+        "    build: {context: ../services/orders}\n"
+        "  billing-backend:\n    image: ${BILLING_IMAGE:-billing_backend}\n"
+        "    build: {context: ../services/billing}\n"
+    )
+    files = {
+        **_empty_image_chart("orders-backend"),
+        "deploy/docker-compose.yml": compose,
+        "services/orders/Dockerfile": DOCKERFILE,
+        **service_app("services/orders"),
+        "services/billing/Dockerfile": DOCKERFILE,
+        **service_app("services/billing"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "orders", "server.py")
+    (guess,) = [e for e in row["evidence"] if e.startswith("compose service guess:")]
+    assert "the compose service orders-backend, named as the workload" in guess
+    assert "leaves the image's name empty" in guess
+    said = Said("deploy/docker-compose.yml", 2, "orders-backend:")
+    evidence = (Evidence("compose service guess", said, "services/orders"),)
+    assert Link.guessed.fget(SimpleNamespace(evidence=evidence))  # type: ignore[attr-defined]
+
+
+def test_a_chart_named_as_a_folder_of_several_images_dockerfiles_guesses_none_of_them(
+    tmp_path: Path,
+) -> None:
+    """`images/shop/` holding `api.Dockerfile` and `worker.Dockerfile`: the chart's name
+    says not which of the two images a container whose image is left empty runs."""
+    template = workload(name="shop", image='"{{ .Values.image.repository }}:latest"')
+    files = {
+        "helm/shop/Chart.yaml": "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
+        "helm/shop/values.yaml": 'image:\n  repository: ""\n',
+        "helm/shop/templates/deployment.yaml": template,
+        "images/shop/api.Dockerfile": DOCKERFILE,
+        "images/shop/worker.Dockerfile": DOCKERFILE.replace("server.py", "worker.py"),
+        **service_app("images/shop"),
+        "images/shop/worker.py": "import grpc\n",
+    }
+    assert only(links(tmp_path, files))["code"] is None
 
 
 # -- a chart's image set at deploy time by a script -------------------------------------------

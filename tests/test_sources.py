@@ -52,6 +52,18 @@ def test_gitignore_is_honoured_with_negation_and_nesting(tmp_path: Path) -> None
     assert [p for p, _ in shown(tmp_path)] == ["keep.gen.yaml", "ok.yaml", "deep/ok.yaml"]
 
 
+def test_a_gitignore_that_ignores_all_but_what_it_names_keeps_the_folders_it_takes_back(
+    tmp_path: Path,
+) -> None:
+    """`*` then `!*/`: every folder taken back, as git does (the last pattern that
+    matches a folder decides), so the files `!*.*` keeps are read at any depth; a
+    folder a later line ignores again stays out."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("# all but files with a suffix\n*\n!*.*\n!*/\nlogs\n")
+    make(tmp_path, "deploy.yaml", "svc/orders/api/main.py", "svc/logs/x.yaml", "svc/notes")
+    assert [p for p, _ in shown(tmp_path)] == ["deploy.yaml", "svc/orders/api/main.py"]
+
+
 def test_gitignore_above_the_scanned_folder_applies_inside_the_repository(tmp_path: Path) -> None:
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     (tmp_path / ".gitignore").write_text("generated.yaml\n")

@@ -44,7 +44,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    whose image's name shares a word with that folder's or its parent's, is as strong as
    a documented build (`manifest in folder`) when other evidence points elsewhere;
    weaker, for an image nothing above links, the one folder a compose service named as
-   the workload or the container builds (`compose service`; for an image of its own
+   the workload or the container builds (`compose service`; for an image the manifest
+   leaves empty, a guess: `compose service guess`; for an image of its own
    carrying the container's name, `acme/comments-grpc`, whatever port the manifest
    gives, or the service building the folder named as the container);
 7. the weakest, a guess that says so (`image name guess`), of the one folder an image is
@@ -210,12 +211,20 @@ STRENGTH = {
     "compose service": 6,
     "image name guess": 7,
     "manifest beside guess": 7,
+    # a compose service named as the workload or the container of one whose image the
+    # manifest leaves empty (a chart's, set at deploy): the names alone, no image to weigh
+    "compose service guess": 7,
 }
 # The evidence that is a name alike alone: a link resting on it is a guess.
-NAME_GUESSES = frozenset({"image name guess", "manifest beside guess"})
+NAME_GUESSES = frozenset({"image name guess", "manifest beside guess", "compose service guess"})
 # The evidence that is a build of the image (which may target a stage of its Dockerfile).
 BUILD_KINDS = frozenset(
-    {*(kind for kind, strength in STRENGTH.items() if strength == 1), "docs", "compose service"}
+    {
+        *(kind for kind, strength in STRENGTH.items() if strength == 1),
+        "docs",
+        "compose service",
+        "compose service guess",
+    }
 )
 # Folders a service keeps its own manifests or chart in, beside its Dockerfile and code.
 MANIFEST_FOLDERS = frozenset(
@@ -1156,6 +1165,7 @@ class _Finder:
         # folders by their name less a role suffix (`car_server` under `car`), made when asked
         self._role_less: dict[str, set[str]] | None = None
         self._built_paths: set[str] | None = None  # what Dockerfiles copy and build (_is_built)
+        self._per_folder: Counter[str] | None = None  # _dockerfiles_in
         self._built_patterns: list[regex.Pattern[str]] = []  # what their build arguments choose
         # folders' Dockerfiles with no code, by their name (`docker/cart/Dockerfile`: cart)
         self._apart: dict[str, list[Dockerfile]] | None = None
@@ -1221,7 +1231,9 @@ class _Finder:
                         replace(e, said=replace(e.said, text=f"{e.said.text} ({tag.describe()})"))
                         for e in self._image_evidence(tag.source, said)
                     ]
-        if not found and isinstance(image, str) and not self._library_image(image):
+        if not found and image is None:  # left empty (a chart's `image: {{ .Values.image }}`)
+            found += self._guessed(workload, container, "")
+        elif not found and isinstance(image, str) and not self._library_image(image):
             found += self._guessed(workload, container, image)
         segment = image_repository(image).rsplit("/", 1)[-1]
         service = self._service_beside(workload, segment)
@@ -1290,6 +1302,10 @@ class _Finder:
         """What names the program where nothing builds its image, the first that says
         anything: the chart the image is named as, a compose service named as the workload,
         the gRPC service one build folder serves, a Dockerfile named for the role."""
+        # an image left empty: the compose service named as the workload or the container
+        # first, a name of this program alone, before the chart's, which may hold several
+        if found := self._compose_service(workload, container, image):
+            return found
         if not image_repository(image) and (
             found := self._named_as_its_chart(workload, container, image)
         ):
@@ -1297,8 +1313,6 @@ class _Finder:
         if not image_repository(image) and (
             found := self._chart_in_service(workload, container, image)
         ):
-            return found
-        if found := self._compose_service(workload, container, image):
             return found
         if _listed(container.body.get("ports")):
             line = pos_of(container.body, "image", value=True)[0]
@@ -1362,14 +1376,20 @@ class _Finder:
             for folder in self.folders_named.get(_normal(chart), ())
             if folder != chart_folder and self._is_built(folder)
         ]
-        if len(built) != 1:
-            return []
+        if len(built) != 1 or self._dockerfiles_in(built[0]) > 1:
+            return []  # (a folder of several images' Dockerfiles: which one runs is unsaid)
         line = pos_of(container.body, "image", value=True)[0]
         text = (
             f"image: {image} (a guess: the chart {chart_folder} leaves the image's repository "
             f"empty; {built[0]} is the one build folder named as the chart)"
         )
         return [Evidence("image name guess", Said(workload.path, line, text), built[0])]
+
+    def _dockerfiles_in(self, folder: str) -> int:
+        """How many Dockerfiles the folder itself holds (`api.Dockerfile`, `worker.Dockerfile`)."""
+        if self._per_folder is None:
+            self._per_folder = Counter(os.path.dirname(path) or "." for path in self.dockerfiles)
+        return self._per_folder[os.path.normpath(folder)]
 
     def _chart_in_service(
         self, workload: K8sObject, container: Container, image: str
@@ -1516,12 +1536,23 @@ class _Finder:
             if _normal(service) in names
             else "the container by the folder it builds"
         )
-        text = (
-            f"{said.text} (the compose service {service}, named as {named_as}, "
-            f"builds {folder}; the image {image} links nothing: weaker than a build of it)"
-        )
-        said = replace(said, text=text)
-        return [Evidence("compose service", said, folder, build.dockerfile, target=build.target)]
+        if not image_repository(image):
+            # no image to weigh against the build (a stock one run under a built service's
+            # name): the names alone, a guess
+            text = (
+                f"{said.text} (a guess: the compose service {service}, named as {named_as}, "
+                f"builds {folder}; the manifest leaves the image's name empty)"
+            )
+            said = replace(said, text=text)
+            kind = "compose service guess"
+        else:
+            text = (
+                f"{said.text} (the compose service {service}, named as {named_as}, "
+                f"builds {folder}; the image {image} links nothing: weaker than a build of it)"
+            )
+            said = replace(said, text=text)
+            kind = "compose service"
+        return [Evidence(kind, said, folder, build.dockerfile, target=build.target)]
 
     def _vendor_family(self, image: str) -> bool:
         """Whether a third party's image (a namespace none of the repository's builds push

@@ -1530,14 +1530,16 @@ def compose_builds(path: str, text: str) -> list[ImageBuild]:
         for name, service in services.items():
             if not isinstance(service, dict):
                 continue
-            image, build = literal_image(service.get("image")), service.get("build")
+            named = _compose_defaults(service.get("image"))
+            image, build = literal_image(named), service.get("build")
             context = build.get("context", ".") if isinstance(build, dict) else build
+            context = _compose_defaults(context)
             if build is None or _literal(context) is None:
                 continue
             if image is None and ("image" in service or _literal(name) is None):
                 continue  # an image not literal
             given = build if isinstance(build, dict) else {}
-            dockerfile = _literal(given.get("dockerfile"))
+            dockerfile = _literal(_compose_defaults(given.get("dockerfile")))
             line = _line(service, "image") if image else _line(services, name)
             root, args = _joined(folder, str(context)), given.get("args")
             built = _built(image or "", root, dockerfile, "compose", path, text, line, args)
@@ -1552,8 +1554,25 @@ def compose_builds(path: str, text: str) -> list[ImageBuild]:
                 found.append(built)
                 continue
             # the tag its `image` names (`gateway` is `gateway:latest`), when literal
-            found.append(replace(built, tags=(image_tag(str(service.get("image"))),)))
+            found.append(replace(built, tags=(image_tag(str(named)),)))
     return found
+
+
+# A compose value that is one variable given a default (`${IMAGE_API:-shop_api}`,
+# `${SRC-./api}`): compose writes the default when the variable is not set
+_COMPOSE_DEFAULT = regex.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^${}]*)\}")
+_MAX_COMPOSE_VALUE = 1024  # the longest value whose default is read
+
+
+def _compose_defaults(value: object) -> object:
+    """A compose value that is one variable with a literal default, as compose writes it
+    with the variable not set: that default (`${IMAGE_API:-shop_api}` -> `shop_api`). Any
+    other value as given: a variable inside a name (`${REGISTRY:-acme}/api`) is a registry
+    the deploy sets, the default one the manifests need not name."""
+    if not isinstance(value, str) or not value.startswith("${") or len(value) > _MAX_COMPOSE_VALUE:
+        return value
+    whole = _COMPOSE_DEFAULT.fullmatch(value)
+    return whole.group(1) if whole is not None else value
 
 
 def _compose_ports(service: Mapping[str, Any]) -> tuple[int, ...]:

@@ -161,32 +161,33 @@ class _IgnoreRules:
 
     def __init__(
         self,
-        specs: tuple[tuple[Path, pathspec.GitIgnoreSpec], ...] = (),
+        specs: tuple[tuple[Path, tuple[str, ...]], ...] = (),
         tracked: _TrackedFiles | None = None,
     ) -> None:
-        self.specs = specs
+        self.specs = specs  # each .gitignore's folder and lines
         self.tracked = tracked or _TrackedFiles(None)
 
     def below(self, folder: Path) -> _IgnoreRules:
-        spec = _read_gitignore(folder)
-        return _IgnoreRules((*self.specs, (folder, spec)), self.tracked) if spec else self
+        lines = _read_gitignore(folder)
+        return _IgnoreRules((*self.specs, (folder, lines)), self.tracked) if lines else self
 
     def ignores(self, path: Path, *, is_dir: bool) -> bool:
         verdict = False
-        for base, spec in self.specs:  # like git, the innermost file that has a say wins
+        for base, lines in self.specs:  # like git, the innermost file that has a say wins
             relative = os.path.relpath(path, base).replace(os.sep, "/") + ("/" if is_dir else "")
+            spec = folder_patterns(lines) if is_dir else gitignore_patterns(lines)
             include = spec.check_file(relative).include
             if include is not None:
                 verdict = include
         return verdict and not self.tracked.hold(path, is_dir=is_dir)
 
 
-def _read_gitignore(folder: Path) -> pathspec.GitIgnoreSpec | None:
+def _read_gitignore(folder: Path) -> tuple[str, ...]:
     try:
         lines = (folder / ".gitignore").read_text("utf-8", errors="replace").splitlines()
     except OSError:
-        return None
-    return gitignore_patterns(tuple(lines)) if lines else None
+        return ()
+    return tuple(lines)
 
 
 def _rules_for(root: Path, stamps: Stamps | None = None) -> _IgnoreRules:
@@ -441,6 +442,18 @@ def gitignore_patterns(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     import pathspec
 
     return pathspec.GitIgnoreSpec.from_lines(patterns, backend="re2")
+
+
+@cache
+def folder_patterns(patterns: tuple[str, ...]) -> pathspec.PathSpec[pathspec.Pattern]:
+    """A .gitignore's patterns as git reads them for a folder the walk reaches (every
+    folder above it kept): the last pattern that matches decides, as in git. Not
+    GitIgnoreSpec, which ranks a folder's own match by a folder pattern (`!*/`, that
+    takes folders back from a `*` above it) below any other pattern's, and would leave
+    out every folder of a tree that ignores all but the files it names."""
+    import pathspec
+
+    return pathspec.PathSpec.from_lines("gitignore", patterns, backend="re2")
 
 
 def discover(
