@@ -35,6 +35,13 @@ PROMISES: dict[str, tuple[str, ...]] = {
     "a template can read only its chart's files.": (
         "test_security_promises.py::test_a_template_reads_no_file_outside_its_chart_and_no_cluster",
     ),
+    "A chart Helm fails on is rendered again (without a failing template, with a stand-in "
+    "value) only while the bytes of templates handed to Helm stay within 1.5 MiB a try and "
+    "12 MiB a chart: counted in work, not seconds, so a busy machine gives the same answer.": (
+        "test_helm_left_out.py::test_a_chart_rendered_again_without_its_failing_templates_is_the_same_on_a_busy_machine",
+        "test_helm_left_out.py::test_past_its_budget_of_work_the_chart_is_not_rendered_and_says_after_how_many_renders",
+        "test_helm_left_out.py::test_a_further_try_of_a_chart_whose_work_is_spent_is_not_rendered",
+    ),
     "A chart may take 30 s, its renderer's data may grow by 1 GiB (`K8SLB_HELM_MEMORY`, MiB; "
     "Linux), its manifests may be 32 MiB, and all the charts of a run share 120 s "
     "(`K8SLB_HELM_BUDGET`, seconds); a chart past a limit is a KLB003 finding that says "

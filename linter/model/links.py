@@ -1149,9 +1149,8 @@ class _Finder:
                 folder = folder.rpartition(os.sep)[0]
             if not os.path.isabs(path):
                 self.by_folder["."].append(path)
-        # a folder with a Dockerfile is named too, with no code k8slb reads in it (a Ruby
-        # or shell service): its image's ENTRYPOINT and CMD are what a container runs; the
-        # top of a relative tree by its own name, as an absolute path names it
+        # a folder with a Dockerfile is named too, with no code k8slb reads in it (Ruby, shell:
+        # its image's ENTRYPOINT and CMD run); a relative tree's top by its own name
         for path, dockerfile in self.dockerfiles.items():
             folder = os.path.dirname(path) or "."
             if folder not in self.by_folder and self._context_of(dockerfile) is not None:

@@ -613,6 +613,19 @@ def copied(file: str, copy: int, variant: str = "") -> str:
     return f"{file}{_COPY}{copy}{variant}" if copy else f"{file}{variant}"
 
 
+def _no_engine(chart: str, where: str) -> Problem:
+    """Said at a chart when nothing here renders charts."""
+    return Problem(
+        UNRENDERED,
+        where,
+        1,
+        1,
+        f"Helm chart {chart} is not rendered, so not linted",
+        severity=Severity.INFO,
+        detail=("install `k8slb[helm]` (Helm's engine, no binary needed) or put helm on PATH",),
+    )
+
+
 def render(
     chart: str,
     options: HelmOptions,
@@ -628,19 +641,7 @@ def render(
     where = chart_file(chart)
     engine = _engine()
     if engine is None:
-        rendering.problems.append(
-            Problem(
-                UNRENDERED,
-                where,
-                1,
-                1,
-                f"Helm chart {chart} is not rendered, so not linted",
-                severity=Severity.INFO,
-                detail=(
-                    "install `k8slb[helm]` (Helm's engine, no binary needed) or put helm on PATH",
-                ),
-            )
-        )
+        rendering.problems.append(_no_engine(chart, where))
         return rendering
     unknown = _unknown_api_version(where, data)
     if unknown is not None:
