@@ -348,6 +348,10 @@ class GrpcNoGracefulShutdown(Rule):
         for facts in context.judged_code():
             yield from self._late_handlers(context, entries, facts)
             yield from self._exits_while_draining(context, entries, facts)
+            if not facts.waits:
+                # what follows judges a server's wait: a module with none is not asked
+                # for the code its containers run (each a closure of many modules)
+                continue
             # a link that is a guess from names alike is no evidence of which code runs
             # together: such code is judged as code no container is known to run
             runners = [link for link in entries.running(facts.path) if not link.guessed]
@@ -365,8 +369,6 @@ class GrpcNoGracefulShutdown(Rule):
                 where = f"the code container {bare[0].key} runs"
                 owners = {signal_owner(entries.code(link), link) for link in bare}
                 owner = owners.pop() if len(owners) == 1 else None
-            elif not facts.waits:
-                continue
             elif facts.project in context.projects_with("sigterm_handlers"):
                 yield from self._never_stopped(context, entries, facts)
                 continue
@@ -436,6 +438,21 @@ class GrpcNoGracefulShutdown(Rule):
         the wait (`_late_handlers`)."""
         if facts.language != "go":
             return
+        stopped = {stop.server for stop in facts.stops}
+        servers = {s.name: s for s in facts.servers if s.name}
+        waits = [
+            (wait, servers[wait.server])
+            for wait in facts.waits
+            if wait.server in servers
+            and not servers[wait.server].handed
+            and wait.server not in stopped
+            and wait.server in facts.starts
+            and wait.late_handler is None
+        ]
+        if not waits:
+            # most modules: the program's code (a closure of every file a container
+            # runs) is not gathered for them, which made this quadratic in a program
+            return
         code = [m for m in _program_code(context, entries, facts) if not m.is_test]
         handlers = [loc for module in code for loc in module.sigterm_handlers]
         if not handlers or any(module.signal_exits for module in code):
@@ -446,19 +463,8 @@ class GrpcNoGracefulShutdown(Rule):
             if handler.path == facts.path
             else f"{handler.path}:{handler.line}"
         )
-        stopped = {stop.server for stop in facts.stops}
-        servers = {s.name: s for s in facts.servers if s.name}
         grace = context.fix_values.stop_grace_seconds
-        for wait in facts.waits:
-            server = servers.get(wait.server or "")
-            if (
-                server is None
-                or server.handed
-                or wait.server in stopped
-                or wait.server not in facts.starts
-                or wait.late_handler is not None
-            ):
-                continue
+        for wait, server in waits:
             name = wait.server
             yield self.code_finding(
                 wait.loc,

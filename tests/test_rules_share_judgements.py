@@ -8,9 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from k8slb.code.facts import CodeFacts
 from k8slb.model import dialers, http2
+from k8slb.model.entries import Entries
 from k8slb.model.index import Index
-from k8slb.model.links import CodeLinks
+from k8slb.model.links import CodeLinks, Link
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import YMap
 
@@ -156,3 +158,78 @@ def test_the_configurations_that_may_dial_a_service_are_not_sought_among_every_o
     few = _kind_tests(tmp_path / "few", 8, monkeypatch)
     many = _kind_tests(tmp_path / "many", 32, monkeypatch)
     assert many <= 4.5 * few  # four times the objects: four times the questions, not 16
+
+
+GO_SERVER_MAIN = """\
+package main
+
+import (
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"google.golang.org/grpc"
+{imports}
+)
+
+func main() {{
+{uses}
+	lis, _ := net.Listen("tcp", ":50051")
+	server := grpc.NewServer()
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, syscall.SIGTERM)
+	go func() {{
+		<-stop
+		server.GracefulStop()
+	}}()
+	_ = server.Serve(lis)
+}}
+"""
+
+
+def _go_program(packages: int) -> dict[str, str | bytes]:
+    """A gRPC server's program that catches SIGTERM and stops the server, importing
+    `packages` packages of its own, built into the image a Deployment runs."""
+    files: dict[str, str | bytes] = {
+        "go.mod": "module example.com/shop\n\ngo 1.22\n",
+        "Dockerfile": "FROM golang:1.22\nWORKDIR /src\nCOPY . .\n"
+        'RUN go build -o /usr/bin/server ./server\nENTRYPOINT ["/usr/bin/server"]\n',
+        "deployment.yaml": BACKEND.replace("registry.example/backend:1.0", "example/shop:1.0"),
+    }
+    for n in range(packages):
+        files[f"part{n}/part.go"] = f'package part{n}\n\nfunc Name() string {{ return "{n}" }}\n'
+    files["server/main.go"] = GO_SERVER_MAIN.format(
+        imports="\n".join(f'\t"example.com/shop/part{n}"' for n in range(packages)),
+        uses="\n".join(f"\t_ = part{n}.Name()" for n in range(packages)),
+    )
+    return files
+
+
+def _code_asked(folder: Path, packages: int, monkeypatch: pytest.MonkeyPatch) -> int:
+    """How many times KLB403 asks for the code a container runs (an import closure), on
+    the program of `_go_program(packages)`."""
+    asked = 0
+    code = Entries.code
+
+    def counted(entries: Entries, link: Link) -> list[CodeFacts]:
+        nonlocal asked
+        asked += 1
+        return code(entries, link)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(Entries, "code", counted)
+        result = lint_files(folder, _go_program(packages), select=["KLB403"])
+    assert result.findings == []  # the server is stopped on SIGTERM
+    return asked
+
+
+def test_a_go_programs_code_is_gathered_for_its_servers_not_for_each_of_its_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # KLB403 gathered the code each container runs (every file of its program) for every
+    # file the container runs, waits to judge or not: quadratic in a program's files (a
+    # large Go repository's check spent minutes there)
+    few = _code_asked(tmp_path / "few", 2, monkeypatch)
+    many = _code_asked(tmp_path / "many", 32, monkeypatch)
+    assert 0 < many == few  # asked for the file that serves, however many files there are
