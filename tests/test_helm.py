@@ -839,7 +839,9 @@ def test_a_chart_that_fills_the_memory_is_stopped_at_the_limit_and_k8slb_stays_s
     assert "K8SLB_HELM_MEMORY (MiB) raises the limit" in out
     # which limit stops it first depends on the machine's load (its memory, its output, or
     # the render's time when two test workers share the cores): any limit, said at its chart
-    stopped = r"256 MiB of memory|32 MiB of manif|used over \d+ s of CPU|for rendering charts ran out"
+    stopped = (
+        r"256 MiB of memory|32 MiB of manif|used over \d+ s of CPU|for rendering charts ran out"
+    )
     assert re.search(rf"c-repeats/Chart.yaml:1:1: KLB003 .*({stopped})", out), out
     assert "goroutine" not in out + done.stderr, "Go's dying words are kept from the user"
     peak_kib = int(out.rsplit("peak ", 1)[1])
