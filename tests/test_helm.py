@@ -1065,6 +1065,41 @@ def test_a_dependency_in_a_sibling_folder_is_rendered_as_helm_dependency_build_w
     ]
 
 
+def test_a_dependency_on_a_folder_of_its_charts_is_one_subchart_rendered_the_same_each_run(
+    tmp_path: Path,
+) -> None:
+    """`repository: file://charts/db-chart` names a folder Helm already loads as a subchart
+    (its name `db`, not the folder's): no copy is added besides it, which made two subcharts
+    named `db`, the one Helm rendered changing from run to run, and with it whether the
+    template Helm fails on could be left out (an umbrella chart of round 27)."""
+    from k8slb.reading.charts import linked_dependencies
+
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    declared = (
+        "apiVersion: v2\nname: umbrella\nversion: 0.1.0\ndependencies:\n"
+        "  - name: db\n    version: 0.1.0\n    repository: file://charts/db-chart\n"
+    )
+    chart = write(
+        tmp_path / "repo" / "umbrella",
+        {
+            "Chart.yaml": declared,
+            "templates/service.yaml": PLAIN_TEMPLATE,
+            "charts/db-chart/Chart.yaml": "apiVersion: v2\nname: db\nversion: 0.1.0\n",
+            "charts/db-chart/templates/secret.yaml": '{{ fail "db is broken" }}\n',
+            "charts/db-chart/templates/svc.yaml": PLAIN_TEMPLATE.replace("name: s", "name: db"),
+        },
+    )
+    assert linked_dependencies(str(chart)) == {}
+    expected = [
+        ("KLB003", "umbrella/charts/db-chart/templates/secret.yaml", 1, 3),
+        ("KLB104", "umbrella/charts/db-chart/templates/svc.yaml", 4, 25),
+        ("KLB104", "umbrella/templates/service.yaml", 4, 25),
+    ]
+    for _ in range(3):
+        _, report = check("--no-cache", str(chart))
+        assert sorted(where(report, tmp_path / "repo")) == expected
+
+
 def test_a_dependency_folder_outside_the_repository_is_not_read_and_said(
     tmp_path: Path,
 ) -> None:
