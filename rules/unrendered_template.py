@@ -91,8 +91,8 @@ class UnrenderedTemplate(ReadProblemRule):
     ## Fix
     Give the chart what it needs to render (`--helm-values FILE`, `--helm-set KEY=VALUE`,
     `--helm-skip-schema-validation` for a schema that refers to a URL), install the engine
-    (`pip install 'k8slb[helm]'`), raise a bound (`K8SLB_HELM_BUDGET`,
-    `K8SLB_HELM_MEMORY`), or lint rendered output:
+    (`pip install 'k8slb[helm]'`), raise a bound (`K8SLB_HELM_SECONDS`,
+    `K8SLB_HELM_BUDGET`, `K8SLB_HELM_MEMORY`), or lint rendered output:
     `helm template RELEASE CHART -f values.yaml | k8slb check -`.
 
     ## Other linters

@@ -42,13 +42,26 @@ PROMISES: dict[str, tuple[str, ...]] = {
         "test_helm_left_out.py::test_past_its_budget_of_work_the_chart_is_not_rendered_and_says_after_how_many_renders",
         "test_helm_left_out.py::test_a_further_try_of_a_chart_whose_work_is_spent_is_not_rendered",
     ),
-    "A chart may take 30 s, its renderer's data may grow by 1 GiB (`K8SLB_HELM_MEMORY`, MiB; "
-    "Linux), its manifests may be 32 MiB, and all the charts of a run share 120 s "
-    "(`K8SLB_HELM_BUDGET`, seconds); a chart past a limit is a KLB003 finding that says "
-    "which.": (
+    "A chart may use 30 s of CPU (`K8SLB_HELM_SECONDS`), its renderer's data may grow by "
+    "1 GiB (`K8SLB_HELM_MEMORY`, MiB; Linux), its manifests may be 32 MiB, and all the charts "
+    "of a run share 120 s of CPU (`K8SLB_HELM_BUDGET`, seconds); a chart past a limit is a "
+    "KLB003 finding that says which.": (
         "test_hostile_input.py::test_a_chart_that_renders_for_ever_is_stopped_and_the_rest_is_linted",
         "test_helm.py::test_a_chart_that_fills_the_memory_is_stopped_at_the_limit_and_k8slb_stays_small",
         "test_helm.py::test_the_charts_of_a_run_share_one_rendering_budget_and_each_past_it_is_named",
+        "test_render_process.py::test_k8slb_helm_seconds_gives_a_chart_more_cpu",
+    ),
+    "These time limits count the CPU time of the renderer (every thread, and any process it "
+    "runs), not the clock's, so a busy machine gives the same answer; the wall clock only "
+    "guards against a renderer stuck without using CPU, at four times each limit (off Linux, "
+    "where no process's CPU time is read, the limits are the clock's).": (
+        "test_render_process.py::test_a_starved_job_gets_the_same_answer_as_on_an_idle_machine",
+        "test_render_process.py::test_every_thread_of_the_job_is_counted",
+        "test_render_process.py::test_a_process_the_job_runs_is_counted_and_stopped_with_it",
+        "test_render_process.py::test_the_runs_budget_counts_cpu_not_the_clock",
+        "test_render_process.py::test_a_job_that_sleeps_is_stopped_by_the_wall_guard_not_before_its_cpu_limit_would",
+        "test_render_process.py::test_the_runs_budget_has_a_wall_guard_too",
+        "test_render_process.py::test_where_no_proc_tells_the_cpu_time_the_limits_are_the_clocks",
     ),
     "These limits come from the environment, never from the repository.": (
         "test_security_promises.py::test_the_configuration_has_no_key_for_limits_programs_or_network",

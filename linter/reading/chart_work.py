@@ -14,11 +14,12 @@ The numbers come from measurements on this project's corpus (two shared cores, u
 load): Helm renders 0.2-4 µs of CPU per byte of templates, its slowest realistic chart
 1 s for a render of 250 KB, the largest (300 KB of templates, with stand-ins) 1 s each
 on a quiet machine, 4-5 s on this one loaded (two CPU-bound processes per core): seven
-renders in one try ran past render_process.TIMEOUT (30 s) there. TRY_WORK lets such a
-chart be rendered five times in one try, 5 s quiet and 20-25 s that loaded;
-CHART_WORK about forty times over its tries, a share of the run's render_process.BUDGET.
-The time limits stay, for charts that render for ever (`{{ range until 100000000 }}`):
-they alone depend on the clock.
+renders in one try ran past render_process.TIMEOUT (30 s, then of wall time) there.
+TRY_WORK lets such a chart be rendered five times in one try, 5 s quiet and 20-25 s that
+loaded; CHART_WORK about forty times over its tries, a share of the run's
+render_process.BUDGET. The time limits stay, for charts that render for ever
+(`{{ range until 100000000 }}`): they count the renderer's CPU time, and only their guard
+of the wall clock (four times as long) depends on the machine's load.
 """
 
 from __future__ import annotations

@@ -291,6 +291,7 @@ def linked_dependencies(chart: str) -> dict[str, str]:
         else []
     )
     top, own = os.path.realpath(repository_of(chart)), os.path.realpath(chart)
+    subcharts = os.path.join(own, "charts")
     linked = {}
     for name, repository in declared:
         if not repository.startswith("file://") or any(
@@ -301,7 +302,10 @@ def linked_dependencies(chart: str) -> dict[str, str]:
         folder = os.path.normpath(os.path.join(chart, repository.removeprefix("file://")))
         real = os.path.realpath(folder)
         if (
-            os.path.commonpath([real, top]) == top
+            os.path.dirname(real) != subcharts  # a folder of charts/ (`file://charts/db-x`)
+            # Helm loads as it is: a copy besides would be a second subchart of that name,
+            # the one Helm renders changing from run to run
+            and os.path.commonpath([real, top]) == top
             and os.path.commonpath([real, own]) != real  # not the chart, nor a folder it is in
             and is_chart_folder(real)
         ):
