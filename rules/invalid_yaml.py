@@ -37,7 +37,11 @@ class InvalidYaml(ReadProblemRule):
     (`testdata`, `test_data`, `test-data`, `fixtures`, `test_fixtures`, `test-fixtures`,
     `__fixtures__`: an input or an expected output a test compares). No manifest tool
     applies those. A file with either key may be a Kubernetes manifest, and stays an
-    error however it breaks, wherever it is.
+    error however it breaks, but in a test's data below the folder named: a manifest
+    there is a test's input, some broken on purpose (a parser's test of a repeated key),
+    or the output it expects, which no deploy tool applies, so it is `info`, with that
+    reason first, as every rule's finding in such a file. Naming the folder itself
+    (`k8slb check pkg/parser/testdata`) asks for it to be judged in full: an error.
 
     ## Why it matters
     `kubectl apply` rejects such a file, and no other rule can look inside it. The rest of

@@ -128,6 +128,14 @@ class NoPreStop(Rule):
     reaches through calls k8slb does not follow), is `info` too: the drain is seen, not
     the signal that starts it.
 
+    Every rule's finding in a file of a test's data is `info` too, the reason first: a
+    file below the folder named in a `testdata/` folder (Go's tool skips it), or in
+    `test-data`, `test_data`, `fixtures`, `test_fixtures`, `test-fixtures` or
+    `__fixtures__`, is a test's input or the output it expects, which no deploy tool
+    applies; its objects are applied with none of the repository's own files, so a copy
+    of a Service there serves none of their pods. Naming that folder (`k8slb check
+    pkg/render/testdata`) asks for it to be judged in full.
+
     Where only the container's configuration says so, it is `info`, and the message names
     the setting: a flag of its `command`/`args`, a variable of its `env` (or of a ConfigMap
     it takes env from), or a line of a ConfigMap it mounts, whose name says that the server

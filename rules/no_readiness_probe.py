@@ -85,6 +85,14 @@ class NoReadinessProbe(Rule):
     while it hangs or drains), and is `info` when the workload runs one replica and no
     autoscaler scales it (no other pod could take that traffic).
 
+    Every rule's finding in a file of a test's data is `info` too, the reason first: a
+    file below the folder named in a `testdata/` folder (Go's tool skips it), or in
+    `test-data`, `test_data`, `fixtures`, `test_fixtures`, `test-fixtures` or
+    `__fixtures__`, is a test's input or the output it expects, which no deploy tool
+    applies; its objects are applied with none of the repository's own files, so a copy
+    of a Service there serves none of their pods. Naming that folder (`k8slb check
+    pkg/render/testdata`) asks for it to be judged in full.
+
     ## Why it matters
     Without a readiness probe a pod is in the endpoints as soon as its containers start:
     it gets connections before it listens, and keeps getting them while it hangs or drains.

@@ -29,3 +29,34 @@ def parent_folder(path: str) -> str:
         if "" not in parts and "." not in parts:
             return "/".join(parts[:-1]) or "."
     return str(PurePath(path).parent)
+
+
+# The folders that hold a test's data: its inputs and the outputs it expects (Go's tool
+# skips `testdata`; the others are the usual names of a test's fixtures). No deploy tool
+# applies what is in them.
+TEST_DATA = frozenset(
+    {
+        "testdata",
+        "test-data",
+        "test_data",
+        "fixtures",
+        "test_fixtures",
+        "test-fixtures",
+        "__fixtures__",
+    }
+)
+
+
+def folder_of_test_data(shown: str, named: str) -> str | None:
+    """The folder of a test's data (`TEST_DATA`, the topmost) that a walked file or folder
+    `shown` is in below the folder the user named (`named`, normalised, which `shown`
+    starts with), as shown; None when there is none. A folder above the one named is the
+    user's choice: naming a test's data asks it to be judged as any other file."""
+    prefix = "" if named == "." else named.rstrip("/\\") + os.sep
+    if not shown.startswith(prefix) or len(shown) <= len(prefix):
+        return None
+    parts = path_parts(shown[len(prefix) :])
+    for depth, folder in enumerate(parts[:-1]):
+        if folder in TEST_DATA:
+            return prefix + os.path.join(*parts[: depth + 1])
+    return None

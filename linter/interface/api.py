@@ -30,7 +30,7 @@ from k8slb.core.record import record
 from k8slb.core.results import RunResult
 from k8slb.reading.charts import HelmOptions
 from k8slb.reading.repository import inside, repository_of
-from k8slb.reading.sources import STDIN, Discovery, Exclude, discover, with_context
+from k8slb.reading.sources import STDIN, Discovery, Exclude, as_in_context, discover, with_context
 from k8slb.report import baseline as baselines
 from k8slb.rules.unused_suppression import UnusedSuppression
 from k8slb.run.cache import Cache, ParseMemo
@@ -209,6 +209,8 @@ def _found(
             note(f"project context: {folder}")
     if context:
         more = discover(context, None, leave_out, options.kustomize, report=False, walks=walks)
+        if options.context:  # the folder given is the context's, not a file's named in it
+            found = as_in_context(found, more)
         found = with_context(found, more)
     return found
 

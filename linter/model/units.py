@@ -13,10 +13,16 @@ one folder with such workloads are not taken for alternatives: the folder may be
 whole.) Where two files define the same object, the folder where their paths part holds
 variants: each of its entries that defines such an object is a variant of its own, and its
 other entries (the common parts) go with every variant.
+
+A plain file in a test's data (`testdata/` below the folder named: model/test_data.py) is
+applied by no deploy tool: the files of each such folder are a unit of their own, so that
+a test's copy of a Service never selects the repository's pods, nor its pods make a real
+Service look served.
 """
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
@@ -29,6 +35,8 @@ Folder = tuple[str, ...]
 #  for each folder of variants above the file, the variant it is in)
 Unit = tuple[str, tuple[tuple[Folder, str], ...]]
 PLAIN: Unit = ("", ())
+# what the unit of a test's data's plain files starts with (then the folder of the data)
+TEST_DATA_UNIT = "test data: "
 
 
 def compatible(one: Unit, other: Unit) -> bool:
@@ -42,23 +50,29 @@ def compatible(one: Unit, other: Unit) -> bool:
 
 
 def deployment_units(
-    objects: Iterable[K8sObject], rendered_from: Mapping[str, str]
+    objects: Iterable[K8sObject],
+    rendered_from: Mapping[str, str],
+    test_data: Mapping[str, str] | None = None,
 ) -> dict[str, Unit]:
     """The unit of each file that holds objects, by path (rendered files: their chart's or
-    kustomization's path)."""
-    paths_of: dict[tuple[str, str, str, str], set[str]] = defaultdict(set)
+    kustomization's path). A plain file in a test's data (`test_data`: its path,
+    normalised, to the folder of the test's data) is of that folder's unit, never applied
+    with the repository's own files; its copies of them make no variants of theirs."""
+    apart = test_data or {}
+    paths_of: dict[tuple[str, str, str, str, str], set[str]] = defaultdict(set)
     # the files of the workloads of each kind, namespace and pod selector
-    selecting: dict[tuple[str, str, str, str], set[str]] = defaultdict(set)
+    selecting: dict[tuple[str, str, str, str, str], set[str]] = defaultdict(set)
     files: set[str] = set()
     for obj in objects:
         files.add(obj.path)
         if obj.name is not None and obj.path not in rendered_from:
             # one that names no namespace is applied in `default`, as one that names it
             namespace = namespace_key(obj.namespace)
-            paths_of[(obj.group, obj.kind, namespace, obj.name)].add(obj.path)
+            among = apart.get(os.path.normpath(obj.path), "")
+            paths_of[(among, obj.group, obj.kind, namespace, obj.name)].add(obj.path)
             selector = _selector(obj)
             if selector is not None:
-                selecting[(obj.group, obj.kind, namespace, selector)].add(obj.path)
+                selecting[(among, obj.group, obj.kind, namespace, selector)].add(obj.path)
     variants: dict[Folder, set[str]] = defaultdict(set)
     for paths in paths_of.values():
         _add_variants(variants, paths, across_folders=False)
@@ -76,7 +90,8 @@ def deployment_units(
             for depth in range(len(parts))
             if parts[depth] in variants.get(parts[:depth], ())
         )
-        units[path] = ("", chosen)
+        folder = apart.get(os.path.normpath(path))
+        units[path] = (f"{TEST_DATA_UNIT}{folder}" if folder else "", chosen)
     return units
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from k8slb.core import regex
 from k8slb.core.findings import ObjectRef, Problem, Severity
+from k8slb.core.paths import TEST_DATA
 from k8slb.core.record import record
 from k8slb.reading.build_files import names_builds
 from k8slb.reading.encodings import yaml_codec
@@ -546,20 +547,8 @@ def _yaml_problems(path: str, text: str, problems: list[tuple[int, YAMLProblem]]
 
 
 # The folders a program's build packs into it (Maven's and Gradle's `src/<set>/resources`:
-# read by the program from its classpath) and those that hold a test's data (Go's tool
-# skips `testdata`; the others are the usual names of a test's inputs and expected outputs)
+# read by the program from its classpath); those that hold a test's data are TEST_DATA
 _RESOURCES = "resources"
-_TEST_DATA = frozenset(
-    {
-        "testdata",
-        "test-data",
-        "test_data",
-        "fixtures",
-        "test_fixtures",
-        "test-fixtures",
-        "__fixtures__",
-    }
-)
 
 
 def _not_applied(path: str) -> str | None:
@@ -568,7 +557,7 @@ def _not_applied(path: str) -> str | None:
     input or an expected output a test compares), which no manifest tool applies."""
     folders = path.replace("\\", "/").split("/")[:-1]
     for at, folder in enumerate(folders):
-        if folder in _TEST_DATA:
+        if folder in TEST_DATA:
             return f"a test's data (`{folder}/`)"
         if folder == _RESOURCES and at >= 2 and folders[at - 2] == "src":
             return f"a program's build resources (`src/{folders[at - 1]}/resources/`)"

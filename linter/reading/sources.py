@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+from k8slb.core.paths import folder_of_test_data
 from k8slb.core.record import record
 from k8slb.inputs import MANIFESTS, READERS, reader_of, reported
 from k8slb.languages import language_of as code_language
@@ -69,6 +70,9 @@ class Source:
     location: str | None
     report: bool = True  # False: read for cross-file facts only (`--context`)
     unread: str | None = None  # why the file is listed but never read (KLB006)
+    # the folder of a test's data it is in, below the folder named (core/paths.py's
+    # folder_of_test_data): deployed by no tool, its findings are said at info
+    test_data: str | None = None
 
     def read(self) -> bytes:
         """The bytes, at most MAX_FILE_BYTES of them: a named `/dev/zero` or a runaway
@@ -421,6 +425,28 @@ def with_context(found: Discovery, context: Discovery) -> Discovery:
     return Discovery([*kept, *extra], [*found.errors, *context.errors])
 
 
+def as_in_context(found: Discovery, context: Discovery) -> Discovery:
+    """`found`, each file the context's walk found in a test's data marked so, as there:
+    a pre-commit hook names each changed file with `--context .`, and its run says what
+    the tree's does (only the files of a test's data resolved: a few)."""
+    data = {
+        os.path.realpath(s.location): s.test_data
+        for s in context.sources
+        if s.test_data is not None and s.location is not None
+    }
+    if not data:
+        return found
+    sources = [
+        dataclasses.replace(s, test_data=folder)
+        if s.test_data is None
+        and s.location is not None
+        and (folder := data.get(os.path.realpath(s.location))) is not None
+        else s
+        for s in found.sources
+    ]
+    return Discovery(sources, found.errors)
+
+
 def _key(location: str) -> str:
     return os.path.abspath(location)
 
@@ -473,14 +499,22 @@ def discover(
     several = len(paths) > 1  # one folder's walk gives each file once
     seen: set[str] = set()
 
-    def add(shown: str, language: Language, location: str | None, unread: str | None) -> None:
+    def add(
+        shown: str,
+        language: Language,
+        location: str | None,
+        unread: str | None,
+        test_data: str | None = None,
+    ) -> None:
         if several:
             key = os.path.abspath(location) if location else STDIN
             if key in seen:
                 return
             seen.add(key)
         told = report and reported(language, shown)
-        found.sources.append(Source(shown, language, location, report=told, unread=unread))
+        found.sources.append(
+            Source(shown, language, location, report=told, unread=unread, test_data=test_data)
+        )
 
     for path in paths:
         if path == STDIN:
@@ -498,8 +532,9 @@ def discover(
         if exclude is not None and exclude.excludes_named(Path(path)):
             continue  # --force-exclude: named, but excluded all the same
         if stat.S_ISDIR(mode):
+            named = os.path.normpath(path)
             for shown, language, unread in _walk(path, exclude, found.errors, kustomize, walks):
-                add(shown, language, shown, unread)
+                add(shown, language, shown, unread, folder_of_test_data(shown, named))
         else:  # named by the user: read, even through a link or from a pipe (`<(helm ...)`)
             language = named_kind(path)
             whole = _folder_of(path) if language == MANIFESTS.name else None

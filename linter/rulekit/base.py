@@ -105,6 +105,9 @@ class Context:
     # a file no kustomization builds, though one beside or above it lists others -> why
     # (model/kustomized.py's left_out): its findings are said at info
     unbuilt: Mapping[str, str] = field(default_factory=dict)
+    # a file in a test's data below the folder named -> why (model/test_data.py): its
+    # findings are said at info
+    test_data: Mapping[str, str] = field(default_factory=dict)
     # what Java builds say of grpc-java, by the project folder each speaks for
     grpc_java: Mapping[str, Sequence[GrpcJavaBuild]] = field(default_factory=dict)
     # the Dockerfiles built from each context folder (runtimes.build_contexts)

@@ -37,6 +37,7 @@ from k8slb.model.links import (
 )
 from k8slb.model.patched import Patched, move_to_patches, patch_aliases, patched
 from k8slb.model.runtimes import build_contexts, image_builds, named_contexts
+from k8slb.model.test_data import files_in_test_data, why_test_data
 from k8slb.model.units import deployment_units
 from k8slb.reading.build_files import (
     BuildFacts,
@@ -622,8 +623,8 @@ def verdicts(
     findings = run_rules(context, settings.rules, read.errors, progress)
     findings = move_to_patches(findings, context.patched)
     findings, suppressed = suppress(findings, context, settings, read)
-    if context.unbuilt:  # files no kustomization builds: applied by hand, if at all
-        findings = said_at_info(findings, context.unbuilt)
+    if context.unbuilt or context.test_data:  # applied by hand, if at all; or by none
+        findings = said_at_info(findings, {**context.unbuilt, **context.test_data})
     reported = _reported(sources, read)
     if not reported.every:  # what another chart rendered of a template a named one renders
         findings = [f for f in findings if reported.rendered(f.path)]
@@ -681,11 +682,12 @@ def analyse(
         read.rendered_from,
     )
     said = frozenset(p.path for p in unnamed.said)  # their shape is said there too
+    test_data = files_in_test_data(sources, read.rendered_from)  # a test's: no deploy applies
     problems = _read_problems(sources, read, merged, unnamed, patterns, said)
     index = Index(
         objects,
         settings.mesh,
-        deployment_units(objects, read.rendered_from),
+        deployment_units(objects, read.rendered_from, test_data),
         manifest_files=[m.path for m in read.manifests],
         namespaces_elsewhere=read.namespaces_elsewhere,
         built_replicas=merged.scaled,
@@ -719,6 +721,7 @@ def analyse(
             merged.complete,
             merged.patch_files,
         ),
+        test_data=why_test_data(test_data),
         grpc_java=read.builds.grpc_java,
         build_contexts=build_contexts(read.builds),
         named_contexts=named_contexts(read.builds),

@@ -322,7 +322,7 @@ def _same_kinds(before: Plan, now: Plan) -> bool:
     if not all(source[2] for source in (*old.values(), *new.values())):
         return False  # a run with --context judges some files only
     for path in old.keys() ^ new.keys():
-        _, language, _, unread = old.get(path) or new[path]
+        _, language, _, unread, _ = old.get(path) or new[path]
         reader = reader_of(language)
         if unread is not None or (reader is not None and reader.renders):
             return False
@@ -334,8 +334,8 @@ def _sources_of(plan: Plan, sources: Sequence[Source]) -> list[Source]:
     taken by its key, and `_Unread` refuses to read it)."""
     now = {source.path: source for source in sources}
     return [
-        now.get(path) or Source(path, language, None, report, unread)
-        for path, language, report, unread in plan
+        now.get(path) or Source(path, language, None, report, unread, test_data)
+        for path, language, report, unread, test_data in plan
     ]
 
 

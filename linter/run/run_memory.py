@@ -20,11 +20,12 @@ from k8slb.reading.build_files import names_builds
 from k8slb.reading.sources import Language, Source
 from k8slb.run.cache import Cache, run_key
 
-Plan = tuple[tuple[str, Language, bool, str | None], ...]  # each source's path and kind
+# each source's path and kind, whether reported, why unread, the test's data it is in
+Plan = tuple[tuple[str, Language, bool, str | None, str | None], ...]
 
 
 def plan_of(sources: Sequence[Source]) -> Plan:
-    return tuple((s.path, s.language, s.report, s.unread) for s in sources)
+    return tuple((s.path, s.language, s.report, s.unread, s.test_data) for s in sources)
 
 
 @record

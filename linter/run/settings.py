@@ -57,7 +57,7 @@ class Settings:
                 self.report_unused_ignores,
                 self.today or datetime.date.today(),
                 sorted(self.links.items()),
-                [(s.path, s.language, s.report, s.unread) for s in sources],
+                [(s.path, s.language, s.report, s.unread, s.test_data) for s in sources],
             )
         )
 

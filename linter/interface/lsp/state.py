@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from k8slb.core.paths import folder_of_test_data
 from k8slb.core.results import RunResult
 from k8slb.fixing.fixer import FixOutcome
 from k8slb.inputs import reader_of, reported
@@ -172,7 +173,13 @@ class Workspace:
         """The plan's files, and each open buffer of a kind k8slb reads that is on no disk
         yet (a new file, unsaved)."""
         extra = [
-            Source(path, language, path, report=reported(language, path))  # as discover's
+            Source(  # as discover's
+                path,
+                language,
+                path,
+                report=reported(language, path),
+                test_data=folder_of_test_data(path, os.path.normpath(self.root)),
+            )
             for path in self.buffers
             if path not in self._sources
             and not os.path.exists(path)
