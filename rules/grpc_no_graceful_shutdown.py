@@ -348,9 +348,7 @@ class GrpcNoGracefulShutdown(Rule):
         for facts in context.judged_code():
             yield from self._late_handlers(context, entries, facts)
             yield from self._exits_while_draining(context, entries, facts)
-            if not facts.waits:
-                # what follows judges a server's wait: a module with none is not asked
-                # for the code its containers run (each a closure of many modules)
+            if not facts.waits:  # not asked for its containers' code (each a closure)
                 continue
             # a link that is a guess from names alike is no evidence of which code runs
             # together: such code is judged as code no container is known to run
