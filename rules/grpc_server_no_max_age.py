@@ -71,9 +71,11 @@ class GrpcServerNoMaxAge(Rule):
     tree; a helper no scanned file declares, or an option k8slb cannot follow, keeps it
     silent. A Go server that is only served as
     an HTTP handler (`ServeHTTP`, `h2c.NewHandler(server, ...)`, `http.Server{Handler:
-    server}`, grpc-web's `grpcweb.WrapServer(server)`) is reported at `info`, with no fix:
-    grpc-go ignores its keepalive options there, since the connections belong to the HTTP
-    server. An xDS server
+    server}`, grpc-web's `grpcweb.WrapServer(server)`, a router's `Handle(pattern, server)`,
+    its `ServeHTTP` method given as a value, or the server passed where a function of the
+    tree, in any package, takes an `http.Handler`: `grpcutil.NewMuxHandler(server, mux)`) is
+    reported at `info`, with no fix: grpc-go ignores its keepalive options there, since the
+    connections belong to the HTTP server. An xDS server
     (`xds.NewGRPCServer` of `google.golang.org/grpc/xds`) is not reported: its clients are
     xDS clients (proxyless), which get its pods from the control plane and balance each call.
     A go-kratos server (`grpc.NewServer(opts...)` of `kratos/v2/transport/grpc`, or v3)

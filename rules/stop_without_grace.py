@@ -49,8 +49,9 @@ class StopWithoutGrace(Rule):
     SIGTERM before it): Kubernetes never sends SIGINT, and KLB403 reports the missing
     SIGTERM handler. Nor is the `Stop()` of a server that serves no listener of its own
     and is reached only as an HTTP handler (`server.ServeHTTP(w, r)` in the handler of an
-    `http.Server`, `h2c.NewHandler(server, ...)`, grpc-web's `grpcweb.WrapServer(server)`):
-    its connections are the HTTP server's,
+    `http.Server`, `h2c.NewHandler(server, ...)`, grpc-web's `grpcweb.WrapServer(server)`,
+    a router's `Handle(pattern, server)`, or a function of the tree that takes it as an
+    `http.Handler`): its connections are the HTTP server's,
     which its `Shutdown(ctx)` drains, and grpc-go's `GracefulStop()` cannot drain them
     (it panics on such connections: grpc-go's maintainers advise the HTTP server's
     `Shutdown` there).

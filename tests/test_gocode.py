@@ -462,8 +462,11 @@ def test_the_default_client_dials_with_the_process_wide_transport(tmp_path: Path
         "func h(w http.ResponseWriter, r *http.Request) { s.ServeHTTP(w, r) }",
         'func main() { http.ListenAndServe(":80", h2c.NewHandler(s, &http2.Server{})) }',
         'func main() { (&http.Server{Addr: ":80", Handler: s}).ListenAndServe() }',
+        'func main() { mux := http.NewServeMux(); mux.Handle("/pb.Echo/", s) }',
+        'func main() { r := router(); r.HandleFunc("/", s.ServeHTTP) }',
+        "func main() { h := http.HandlerFunc(s.ServeHTTP); _ = h }",
     ],
-    ids=["ServeHTTP", "h2c", "http.Server"],
+    ids=["ServeHTTP", "h2c", "http.Server", "mux.Handle", "method-value", "HandlerFunc"],
 )
 def test_a_server_handed_to_net_http_is_served_as_a_handler(serve: str) -> None:
     imports = (
@@ -473,6 +476,85 @@ def test_a_server_handed_to_net_http_is_served_as_a_handler(serve: str) -> None:
     found = facts(f"var s = grpc.NewServer()\n{serve}", imports)
     assert found.http_served == {"s"} and not found.starts
     assert facts("var s = grpc.NewServer()").http_served == set()
+
+
+def test_a_handle_call_of_another_shape_or_a_server_started_is_not_served_as_a_handler() -> None:
+    """`Handle` with the server not second (a registry's `Handle(s)`, grpc-gateway's
+    `Handle(method, pattern, h)`) says nothing; the rule still judges a server that is
+    also started with Serve (`starts`)."""
+    imports = '"net/http"\n\t"google.golang.org/grpc"'
+    assert (
+        facts("var s = grpc.NewServer()\nfunc main() { reg.Handle(s) }", imports).http_served
+        == set()
+    )
+    three = 'func main() { gw.Handle("GET", "/x", s) }'
+    assert facts(f"var s = grpc.NewServer()\n{three}", imports).http_served == set()
+
+
+MUX_HANDLER = """\
+package grpcutil
+
+import "net/http"
+
+// NewMuxHandler serves gRPC and HTTP requests on one port.
+func NewMuxHandler(grpcHandler, httpHandler http.Handler) http.Handler {
+\treturn http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+\t\tif r.ProtoMajor == 2 {
+\t\t\tgrpcHandler.ServeHTTP(w, r)
+\t\t} else {
+\t\t\thttpHandler.ServeHTTP(w, r)
+\t\t}
+\t})
+}
+
+// Register is given a server to register services with, not to serve.
+func Register(server interface{ RegisterService() }, name string) {}
+"""
+MUX_MAIN = """\
+package main
+
+import (
+\t"net"
+\t"net/http"
+
+\t"example.com/app/internal/grpcutil"
+\t"google.golang.org/grpc"
+)
+
+func main() {
+\tserver := grpc.NewServer()
+\thandler := CALL
+\tlis, _ := net.Listen("tcp", ":8080")
+\t(&http.Server{Handler: handler}).Serve(lis)
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "served"),
+    [
+        ("grpcutil.NewMuxHandler(server, http.NotFoundHandler())", True),
+        ("grpcutil.NewMuxHandler(http.NotFoundHandler(), server)", True),
+        ('grpcutil.Register(server, "api")', False),
+    ],
+    ids=["first-handler", "second-handler", "not-a-handler"],
+)
+def test_a_server_given_to_another_packages_http_handler_parameter_is_served_as_one(
+    tmp_path: Path, call: str, served: bool
+) -> None:
+    """A gRPC server passed where another package's function takes an http.Handler is
+    served through ServeHTTP: KLB201 says info (grpc-go ignores keepalive there)."""
+    main = MUX_MAIN.replace("CALL", call)
+    if not served:  # (Register returns nothing: no handler to serve)
+        main = main.replace("handler := ", "").replace("Handler: handler", "Handler: nil")
+    files = {
+        "go.mod": "module example.com/app\n",
+        "internal/grpcutil/mux.go": MUX_HANDLER,
+        "main.go": main,
+    }
+    [finding] = lint_files(tmp_path, files, select=["KLB201"]).findings
+    assert (finding.severity == Severity.INFO) is served
+    assert ("served as an HTTP handler" in finding.message) is served
 
 
 HEALTH_IMPORTS = '"context"\n\thealthpb "google.golang.org/grpc/health/grpc_health_v1"'

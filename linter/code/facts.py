@@ -386,6 +386,13 @@ class Helper:
 # a sorted list of names, or None for any (StructField is unknown for each)
 ASSIGNED_FIELDS = "assigned fields"
 
+# A Go file's gRPC servers handed to a function of the tree (`handed servers`: each as
+# (package, function, argument's place, server's name)), and each function's parameters of
+# type http.Handler (`handles PACKAGE FUNCTION`: their places): a server given where an
+# http.Handler is expected is served as one (imported.py adds it to `http_served`)
+HANDED_SERVERS = "handed servers"
+HANDLER_PARAMETERS = "handles"
+
 # A Go file's export of the scheme it sets for targets with none, for every grpc.Dial of
 # the programs that link it in (`resolver.SetDefaultScheme("dns")`, in an `init()` as a rule)
 DEFAULT_SCHEME = "default scheme"

@@ -23,6 +23,8 @@ from k8slb.code.facts import (
     BALANCED_BEANS,
     DEFAULT_SCHEME,
     GRPC_TRANSPORT,
+    HANDED_SERVERS,
+    HANDLER_PARAMETERS,
     OPTION_HELPER,
     PLAIN_BEANS,
     UNKNOWN,
@@ -84,6 +86,9 @@ class _Resolver:
         # (folder, function) -> the Go modules that call it, with what each call passes
         self._go_calls: dict[tuple[str, str], list[tuple[CodeFacts, tuple[Any, ...]]]] | None = None
         self._go_closes: dict[tuple[str, str], list[tuple[CodeFacts, bool]]] | None = None
+        # (folder, function) -> the places of its http.Handler parameters, by declaring file
+        self._go_handles: dict[tuple[str, str], list[tuple[CodeFacts, tuple[int, ...]]]] | None
+        self._go_handles = None
         # while a channel is resolved for some of the Go programs that make it: the paths
         # of their files, the only callers whose calls count (program_channels)
         self.within: frozenset[str] | None = None
@@ -142,6 +147,23 @@ class _Resolver:
         if self._go_closes is None:
             self._go_closes = self._go_exports("closes")
         return self._go_closes.get((folder, function), [])
+
+    def http_served(self, module: CodeFacts) -> set[str]:
+        """The module's gRPC servers served as HTTP handlers: those it serves so itself,
+        and those it passes to a function of the tree where that function takes an
+        http.Handler (HANDED_SERVERS, HANDLER_PARAMETERS)."""
+        handed = module.exports.get(HANDED_SERVERS)
+        if not handed:
+            return module.http_served
+        if self._go_handles is None:
+            self._go_handles = self._go_exports(HANDLER_PARAMETERS)
+        served = set(module.http_served)
+        for package, function, at, server in handed:
+            folder = self.go_folder(module, package)
+            declared = self._go_handles.get((folder, function), []) if folder else []
+            if any(at in places for _, places in declared):
+                served.add(server)
+        return served
 
     def go_scheme(self, importer: CodeFacts) -> str | None:
         """The scheme a Go target with none gets in every program that links the module
@@ -701,6 +723,7 @@ class _Resolver:
             signal_helper_calls=[],
             channels=[found for c in module.channels for found in self.channels(module, c)],
             servers=servers,
+            http_served=self.http_served(module),
             starts={name for name in module.starts if name not in unmade},
             waits=[w for w in module.waits if w.server not in unmade],
             stops=[

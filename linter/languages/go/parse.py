@@ -35,6 +35,8 @@ from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, MAX_NESTING, MAX_STEPS, Bu
 from k8slb.code.facts import (
     ASSIGNED_FIELDS,
     DEFAULT_SCHEME,
+    HANDED_SERVERS,
+    HANDLER_PARAMETERS,
     UNKNOWN,
     VIPER_ENVIRONMENT,
     Channel,
@@ -1041,6 +1043,10 @@ class _Collector:
                 or name in HTTP_HANDLER_WRAPPERS
             ):
                 self._handed_to_http(call, servers)
+            elif servers:
+                self._handed_to_function(shape, scope, servers)
+            if servers:
+                self._handler_argument(shape, servers)
         if self.signal_sources:
             self._signal_handling(named)
         if self.not_serving:  # a drain method, whoever calls it on SIGTERM
@@ -1197,6 +1203,8 @@ class _Collector:
         what its calls of other files' functions pass (`call <import path> <name>`, the
         path "" for the package's own): where those functions' parameters come from."""
         self.budget = Budget()  # the facts' own reading is done: these steps are apart
+        if "net/http" in self.import_paths:
+            self._export_handler_parameters()
         for name, declaration in self.functions.items():
             result = declaration.child_by_field_name("result")
             element = result.child_by_field_name("element") if result is not None else None
@@ -1602,6 +1610,65 @@ class _Collector:
         if shape.operand_kind == "identifier" and shape.receiver in self.imports:
             return f"{shape.receiver}.{shape.name}"
         return shape.name
+
+    def _handler_argument(self, shape: _Called, servers: dict[str, Server]) -> None:
+        """A gRPC server given where only an http.Handler fits: a router's
+        `Handle(pattern, s)` (net/http's ServeMux, gorilla/mux, chi: each takes an
+        http.Handler second), or its `ServeHTTP` method given as a value
+        (`mux.HandleFunc("/", s.ServeHTTP)`, `http.HandlerFunc(s.ServeHTTP)`)."""
+        arguments = shape.arguments
+        if shape.member == "Handle" and len(arguments) == 2:
+            last = arguments[1]
+            if last.type == "identifier" and _text(last) in servers:
+                self.facts.http_served.add(_text(last))
+        for arg in arguments:
+            if arg.type != "selector_expression":
+                continue
+            field = arg.child_by_field_name("field")
+            operand = _text(arg.child_by_field_name("operand"))
+            if _text(field) == "ServeHTTP" and operand in servers:
+                self.facts.http_served.add(operand)
+
+    def _handed_to_function(
+        self, shape: _Called, scope: _Scope, servers: dict[str, Server]
+    ) -> None:
+        """A gRPC server passed to a function of the tree (`grpcutil.NewMuxHandler(s, h)`,
+        or one of the file's own): kept for imported.py, which adds it to `http_served`
+        where the function's parameter at that place is an http.Handler (its export
+        HANDLER_PARAMETERS)."""
+        key = self._call_key(shape, scope)
+        if key is None and shape.kind == "identifier" and shape.text in self.functions:
+            key = f"call  {shape.text}"
+        if key is None:
+            return
+        _, package, member = key.split(" ", 2)
+        handed = self.facts.exports.setdefault(HANDED_SERVERS, [])
+        for at, arg in enumerate(shape.arguments):
+            if arg.type == "identifier" and _text(arg) in servers and len(handed) < MAX_CHOICES:
+                handed.append((package, member, at, _text(arg)))
+                self.facts.deferred = True  # the function's parameters are read there
+
+    def _export_handler_parameters(self) -> None:
+        """Each function's parameters of type http.Handler, by place (`func
+        NewMuxHandler(grpcHandler, httpHandler http.Handler)`: 0 and 1), for the files that
+        hand it a gRPC server (`_handed_to_function`)."""
+        for name, declaration in self.functions.items():
+            parameters = declaration.child_by_field_name("parameters")
+            if parameters is None:
+                continue
+            places: list[int] = []
+            at = 0
+            for item in parameters.named_children:
+                if item.type != "parameter_declaration":
+                    continue
+                names = [c for c in item.children_by_field_name("name") if c.type == "identifier"]
+                handler = self._type_name(item.child_by_field_name("type")) == HTTP_HANDLER
+                for _ in names or [item]:  # `func f(http.Handler)`: one unnamed
+                    if handler:
+                        places.append(at)
+                    at += 1
+            if places:
+                self.facts.exports[f"{HANDLER_PARAMETERS}  {name}"] = [tuple(places)]
 
     def _handed_to_http(self, call: Node, servers: dict[str, Server]) -> None:
         """A gRPC server passed to net/http or h2c (`h2c.NewHandler(s, ...)`,
@@ -4318,6 +4385,7 @@ HTTP_LISTENERS = frozenset({"net/http.ListenAndServe", "net/http.ListenAndServeT
 # net/http's functions that serve on a listener they are given (`http.Serve(lis, mux)`)
 HTTP_LISTENER_SERVERS = frozenset({"net/http.Serve", "net/http.ServeTLS"})
 HTTP_SERVER = "net/http.Server"
+HTTP_HANDLER = "net/http.Handler"
 H2C_PACKAGES = ("golang.org/x/net/http2",)
 # The functions that make an http.Handler of a gRPC server they are given: grpc-web's
 # wrapper serves the server's calls inside the HTTP server's connections.
