@@ -4,7 +4,7 @@ import json
 import os
 import posixpath
 import shlex
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
 from k8slb.code.entry_points import container_argv, entry_of, python_app_server
@@ -23,9 +23,9 @@ from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.core.record import record
 from k8slb.languages import LANGUAGES
 from k8slb.model.entries import Entries, built_source, compiled_source, entries_of, within
-from k8slb.model.links import MAX_BASE_DEPTH, Link
+from k8slb.model.links import MAX_BASE_DEPTH, STRENGTH, Link
 from k8slb.model.objects import STOP_SIGNALS, Container, PodTemplate, pos_of
-from k8slb.model.scripts import image_script, tree_scripts
+from k8slb.model.scripts import image_script, tail_scripts, tree_scripts
 from k8slb.model.shells import ASH, BASH, DASH, dockerfile_sh, image_sh
 from k8slb.reading.build_files import (
     DOCKERFILE_NAMES,
@@ -76,14 +76,26 @@ class Pid1:
     # an init's (kind `init`): the shell of the script it runs as its child, which starts
     # `last` in the background
     child_shell: str = ""
+    # the hops that led to it through the tree's scripts (`run.sh is docker/run.sh`,
+    # `docker/run.sh:4 execs ./start.sh`), for the message
+    via: tuple[str, ...] = ()
 
 
-def pid1(argv: Sequence[object], sh: str | None = None) -> Pid1 | None:
+# What a shell or a script hands PID 1 to (its words) when pid1 knows no such program:
+# a script of the tree, read where the rule can find it (None: not one)
+Resolve = Callable[[Sequence[str]], "Pid1 | None"]
+
+
+def pid1(
+    argv: Sequence[object], sh: str | None = None, resolve: Resolve | None = None
+) -> Pid1 | None:
     """What a container's command line leaves as PID 1, when that keeps SIGTERM from the
     server (a shell, a launcher: code/launchers.py) or the server is a Node or Python
     process; None when an init process, a program k8slb does not know, or a shell that
     hands over with `exec` runs it. A prefix that execs (`bundle exec`) is looked through.
-    `sh` is which shell `/bin/sh` is in the image (model/shells.py), when its base says."""
+    `sh` is which shell `/bin/sh` is in the image (model/shells.py), when its base says.
+    `resolve` reads what a shell hands PID 1 to when it is no program k8slb knows (a
+    script of the tree)."""
     words = [str(word) for word in argv]
     handed = after_prefix(words)
     if handed is not None:
@@ -94,7 +106,7 @@ def pid1(argv: Sequence[object], sh: str | None = None) -> Pid1 | None:
     if program in _INITS:
         return None
     if program in _SHELLS and len(words) >= 3 and _COMMAND_OPTION.fullmatch(words[1]):
-        return _shell(program, words[2], sh)
+        return _shell(program, words[2], sh, resolve)
     served = python_app_server(words)
     if served is not None:  # `python -m gunicorn app.wsgi`: gunicorn is PID 1, as run alone
         return pid1(served, sh)
@@ -144,7 +156,8 @@ def _grouped(tokens: Sequence[str]) -> list[Command]:
     return commands
 
 
-_COMMAND_OPTION = regex.compile(r"-[a-z]*c")  # sh -c, bash -ec, ...
+# sh -c, bash -ec, bash -ecx (the letters in any order; not `-o`, whose value comes next)
+_COMMAND_OPTION = regex.compile(r"-[a-np-z]*c[a-np-z]*")
 _ASSIGNMENT = regex.compile(r"^[A-Za-z_]\w*=")
 # Builtins a script may end with: no program to run in the shell's place.
 _BUILTINS = frozenset(
@@ -175,7 +188,18 @@ def _may_hand_over(last: Command) -> bool:
     return bool(program) and program[0] not in _BUILTINS
 
 
-def _shell(program: str, script: str, sh: str | None = None) -> Pid1 | None:
+def _handed(words: Sequence[str], sh: str | None, resolve: Resolve | None) -> Pid1 | None:
+    """What a shell or script hands PID 1 over to: a program k8slb knows, else what
+    `resolve` finds of it (a script of the tree)."""
+    found = pid1(words, sh, resolve)
+    if found is None and resolve is not None and words:
+        return resolve(words)
+    return found
+
+
+def _shell(
+    program: str, script: str, sh: str | None = None, resolve: Resolve | None = None
+) -> Pid1 | None:
     commands = _commands(script)
     if not commands:
         return None
@@ -186,7 +210,7 @@ def _shell(program: str, script: str, sh: str | None = None) -> Pid1 | None:
         if words[:1] == ["exec"]:
             handed = [w for w in words[1:] if not _REDIRECTS.match(w)]
             if handed:  # the shell becomes that program
-                return pid1(handed, sh)
+                return _handed(handed, sh, resolve)
     last = commands[-1]
     # a command left in the background runs beside the shell, whatever ends the script
     may = _may_hand_over(last) and not any(c.after in ("&", "|&") for c in commands)
@@ -194,10 +218,13 @@ def _shell(program: str, script: str, sh: str | None = None) -> Pid1 | None:
     # which shell it is: the one named, or the one the image's base makes /bin/sh
     image_shell = sh if program == "sh" and sh is not None else ""
     shell = image_shell or program
-    if lone and shell == BASH:
-        return pid1(last.words, sh)  # bash runs a lone command in its own place
+    if may and len(commands) == 1 and shell == BASH:
+        # bash runs a lone command in its own place, with the variables set before it in
+        # its environment (`bash -c 'MODE=x ./run.sh'`: checked, bash 5.2, `-ecx` too)
+        return _handed(_program_words(last.words), sh, resolve)
     if may and shell == ASH:
-        return pid1(_program_words(last.words), sh)  # BusyBox ash runs the last one so
+        # BusyBox ash runs the last one so
+        return _handed(_program_words(last.words), sh, resolve)
     line = (program, "-c", script)
     ran = tuple(_program_words(last.words)) if may else ()
     if not may or shell == DASH:
@@ -359,7 +386,19 @@ class SigtermNeverReachesServer(Rule):
       may name copied; and a script the last stage takes from another (`COPY
       --from=builder /app/run.sh .`, by the stage's name or index) is the file of the tree
       that stage copied, by its name or the name it was copied to, through four stages at
-      most.
+      most;
+    - a script of the tree that a shell or a script hands PID 1 over to, followed through
+      three scripts at most (each read within 64 KiB): `bash -c` with one command (bash
+      runs it in its own place, with the variables set before it: `bash -ecx 'MODE=fg
+      /opt/acme/sbin/daemon.sh start'`, checked on bash 5.2), BusyBox ash's last command,
+      and `exec ./start.sh` in a script. The script is where a COPY of the image's
+      Dockerfile put it; with no Dockerfile known, the one script of the tree whose path
+      ends with the command's (or with the longest tail of an absolute one, its file name
+      and at least the folder around it: `/opt/acme/sbin/daemon.sh` is the tree's
+      `dist/package/sbin/daemon.sh` when no other script's path ends so), in the linked
+      folder unless the link rests on names alone. Two scripts that fit, a path built from
+      variables, or a hop past the third leave nothing reported. The message names each
+      hop (`entrypoint.sh:4 execs /srv/app/start.sh`).
 
     An init process as PID 1 (`tini`, `dumb-init`, `catatonit`), a shell script with a
     `trap`, and a pod with `shareProcessNamespace: true` (the pause container is PID 1)
@@ -621,7 +660,7 @@ def _started(
         argv = container_argv(list(set_by.entrypoint or ()), args, None, None)
         said = set_by.said
         place = Place(said.path, said.line, 1, said.text, (), "")
-    found = pid1(argv, sh) or _console_script(context, link, argv)
+    found = pid1(argv, sh, _resolver(context, link, sh)) or _console_script(context, link, argv)
     if found is None and not once and (init := init_child(argv)) is not None:
         child = _init_child(context, link, *init)
         if child is None or _hook_stops_server(container, argv, child):
@@ -940,8 +979,9 @@ def _shell_words(place: Place, found: Pid1) -> str:
     """How the finding names the shell: a script of the tree, the Dockerfile's shell-form
     line, or `sh -c`."""
     if found.script:
+        via = f" ({'; '.join(found.via)})" if found.via else ""
         return (
-            f"{found.script} is PID 1, a {found.program} script that runs each of its "
+            f"{found.script} is PID 1{via}, a {found.program} script that runs each of its "
             "commands as a child, none with exec"
         )
     instruction, _, rest = place.said.partition(" ")
@@ -1335,13 +1375,19 @@ def _init_fix(found: Pid1) -> str:
     )
 
 
-def script_pid1(script: ShellScript, args: Sequence[str], sh: str | None = None) -> Pid1 | None:
+def script_pid1(
+    script: ShellScript,
+    args: Sequence[str],
+    sh: str | None = None,
+    resolve: Resolve | None = None,
+) -> Pid1 | None:
     """What a shell script run as a program leaves as PID 1. Its shell runs every command
     as a child: a script file is never handed over to its last command (as `sh -c` may
     be) unless a command is run with `exec`, which hands PID 1 to that program (to the
     script's arguments for `exec "$@"`: an entry point's CMD). None when it traps a signal,
     sets its arguments anew (`set --`), or cannot be read (too long, a heredoc, quotes
-    across lines). `sh` is which shell /bin/sh is in the image, for what it hands over to."""
+    across lines). `sh` is which shell /bin/sh is in the image, for what it hands over to;
+    `resolve` reads a script of the tree it hands over to (the hop is said in `via`)."""
     commands = _script_commands(script.text) if script.text is not None else None
     if not commands:
         return None
@@ -1354,13 +1400,28 @@ def script_pid1(script: ShellScript, args: Sequence[str], sh: str | None = None)
             if not handed:
                 continue  # `exec >log 2>&1`: the shell's own output redirected
             if handed[0] in _ARGUMENTS:
-                return pid1(args, sh) if args else None
-            return pid1(handed, sh)
+                return _handed(args, sh, resolve) if args else None
+            found = _handed(handed, sh, resolve)
+            if found is not None and found.via:  # the next hop is a script: say this one
+                line = _exec_line(script.text or "", handed[0])
+                hop = f"{script.path}:{line} execs {handed[0]}"
+                found = replace(found, via=(hop, *found.via))
+            return found
     name = posixpath.basename(script.path)
     last = tuple(_program_words(commands[-1].words))
     runs = _runs_last(commands)
     argv = (script.shell, script.path, *args)
     return Pid1("shell", script.shell, argv, last=last, script=name, runs_last=runs)
+
+
+def _exec_line(text: str, program: str) -> int:
+    """The line of a script that runs `program` with exec (the last such), for the
+    message; 0 when none is seen so."""
+    found = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        if "exec" in line and program in line:
+            found = number
+    return found
 
 
 # How many calls of the script's own functions are followed for what it runs last
@@ -1468,6 +1529,49 @@ def _heredocs(words: Sequence[str]) -> list[tuple[str, bool]] | None:
     return found
 
 
+# How many scripts of the tree are followed from a shell that hands PID 1 over (`bash -c
+# ./run.sh`, `exec ./start.sh`), each read whole within MAX_SCRIPT (64 KiB)
+MAX_SCRIPT_HOPS = 3
+# The weakest evidence of a link: a name alike (`dockerfile name`, `image name` and weaker)
+_NAMED = STRENGTH["dockerfile name"]
+
+
+def _tree_script(context: Context, link: Link | None, word: str) -> ShellScript | None:
+    """The script of the tree that a command hands PID 1 to by `word`: where a COPY of the
+    image's Dockerfile put it; with no Dockerfile known, the one script of the tree whose
+    path ends with it (or with its longest tail that one script's path ends with: an
+    image's `/opt/acme/sbin/run.sh`), within the linked folder; outside it only when the
+    link rests on names alone (the image's name is a folder's), which the path outweighs."""
+    if link is not None and link.dockerfile is not None:
+        return _script_of(context, link, word)
+    scripts = context.links.scripts
+    found = tree_scripts(scripts, word) or tail_scripts(scripts, word)
+    if link is not None:
+        inside = [s for s in found if within(os.path.normpath(s.path), link.folder)]
+        by_name = all(STRENGTH.get(e.kind, 0) >= _NAMED for e in link.evidence)
+        found = inside if inside or not by_name else found
+    return found[0] if len(found) == 1 else None
+
+
+def _resolver(context: Context, link: Link | None, sh: str | None) -> Resolve:
+    """What reads a script of the tree that a shell or script hands PID 1 over to, as
+    what it leaves as PID 1 (script_pid1), MAX_SCRIPT_HOPS scripts deep at most."""
+    hops = [0]
+
+    def resolve(words: Sequence[str]) -> Pid1 | None:
+        script = _tree_script(context, link, words[0]) if words else None
+        if script is None or hops[0] >= MAX_SCRIPT_HOPS:
+            return None
+        hops[0] += 1
+        found = script_pid1(script, list(words[1:]), sh, resolve)
+        if found is None:
+            return None
+        hop = f"{words[0]} is the repository's {script.path}"
+        return replace(found, via=(hop, *found.via))
+
+    return resolve
+
+
 def _script_of(
     context: Context, link: Link | None, word: str, operand: bool = False
 ) -> ShellScript | None:
@@ -1537,7 +1641,7 @@ def _entry_script(
     if script is None:
         return None, None
     rest = [str(word) for word in argv[1:]]
-    found = script_pid1(script, rest, sh)
+    found = script_pid1(script, rest, sh, _resolver(context, link, sh))
     if found is None or found.script or not rest or command is not None:
         return found, None
     dockerfile = link.dockerfile if link is not None else None
@@ -1553,15 +1657,17 @@ def _entry_script(
 
 def _last_script(context: Context, link: Link | None, found: Pid1) -> Pid1 | None:
     """What a script of the tree that a shell runs last leaves as PID 1's child."""
-    script = _script_of(context, link, found.last[0]) if found.last else None
+    script = _tree_script(context, link, found.last[0]) if found.last else None
     return script_pid1(script, list(found.last[1:])) if script is not None else None
 
 
 def _script_fix(script: Pid1, around: Pid1 | None = None) -> str:
     """How to hand PID 1 to the server through a script that does not: `exec` in front of
     its last command (and of the script, where a shell runs it)."""
-    last = " ".join(script.runs_last or script.last) or "the server's command"
-    if script.last[:1] and script.last[0] in _BUILTINS:  # `wait -n`, `exit $?`: no program
+    last = " ".join(script.runs_last or script.last)
+    if not last or (
+        script.last[:1] and script.last[0] in _BUILTINS
+    ):  # `wait -n`, `exit $?`: no program
         return (
             f"run the server last in {script.script}, in the foreground with exec, or an init "
             "(tini) in front of it that passes SIGTERM on"

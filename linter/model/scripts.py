@@ -84,3 +84,24 @@ def tree_scripts(scripts: Mapping[str, ShellScript], word: str) -> list[ShellScr
         for path, script in sorted(scripts.items())
         if path == tail or path.endswith(os.sep + tail)
     ]
+
+
+def tail_scripts(scripts: Mapping[str, ShellScript], word: str) -> list[ShellScript]:
+    """The one script of the tree that an absolute path of the image may name when no
+    Dockerfile says how it got there and no script's path ends with all of it
+    (`/opt/acme/sbin/daemon.sh`, installed from `dist/package/sbin/daemon.sh`): the longest
+    tail of the path, its file name and at least the folder around it, that the path of
+    exactly one script ends with; none when two or more do at that length, or none does."""
+    if "$" in word or not word.startswith("/"):
+        return []
+    parts = [part for part in posixpath.normpath(word).split("/") if part]
+    for length in range(len(parts) - 1, 1, -1):
+        tail = os.path.join(*parts[-length:])
+        found = [
+            script
+            for path, script in sorted(scripts.items())
+            if path == tail or path.endswith(os.sep + tail)
+        ]
+        if found:
+            return found if len(found) == 1 else []
+    return []
