@@ -43,6 +43,22 @@ class InvalidYaml(ReadProblemRule):
     reason first, as every rule's finding in such a file. Naming the folder itself
     (`k8slb check pkg/parser/testdata`) asks for it to be judged in full: an error.
 
+    Any other broken file that holds neither key (in block style, in flow style or as
+    JSON, `"kind":`) is no Kubernetes input, and is told at `info` with that reason ("not
+    a Kubernetes input: ..."): every object kubectl applies has both keys, so the file is
+    another program's (an application's settings, a plugin's definition, a mapping of
+    data), which k8slb would skip in silence if it parsed. Where a template engine's tag
+    stands at the line YAML stopped at or one of the four above it (a Jinja, Ansible or
+    Salt block tag `{% if edition %}`, a comment `{# ... #}`, an expression `{{ ... }}`),
+    the reason says the file is a template, not YAML yet: an install script renders it
+    first. A broken file with neither key stays an error where Kubernetes reads it all the
+    same: a kustomization (kustomize does not require its `apiVersion` and `kind`), a Helm
+    values file (`values` in its name or a folder's: `values.yaml`, `values-prod.yaml`,
+    `helm/values/agent.yaml`, which `helm install -f` reads), what a chart renders, and
+    a file a kustomization of the run lists as a resource or a patch. (Skaffold, compose
+    and CI files are read for their builds only, and never reported here; a chart's own
+    files are read when it is rendered.)
+
     ## Why it matters
     `kubectl apply` rejects such a file, and no other rule can look inside it. The rest of
     the run goes on: the other documents of the same file (after the next `---`) and

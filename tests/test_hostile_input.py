@@ -44,7 +44,9 @@ def _k8slb(*args: str, cwd: Path | None = None, **env: str) -> subprocess.Comple
     ids=["flow", "block", "second-document"],
 )
 def test_yaml_nested_past_the_native_stack_is_klb001_not_a_crash(tmp_path: Path, text: str) -> None:
-    (tmp_path / "deep.yaml").write_text(text)
+    # a manifest's key, so an error (a file with neither key is said at info as no
+    # Kubernetes input: tests/test_broken_yaml_no_input.py)
+    (tmp_path / "deep.yaml").write_text("apiVersion: v1\nkind: List\nitems: []\n---\n" + text)
     done = _k8slb("check", "--isolated", "--no-cache", str(tmp_path))
     assert done.returncode == 1, done.stderr
     assert "KLB001" in done.stdout and "nesting deeper than 200 levels" in done.stdout

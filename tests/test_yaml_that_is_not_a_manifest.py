@@ -125,7 +125,8 @@ ${EXTRA_ENV}
 def test_a_config_template_broken_at_a_placeholder_line_is_told_at_info(tmp_path: Path) -> None:
     """YAML that breaks where a placeholder stands alone on its line (`$NAME`, `${NAME}`)
     and that holds no Kubernetes object's key is a template a script fills: KLB001 at info,
-    saying so. A manifest broken there, or a config broken elsewhere, stays an error."""
+    saying so. A manifest broken there stays an error; a config broken elsewhere is no
+    Kubernetes input, said so (tests/test_broken_yaml_no_input.py)."""
     (told,) = read_errors(tmp_path, {"tools/cluster.yaml": CONFIG_TEMPLATE})
     assert (told.rule, told.severity.label) == ("KLB001", "info")
     assert "line 6 is a placeholder (`$STORAGE_BLOCK`)" in told.message
@@ -136,7 +137,8 @@ def test_a_config_template_broken_at_a_placeholder_line_is_told_at_info(tmp_path
     assert (manifest.rule, manifest.severity.label) == ("KLB001", "error")
     broken = CONFIG_TEMPLATE.replace("$STORAGE_BLOCK", "storage_block")
     (plain,) = read_errors(tmp_path / "plain", {"cluster.yaml": broken})
-    assert (plain.rule, plain.severity.label) == ("KLB001", "error")
+    assert (plain.rule, plain.severity.label) == ("KLB001", "info")
+    assert "placeholder" not in plain.message and "not a Kubernetes input" in plain.message
 
 
 # An API description a program fills by string substitution (`{entity}`) before it serves
@@ -171,14 +173,15 @@ def test_broken_yaml_a_build_or_a_test_reads_is_no_manifest(
     """Where a program's build packs a file (Maven's and Gradle's `src/<set>/resources`) or
     a test keeps its data, a YAML file that holds no Kubernetes object's key is the
     program's or the test's, which no manifest tool applies: its breakage is told at info,
-    saying why. The same text elsewhere stays an error, and so does a manifest among the
-    build's resources; a broken manifest among a test's data is at info as a test's data
+    saying why. The same text elsewhere is no Kubernetes input by what it holds (info, said
+    so: tests/test_broken_yaml_no_input.py); a manifest among the build's resources stays
+    an error, and a broken manifest among a test's data is at info as a test's data
     (tests/test_test_data.py)."""
     (told,) = read_errors(tmp_path, {name: API_TEMPLATE})
     assert (told.rule, told.severity.label) == ("KLB001", "info")
     assert why in told.message and "not a manifest" in told.message
     (elsewhere,) = read_errors(tmp_path / "elsewhere", {"deploy/openapi.yaml": API_TEMPLATE})
-    assert elsewhere.severity.label == "error"
+    assert elsewhere.severity.label == "info" and "not a manifest" not in elsewhere.message
     manifest = "apiVersion: v1\nkind: ConfigMap\n" + API_TEMPLATE.replace("openapi", "data", 1)
     (broken,) = read_errors(tmp_path / "manifest", {name: manifest})
     in_test = "test's data" in why

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from k8slb.core import regex
@@ -518,8 +518,9 @@ def read_as_patterns(
 def _yaml_problems(path: str, text: str, problems: list[tuple[int, YAMLProblem]]) -> list[Problem]:
     """KLB001 for each document YAML could not compose (its index, the problem): at info
     where it broke at a lone placeholder line of a file no Kubernetes object's key is in
-    (a template a script fills), or in such a file that a program's build or tests read
-    (_not_applied), else an error."""
+    (a template a script fills), in such a file that a program's build or tests read
+    (_not_applied), or in any such file that is no Kubernetes input by its name
+    (_no_input: raised again where the run shows it is one, inputs_again), else an error."""
     found: list[Problem] = []
     # told apart only in a file no Kubernetes object's key is in
     keyless = bool(problems) and _KUBERNETES_KEY.search(text) is None
@@ -538,6 +539,9 @@ def _yaml_problems(path: str, text: str, problems: list[tuple[int, YAMLProblem]]
                     f"(`{placeholder[1]}`) that a script fills before use, and the file "
                     "holds no Kubernetes object"
                 )
+        if why is None and keyless:
+            told = _no_input(path, text, problem.line if number < _PLACEHOLDER_LOOKS else 0)
+            why = None if told is None else NOT_AN_INPUT + told
         if why is None:  # an error: the file was meant to be a manifest
             found.append(Problem("KLB001", path, problem.line, problem.column, message))
         else:
@@ -570,8 +574,11 @@ _PLACEHOLDER = regex.compile(
     r"^[ \t]*(\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\}))[ \t]*$"
 )
 # A key only Kubernetes' objects (and kubectl's files) open with: a file holding one may
-# be a manifest, broken
-_KUBERNETES_KEY = regex.compile(r"^[ \t]*(?:-[ \t]+)?(?:apiVersion|kind)[ \t]*:", regex.MULTILINE)
+# be a manifest, broken; written in block style, in flow style (`{kind: ConfigMap, ...}`)
+# or as JSON (`"apiVersion": "v1"`)
+_KUBERNETES_KEY = regex.compile(
+    r"(?:^|[{,])[ \t]*(?:-[ \t]+)?[\"']?(?:apiVersion|kind)[\"']?[ \t]*:", regex.MULTILINE
+)
 # The lines above a YAML error looked at: the scanner stops on the line after the scalar
 # that broke the structure (past blank lines and comments); and how many of a file's
 # broken documents are looked at (each look finds its line from the file's start)
@@ -590,6 +597,60 @@ def _placeholder_near(text: str, line: int) -> tuple[int, str] | None:
         found = _PLACEHOLDER.match(lines[number])
         if found is not None:
             return first + number, found.group(1)
+    return None
+
+
+# What marks a KLB001 told at info because the broken file is no Kubernetes input by what
+# it holds and its name (_no_input): raised again to an error where the run shows it is one
+# (inputs_again: a chart renders it, a kustomization lists it)
+NOT_AN_INPUT = "not a Kubernetes input: "
+# A template engine's tag (Jinja's, Ansible's, Salt's, Go's): a block tag `{% if x %}`
+# (`%` starts no YAML token, so a line holding one never parses), a comment `{# ... #}`,
+# an expression `{{ ... }}`; a tag does not cross its line
+_TEMPLATE_TAG = regex.compile(r"\{%[-+]?[ \t]*[A-Za-z_][^\n]*?%\}|\{#[^\n]*?#\}|\{\{[^\n]*?\}\}")
+# A tag quoted in a message at most (characters)
+_TAG_SAID = 60
+# Helm's values files by name, the word `values` in the file's name or a folder's
+# (`values.yaml`, `values-prod.yaml`, `prod.values.yml`, `helm/values/agent.yaml`,
+# `example_values/`): `helm install -f` reads them, a Kubernetes input with no object key
+_HELM_VALUES = regex.compile(r"(?:^|/)(?:[^/]*[-_.])?values(?:[-_.][^/]*)?(?:/|\.ya?ml$)")
+
+
+def _no_input(path: str, text: str, line: int) -> str | None:
+    """Why a file broken at `line` (from 1) that holds no Kubernetes object's key is no
+    Kubernetes input (after NOT_AN_INPUT), or None when its name says it is one: a
+    kustomization (whose `apiVersion` and `kind` kustomize does not require) or a Helm
+    values file. A template tag at the line YAML stopped at or one of the
+    _PLACEHOLDER_LINES above it says the file is a template, not YAML yet (`line` 0: not
+    looked for)."""
+    name = path.replace("\\", "/")
+    if os.path.basename(name) in KUSTOMIZATION_FILES or _HELM_VALUES.search(name.lower()):
+        return None
+    tag = _tag_near(text, line) if line > 0 else None
+    if tag is not None:
+        said = tag[1] if len(tag[1]) <= _TAG_SAID else tag[1][: _TAG_SAID - 3] + "..."
+        return (
+            f"a template, not YAML yet: line {tag[0]} holds a template engine's tag "
+            f"(`{said}`), which the engine fills before the file is read, and the file "
+            "holds no `apiVersion:` or `kind:` key"
+        )
+    return (
+        "the file holds no `apiVersion:` or `kind:` key, which every object kubectl applies "
+        "has, and it is no kustomization or Helm values file, nor one a chart renders or a "
+        "kustomization of the run lists"
+    )
+
+
+def _tag_near(text: str, line: int) -> tuple[int, str] | None:
+    """(its line, the tag) of the last template tag on the line YAML stopped at (from 1)
+    or one of the _PLACEHOLDER_LINES lines above it."""
+    first = max(1, line - _PLACEHOLDER_LINES)
+    start = _line_start(text, first)
+    lines = text[start : _line_start(text, line + 1)].split("\n")[: line - first + 1]
+    for number in range(len(lines) - 1, -1, -1):
+        found = _TEMPLATE_TAG.search(lines[number]) if "{" in lines[number] else None
+        if found is not None:
+            return first + number, found.group(0)
     return None
 
 
@@ -743,6 +804,35 @@ def unnamed_objects(manifests: Sequence[ManifestFile], rendered: Collection[str]
         frozenset((p.path, p.object) for p in found if p.object is not None),
         tuple(p for p in found if os.path.normpath(p.path) in listed),
     )
+
+
+def listed_inputs(manifests: Sequence[ManifestFile], rendered: Collection[str]) -> frozenset[str]:
+    """The files (normalised) a kustomization of the run lists (its resources, its patch
+    files): Kubernetes inputs whatever they hold, as what a chart renders is (as_input);
+    nothing when no file was told to be none."""
+    if not any(NOT_AN_INPUT in p.message for m in manifests for p in m.problems):
+        return frozenset()
+    return frozenset(
+        os.path.normpath(named)
+        for m in manifests
+        if m.kustomization is not None and m.path not in rendered
+        for named in (
+            *m.kustomization.resources,
+            *(patch.file for patch in m.kustomization.patches),
+        )
+    )
+
+
+def as_input(
+    problem: Problem, path: str, rendered: Collection[str], listed: Collection[str]
+) -> Problem:
+    """A KLB001 of the file at `path` told at info as no Kubernetes input (_no_input),
+    an error again, without that reason, where the run shows the file is one: a chart (or
+    another source) rendered it, or a kustomization lists it (listed_inputs)."""
+    if problem.rule != "KLB001" or (path not in rendered and os.path.normpath(path) not in listed):
+        return problem
+    message, said, _ = problem.message.partition(f"; {NOT_AN_INPUT}")
+    return replace(problem, message=message, severity=None) if said else problem
 
 
 def _unnamed_said(obj: K8sObject, where: str) -> Problem:

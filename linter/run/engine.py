@@ -48,7 +48,14 @@ from k8slb.reading.build_files import (
 from k8slb.reading.chart_findings import RenderedTemplate
 from k8slb.reading.charts import Rendering, real_path
 from k8slb.reading.kustomization import unrendered_charts
-from k8slb.reading.manifests import ManifestFile, Unnamed, read_as_patterns, unnamed_objects
+from k8slb.reading.manifests import (
+    ManifestFile,
+    Unnamed,
+    as_input,
+    listed_inputs,
+    read_as_patterns,
+    unnamed_objects,
+)
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source
 from k8slb.rulekit.base import Context, Rule
@@ -745,8 +752,9 @@ def _read_problems(
     """What reading found wrong: each manifest's problems but a patch file's and those of
     objects never judged (patterns, unnamed patches), a kustomization's charts k8slb does
     not fetch (KLB006), the code readers' and the files not read."""
+    listed = listed_inputs(read.manifests, read.rendered_from)  # inputs, whatever they hold
     problems: list[Problem] = [
-        p
+        as_input(p, m.path, read.rendered_from, listed)
         for m in read.manifests
         if os.path.normpath(m.path) not in merged.patch_files
         for p in m.problems
