@@ -549,3 +549,17 @@ def test_an_archive_is_opened_only_down_to_the_file_helm_names(tmp_path: Path) -
     assert charts._opened_for(named, climbing, {}) is climbing
     other = {"charts/db-1.0.0.tgz": _package({"web/templates/x.yaml": "a: 1\n"})}
     assert charts._opened_for(named, other, {}) is other
+
+
+def test_archives_opened_past_the_charts_size_limit_are_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The chart's files, its archives opened, stay within MAX_CHART_BYTES (an archive
+    inside an archive, each within its own limit, would add up): past it, none is."""
+    from k8slb.reading.chart_packages import packed
+
+    members = {"charts/db-1.0.0.tgz": packed({"db/templates/x.yaml": b"a: 1\n" * 100})}
+    failure = charts.HelmFailure("execution error at (shop/charts/db/templates/x.yaml:1:1): no")
+    assert "charts/db/templates/x.yaml" in charts._opened_for(failure, members, {})
+    monkeypatch.setattr(charts, "MAX_CHART_BYTES", 400)
+    assert charts._opened_for(failure, members, {}) is members

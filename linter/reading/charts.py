@@ -913,8 +913,8 @@ def _opened_for(
     its name (`charts/db/`), its archive gone: Helm loads a subchart in charts/ packed or
     unpacked alike, so the chart renders the same, and can be rendered without that
     file. An archive inside an opened one is opened too, down to the named file; the
-    files as they are when no archive holds it (one read within chart_packages'
-    _MAX_UNPACKED, as any)."""
+    files as they are when no archive holds it, or the chart's files so opened would
+    pass MAX_CHART_BYTES (each archive read within chart_packages' _MAX_UNPACKED)."""
     member = _named_member(failure, renamed)
     if member is None or member in members:
         return members
@@ -929,6 +929,8 @@ def _opened_for(
                 return members
             del opened[found[0]]
             opened.update({prefix + inner: data for inner, data in found[1].items()})
+            if sum(map(len, opened.values())) > MAX_CHART_BYTES:
+                return members  # archives in archives: the chart's own limit holds them too
         at += 2
     return opened if member in opened else members
 
