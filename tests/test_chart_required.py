@@ -282,3 +282,88 @@ def test_a_stand_in_try_a_time_limit_stopped_is_said_and_the_chart_not_cached(
     assert said.message.startswith(f"Helm chart {chart} is not rendered with a stand-in string")
     assert "rendering used over" in said.message
     assert kept.problems[0] == rendered[0][0].problems[0], "its own failure, first"
+
+
+# A chart that checks its values in a helper, with a `fail` whose message names the key
+# (no `required`, no `.Values.` path k8slb could follow: the values are read with `dig`).
+VALIDATE = """\
+{{- define "server.validate" -}}
+{{- $values := .Values | toYaml | fromYaml -}}
+{{- if not (dig "database" "host" "" $values) -}}
+{{- fail "database.host is required when database.enabled=true" -}}
+{{- end -}}
+{{- end -}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("values", "stood"),
+    [
+        ('database:\n  enabled: true\n  host: ""\n', True),  # a string left for the user
+        ("database:\n  enabled: true\n  host:\n", False),  # nothing: its type unknown
+        ("database:\n  enabled: true\n  host: 0\n", False),  # a number
+        ("database:\n  enabled: true\n", False),  # a key the chart does not set
+    ],
+)
+def test_a_value_a_fail_names_that_the_defaults_leave_an_empty_string_is_stood_in_for(
+    tree: Path, values: str, stood: bool
+) -> None:
+    chart = tree / "deploy/server"
+    deployment = '{{- include "server.validate" . -}}\n' + DEPLOYMENT
+    write(
+        chart,
+        {
+            "values.yaml": values,
+            "templates/config.yaml": "",
+            "templates/_validate.tpl": VALIDATE,
+            "templates/deployment.yaml": deployment.replace(
+                "        checksum/config: {{ include (print $.Template.BasePath "
+                '"/config.yaml") . | sha256sum }}\n',
+                "        a: b\n",
+            ),
+        },
+    )
+    findings = lint(tree)
+    said = unrendered(findings)
+    if not stood:
+        assert not preStops(findings)
+        assert [f.severity for f in said] == [Severity.WARNING]
+        return
+    [server] = preStops(findings).values()
+    assert any("a stand-in string for database.host" in line for line in server.detail)
+    [mended] = said
+    assert mended.severity is Severity.INFO
+    assert mended.path == str(chart / "templates/deployment.yaml") and mended.line == 1
+    assert "database.host is required" in mended.message
+
+
+def test_a_value_the_render_was_given_is_not_stood_in_for(tmp_path: Path) -> None:
+    """An installer's `--set` of the key (or a key above it), or a values file that
+    holds it: the message names a value the user gives, and the stand-in would hide it."""
+    from k8slb.reading.chart_required import _given
+
+    assert _given(HelmOptions(set_values=("a=1,database.host=x",)), "database.host")
+    assert _given(HelmOptions(set_values=("database=x",)), "database.host")
+    assert not _given(HelmOptions(set_values=("database.hostname=x",)), "database.host")
+    given = tmp_path / "prod.yaml"
+    given.write_text("database:\n  host: db.example\n")
+    assert _given(HelmOptions(values=(str(given),)), "database.host")
+    assert not _given(HelmOptions(values=(str(given),)), "database.port")
+
+
+def test_a_packaged_subcharts_template_that_still_fails_stays_a_warning(tmp_path: Path) -> None:
+    """A stand-in mends the chart's own `required`; a template of its packaged subchart
+    (opened in memory and left out) still fails: its finding stays one warning, at the
+    archive, not also said as mended."""
+    from .test_helm_left_out import _packaged_db
+
+    (tmp_path / ".git").mkdir()
+    chart = tmp_path / "deploy/server"
+    write(chart, {**CHART, "values.yaml": 'adminPassword: ""\ncloud:\n  region: ""\n'})
+    archive = _packaged_db(chart)
+    findings = lint(tmp_path)
+    assert str(chart / "templates/deployment.yaml") in {f.path for f in preStops(findings).values()}
+    at_archive = [f for f in unrendered(findings) if f.path == str(archive)]
+    [still] = [f for f in at_archive if f.severity is Severity.WARNING]
+    assert "charts/db/templates/job.yaml" in still.message
+    assert not [f for f in at_archive if f.severity is not Severity.WARNING]

@@ -206,12 +206,13 @@ def test_a_further_try_of_a_chart_whose_work_is_spent_is_not_rendered(tmp_path: 
     assert first.files and first.work.renders == 1
 
 
-def test_a_template_of_a_packaged_subchart_is_not_left_out(tmp_path: Path) -> None:
-    """Helm names a file no folder of the chart holds: nothing to render without, so the
-    chart is one KLB003 as before."""
+def test_a_template_no_file_of_the_chart_holds_is_not_left_out(tmp_path: Path) -> None:
+    """Helm names a file no folder (nor archive: _opened_for) of the chart holds: nothing
+    to render without, so the chart is one KLB003 as before."""
     members = {"templates/x.yaml": b"a: 1\n"}
     failure = charts.HelmFailure("execution error at (shop/charts/db/templates/x.yaml:3:1): no")
     assert charts._failing_template(failure, members) is None
+    assert charts._opened_for(failure, members, {}) is members
     values = charts.HelmFailure("values file v.yaml: yaml: line 2", "v.yaml", 2)
     assert charts._failing_template(values, members) is None
     here = charts.HelmFailure("execution error at (shop/templates/x.yaml:3:1): no")
@@ -309,13 +310,13 @@ def test_a_fail_of_its_own_is_left_out_of_a_chart_whose_subcharts_are_missing(
     values = CHART["values.yaml"] + 'credentials:\n  password: ""\ncache:\n  port: 6379\n'
     files = {**CHART, "Chart.yaml": DEPENDENT, "values.yaml": values}
     chart = write(tmp_path / "shop", {**files, "templates/secret.yaml": SECRET})
-    _, report = check(str(chart))
+    _, report = check(*OWN_VALUES, str(chart))  # no stand-in for the password it names
     rules = sorted(f["rule"] for f in report["findings"])
     assert rules == ["KLB003", "KLB003", "KLB101", "KLB401"], report["findings"]
     assert any("rendered and linted without" in f["message"] for f in report["findings"])
     reading = '{{- if empty .Values.cache.password }}{{ fail "set cache.password" }}{{ end }}\n'
     other = write(tmp_path / "other", {**files, "templates/secret.yaml": reading})
-    _, whole = check(str(other))
+    _, whole = check(*OWN_VALUES, str(other))
     assert sorted(f["rule"] for f in whole["findings"]) == rules, "left out all the same"
     (needs,) = [f for f in whole["findings"] if "cannot render" in f["headline"]]
     assert "without its subchart cache:" in needs["headline"]
@@ -440,3 +441,125 @@ def test_a_missing_subchart_its_tags_turn_off_is_no_finding(tmp_path: Path) -> N
     assert [f["headline"] for f in turned_on["findings"] if f["rule"] == "KLB003"] == [
         f"chart {chart} is rendered without its subchart commons"
     ]
+
+
+# A subchart packed as its archive, as `helm dependency build` leaves it: a schema job
+# whose helper `required`s a field of a map it is handed (no value k8slb can name), and a
+# Deployment with its Service.
+DB_JOB = """\
+{{- define "db.env" -}}
+- name: DB_HOST
+  value: {{ required (printf "Please specify host for %s" .name) .host }}
+{{- end -}}
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: db-schema
+spec:
+  template:
+    spec:
+      restartPolicy: OnFailure
+      containers:
+        - name: schema
+          image: registry.example/db:1.0
+          env:
+            {{- include "db.env" .Values.store | nindent 12 }}
+"""
+
+
+def _packaged_db(chart: Path) -> Path:
+    from .test_helm import _package
+
+    def renamed(text: str) -> str:
+        return text.replace("-api", "-db").replace(": api", ": db").replace("shop.", "db.")
+
+    frontend = renamed(CHART["templates/deployment.yaml"])
+    service = renamed(CHART["templates/service.yaml"])
+    archive = chart / "charts" / "db-1.0.0.tgz"
+    archive.parent.mkdir(parents=True, exist_ok=True)
+    archive.write_bytes(
+        _package(
+            {
+                "db/Chart.yaml": "apiVersion: v2\nname: db\nversion: 1.0.0\n",
+                "db/values.yaml": "replicaCount: 2\ngrpcPort: 7233\nservice:\n  type: ClusterIP\n"
+                "store:\n  name: default\n  host: ''\n",
+                "db/templates/job.yaml": DB_JOB,
+                "db/templates/_helpers.tpl": '{{- define "db.labels" -}}\napp: db\n{{- end }}\n',
+                "db/templates/deployment.yaml": frontend,
+                "db/templates/service.yaml": service,
+            }
+        )
+    )
+    return archive
+
+
+def test_a_template_of_a_packaged_subchart_is_left_out_and_the_rest_of_it_linted(
+    tmp_path: Path,
+) -> None:
+    """Helm loads a subchart in charts/ packed (`db-1.0.0.tgz`) or unpacked alike: the
+    archive is opened in memory, the template Helm failed on left out (its KLB003 on the
+    archive, naming the file inside it), and the subchart's other objects linted."""
+    chart = write(tmp_path / "shop", CHART)
+    archive = _packaged_db(chart)
+    _, report = check(*OWN_VALUES, str(chart))
+    found = sorted(where(report, chart))
+    assert ("KLB003", "charts/db-1.0.0.tgz", 1, 1) in found
+    assert ("KLB401", "charts/db-1.0.0.tgz", 1, 1) in found, "the subchart's Deployment"
+    assert [*RENDERED[:1]] == [f for f in found if f[1] == "templates/deployment.yaml"]
+    (left_out,) = [f for f in report["findings"] if f["rule"] == "KLB003"]
+    assert left_out["severity"] == "warning"
+    assert "charts/db/templates/job.yaml of chart" in left_out["headline"]
+    assert "Please specify host for default" in left_out["headline"]
+    assert "db/templates/job.yaml, line 17, inside the archive db-1.0.0.tgz" in left_out["message"]
+    assert "rendered and linted without charts/db/templates/job.yaml" in left_out["message"]
+    klb401 = next(f for f in report["findings"] if f["rule"] == "KLB401" and "db" in f["path"])
+    assert (
+        "written by db/templates/deployment.yaml, line 18, inside the archive"
+        in (klb401["message"])
+    )
+    assert not (chart / "charts" / "db").exists(), "opened in memory, nothing written"
+    assert archive.is_file()
+    _, given = check("--helm-set", "db.store.host=db.example", str(chart))
+    assert "KLB003" not in {f["rule"] for f in given["findings"]}, "given the value: all of it"
+
+
+def test_an_archive_is_opened_only_down_to_the_file_helm_names(tmp_path: Path) -> None:
+    """A packaged subchart inside a packaged subchart is opened too; an archive whose
+    files would climb out of its folder, or that holds no folder of the name, is not."""
+    from k8slb.reading.chart_packages import packed
+
+    from .test_helm import _package
+
+    inner = packed({"cache/templates/x.yaml": b"a: 1\n", "cache/Chart.yaml": b"name: cache\n"})
+    outer = packed({"db/Chart.yaml": b"name: db\n", "db/charts/cache-1.0.0.tgz": inner})
+    members = {"Chart.yaml": b"name: shop\n", "charts/db-1.0.0.tgz": outer}
+    failure = charts.HelmFailure(
+        "execution error at (shop/charts/db/charts/cache/templates/x.yaml:1:1): no"
+    )
+    opened = charts._opened_for(failure, members, {})
+    assert sorted(opened) == [
+        "Chart.yaml",
+        "charts/db/Chart.yaml",
+        "charts/db/charts/cache/Chart.yaml",
+        "charts/db/charts/cache/templates/x.yaml",
+    ]
+    assert charts._failing_template(failure, opened) == "charts/db/charts/cache/templates/x.yaml"
+    climbing = {"charts/db-1.0.0.tgz": _package({"db/../../x/templates/x.yaml": "a: 1\n"})}
+    named = charts.HelmFailure("execution error at (shop/charts/db/templates/x.yaml:1:1): no")
+    assert charts._opened_for(named, climbing, {}) is climbing
+    other = {"charts/db-1.0.0.tgz": _package({"web/templates/x.yaml": "a: 1\n"})}
+    assert charts._opened_for(named, other, {}) is other
+
+
+def test_archives_opened_past_the_charts_size_limit_are_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The chart's files, its archives opened, stay within MAX_CHART_BYTES (an archive
+    inside an archive, each within its own limit, would add up): past it, none is."""
+    from k8slb.reading.chart_packages import packed
+
+    members = {"charts/db-1.0.0.tgz": packed({"db/templates/x.yaml": b"a: 1\n" * 100})}
+    failure = charts.HelmFailure("execution error at (shop/charts/db/templates/x.yaml:1:1): no")
+    assert "charts/db/templates/x.yaml" in charts._opened_for(failure, members, {})
+    monkeypatch.setattr(charts, "MAX_CHART_BYTES", 400)
+    assert charts._opened_for(failure, members, {}) is members

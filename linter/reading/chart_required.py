@@ -13,7 +13,11 @@ most MAX_TRIES renders. The value is the first `.Values.` path the action names;
 variable it reads, followed back within its helper to `.Values`; else the `--set KEY=` its
 message tells users to give, when the action reads a field KEY ends with. Helm names the
 `include` of a helper that fails, not the helper's line: the `required` is then the one
-whose message is Helm's. The new rendering is kept only when Helm
+whose message is Helm's. Else (a `fail` in a helper that checks the values, read with
+`dig`: `fail "db.host is required"`; a `required` on a helper's argument) the value path
+Helm's message names, when the chart's values.yaml gives it as an empty string (`host:
+""`, a string the chart leaves for the user) and nothing the render was given sets it (a
+values file, a `--set` of its installer's command). The new rendering is kept only when Helm
 fails on fewer templates than before (a stand-in in a place that wants a number, a map or
 a list fails there again, or elsewhere: that chart keeps its KLB003 warnings as they
 were). Kept, every finding of the chart says which values were stood in for, and each
@@ -23,16 +27,19 @@ Bounded: MAX_TRIES renders a chart (each a try of its budget of work, chart_work
 within the run's render time limit), MAX_LINE
 characters of the failing template's line read, MAX_STAND_INS values stood in for,
 MAX_BEFORE lines, MAX_FOLLOWED variables deep and MAX_READ characters read for the
-variables' assignments."""
+variables' assignments, MAX_NAMED paths of a message looked up in MAX_VALUES bytes of a
+values file."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from k8slb.core import regex
 from k8slb.core.findings import Severity
+from k8slb.reading.bounded import read_bounded
 from k8slb.reading.charts import (
     UNRENDERED,
     HelmOptions,
@@ -151,10 +158,10 @@ def _required_paths(rendering: Rendering) -> list[str]:
             continue
         said = problem.message[found.end() :].lstrip(": ").partition("\n")[0].strip()
         place = templates.required_at(found, said)
-        if place is None:
-            continue
-        path = templates.wanted(*place, said)
-        action = place[2]
+        path = templates.wanted(*place, said) if place is not None else None
+        action = place[2] if place is not None else ""
+        if path is None:  # a `fail` (or a `required` k8slb cannot follow) naming the value
+            path = templates.named_empty(said)
         if path is None or path in paths:
             continue
         assigned = _ASSIGNED.search(action)
@@ -202,6 +209,21 @@ class _Templates:
         self.lines: dict[str, list[str]] = {}
         self.messages: dict[str, tuple[str, int]] | None = None
         self.left = MAX_READ
+        self.defaults: Mapping[str, Any] | None = None  # the chart's values.yaml, read once
+
+    def named_empty(self, said: str) -> str | None:
+        """The value path Helm's message names (`db.host is required`: the words of the
+        chart's own `fail` or `required`) that the chart's values.yaml gives as an empty
+        string (`host: ""`, a string left for the user) and nothing the render was given
+        sets (a values file, a `--set` of its installer's command): the value the chart
+        asks for, a string by its own default."""
+        if self.defaults is None:
+            self.defaults = _values_data(self.rendering.members, ("values.yaml", "values.yml"))
+        for named in list(_NAMED_PATH.finditer(said[:MAX_MESSAGE]))[:MAX_NAMED]:
+            path = named.group(1)
+            if _at(self.defaults, path) == "" and not _given(self.rendering.options, path):
+                return path
+        return None
 
     def split(self, member: str) -> bool:
         """Whether the chart has the member; its lines (each cut at MAX_LINE) split once."""
@@ -322,6 +344,57 @@ class _Templates:
         return None
 
 
+# a dotted value path in a message (`temporal.sql.host`), two keys at least
+_NAMED_PATH = regex.compile(
+    r"(?:^|[\s\"'`(])([A-Za-z_][\w\-]{0,60}(?:\.[A-Za-z_][\w\-]{0,60}){1,15})"
+)
+MAX_NAMED = 8  # value paths of one message looked up
+MAX_VALUES = 1 << 20  # bytes of a values file read for the values a message names
+
+
+def _values_data(files: Mapping[str, bytes], names: Sequence[str]) -> Mapping[str, Any]:
+    """The first of the files named that is there, as data (its first document); empty
+    when none is, or it is larger than MAX_VALUES or no YAML mapping."""
+    from k8slb.reading.build_files import yaml_documents
+
+    for name in names:
+        data = files.get(name)
+        if data is None:
+            continue
+        if len(data) > MAX_VALUES:
+            return {}
+        first = next(yaml_documents(name, data.decode("utf-8", "replace")), None)
+        return first if isinstance(first, Mapping) else {}
+    return {}
+
+
+def _at(values: Mapping[str, Any], path: str) -> Any:
+    """The value at a dotted path of the values, None where a key is missing."""
+    here: Any = values
+    for part in path.split("."):
+        here = here.get(part) if isinstance(here, Mapping) else None
+    return here
+
+
+def _given(options: HelmOptions, path: str) -> bool:
+    """Whether the options set the value at the path: a `--set` of it (or of a key above
+    it), or a values file that holds it."""
+    for assignment in options.set_values:
+        for part in assignment.split(","):
+            key = part.partition("=")[0].strip()
+            if path == key or path.startswith(f"{key}."):
+                return True
+    for file in options.values:
+        try:
+            with open(file, "rb") as handle:
+                data = read_bounded(handle, MAX_VALUES)
+        except OSError:
+            continue
+        if data is None or _at(_values_data({file: data}, (file,)), path) is not None:
+            return True  # too large to read: it may
+    return False
+
+
 def _unquoted(action: str) -> str:
     """The action with its string literals emptied (a message's words are no reads)."""
     parts = action.split('"')
@@ -426,7 +499,10 @@ def _said(before: Rendering, made: Rendering, stood: tuple[str, ...]) -> Renderi
     """The rendering with stand-ins, its findings saying so; each failure of the chart's
     defaults that it mended a KLB003 at info naming the values."""
     names = ", ".join(stood)
-    still = {made.path_of(member) for member in made.left_out}  # templates Helm still fails on
+    # templates Helm still fails on (a packaged subchart's: its archive, where it is said)
+    still = {made.path_of(member) for member in made.left_out} | {
+        p.path for p in made.problems if p.rule == UNRENDERED and p.severity is Severity.WARNING
+    }
     mended = [
         replace(
             p,

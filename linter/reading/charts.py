@@ -30,7 +30,7 @@ from k8slb.reading.chart_made import (
     made_chart_name,
     stood_in,
 )
-from k8slb.reading.chart_packages import packed
+from k8slb.reading.chart_packages import is_package, packed, unpacked
 from k8slb.reading.chart_schema import Reach, reaching_out, without_schemas
 from k8slb.reading.chart_work import Work, affordable, cost, spent_detail
 from k8slb.reading.file_digest import content_digest
@@ -822,7 +822,9 @@ def _render_without_failing(
     budget of work (chart_work.py: bytes of templates rendered, never seconds, so that a
     busy machine gives the same answer); past them (or when Helm names no template of the
     chart's own files) the first failure is raised, the chart not rendered, as Helm would
-    have it, its finding saying when the budget stopped it.
+    have it, its finding saying when the budget stopped it. A template of a packaged
+    subchart (`charts/db-1.0.0.tgz`) is left out of the archive opened in memory
+    (_opened_for): Helm loads a subchart packed or unpacked alike.
 
     A chart whose subcharts are not vendored is rendered without them, and a template that
     needs them (their named templates, the defaults of their values) fails: it is left out
@@ -849,6 +851,7 @@ def _render_without_failing(
         except HelmFailure as failure:
             if first is None:
                 first = failure
+            members = _opened_for(failure, members, rendering.renamed)
             member = _failing_template(failure, members, rendering.renamed)
             budget = MAX_LEFT_OUT_WITHOUT_SUBCHARTS if failure.missing else MAX_LEFT_OUT
             if member is None or len(left_out) >= budget:
@@ -880,9 +883,22 @@ _DEFINES = regex.compile(r'\{\{-?\s*define\s+"([^"\n]{1,200})"')
 def _failing_template(
     failure: HelmFailure, members: Mapping[str, bytes], renamed: Mapping[str, str] | None = None
 ) -> str | None:
-    """The chart's template file (templates/, a vendored subchart's templates/) that
-    Helm's failure names first, when the chart can be rendered without it; None when the
-    fault is elsewhere (a values file, Chart.yaml, a packaged subchart's file)."""
+    """The chart's template file (templates/, a subchart's templates/) that Helm's
+    failure names first, when the chart can be rendered without it; None when the fault
+    is elsewhere (a values file, Chart.yaml, a packaged subchart not opened: _opened_for)."""
+    member = _named_member(failure, renamed)
+    if member is None:
+        return None
+    parts = member.split("/")
+    in_templates = parts[0] == "templates" or (
+        len(parts) > 3 and parts[0] == "charts" and "templates" in parts[2:-1]
+    )
+    return member if in_templates and member in members else None
+
+
+def _named_member(failure: HelmFailure, renamed: Mapping[str, str] | None) -> str | None:
+    """The chart's file (as its members name it) at the place Helm's failure names
+    first; None when the fault is in a file of the user's, or no place is named."""
     if failure.path is not None:
         return None
     lines = [text.strip() for text in str(failure).strip().splitlines() if text.strip()]
@@ -890,12 +906,60 @@ def _failing_template(
     if place is None:
         return None
     _, _, inside = place.group("file").partition("/")
-    member = _renamed(Path(os.path.normpath(inside)).as_posix() if inside else "", renamed or {})
+    return _renamed(Path(os.path.normpath(inside)).as_posix() if inside else "", renamed or {})
+
+
+def _opened_for(
+    failure: HelmFailure, members: Mapping[str, bytes], renamed: Mapping[str, str]
+) -> Mapping[str, bytes]:
+    """The chart's files with the packaged subchart (`charts/db-1.2.3.tgz`) that holds the
+    file Helm's failure names (`charts/db/templates/job.yaml`) opened into a folder of
+    its name (`charts/db/`), its archive gone: Helm loads a subchart in charts/ packed or
+    unpacked alike, so the chart renders the same, and can be rendered without that
+    file. An archive inside an opened one is opened too, down to the named file; the
+    files as they are when no archive holds it, or the chart's files so opened would
+    pass MAX_CHART_BYTES (each archive read within chart_packages' _MAX_UNPACKED)."""
+    member = _named_member(failure, renamed)
+    if member is None or member in members:
+        return members
     parts = member.split("/")
-    in_templates = parts[0] == "templates" or (
-        len(parts) > 3 and parts[0] == "charts" and "templates" in parts[2:-1]
+    opened = dict(members)
+    at = 0
+    while at + 2 < len(parts) and parts[at] == "charts" and at < 2 * _SUBCHART_DEPTH:
+        prefix = "/".join(parts[: at + 1]) + "/"  # `charts/`, `charts/db/charts/`
+        if not any(m.startswith(f"{prefix}{parts[at + 1]}/") for m in opened):
+            found = _archive_of(opened, prefix, parts[at + 1])
+            if found is None:
+                return members
+            del opened[found[0]]
+            opened.update({prefix + inner: data for inner, data in found[1].items()})
+            if sum(map(len, opened.values())) > MAX_CHART_BYTES:
+                return members  # archives in archives: the chart's own limit holds them too
+        at += 2
+    return opened if member in opened else members
+
+
+def _archive_of(
+    members: Mapping[str, bytes], prefix: str, name: str
+) -> tuple[str, dict[str, bytes]] | None:
+    """The archive directly in the folder `prefix` (`charts/`) whose top folder is `name`
+    (as Helm names the subchart it packs, and chart_findings finds its templates), and
+    its files; those whose file name starts with `name` looked in first."""
+    packages = sorted(
+        (m for m in members if m.startswith(prefix) and "/" not in m[len(prefix) :]),
+        key=lambda m: not m[len(prefix) :].startswith(name),
     )
-    return member if in_templates and member in members else None
+    for package in packages:
+        if not is_package(package):
+            continue
+        files = {  # its subchart's files; none that would climb out of its folder
+            inner: data
+            for inner, data in unpacked(members[package]).items()
+            if inner.startswith(f"{name}/") and ".." not in inner.split("/")
+        }
+        if files:
+            return package, files
+    return None
 
 
 def _needs_missing(failure: HelmFailure, member: str, data: bytes) -> tuple[str, ...]:
@@ -975,7 +1039,10 @@ def _left_out(
             "until they are vendored in its charts/ folder (`helm dependency build`): it may "
             "need their named templates or the defaults of their values"
         )
+    # a packaged subchart's file: the finding is at its archive, the file inside it said
+    inside = problem.detail[:1] if problem.path.endswith(".tgz") else ()
     detail = (
+        *inside,
         f"the rest of the chart is rendered and linted without {member}; its objects are "
         f"not, {until}",
         *((f"the named templates it defines ({said}) are left out with it",) if names else ()),
