@@ -128,3 +128,50 @@ def test_a_port_named_http_metrics_serves_clients_once_a_caller_names_it(
     )
     text = reconciler(ports, service_ports=HTTP_METRICS) + caller
     assert {f.rule for f in lint_text(tmp_path, text, RULES)} == {"KLB302", "KLB401"}
+
+
+def _service_port(name: str, target: str | int = 9090) -> str:
+    return f"    - {{name: {name}, port: 9090, targetPort: {target}}}\n"
+
+
+@pytest.mark.parametrize(
+    ("service_port", "declared"),
+    [
+        # `metric` is `metrics`, one of them
+        ("metric", "metric"),
+        # the app's own name, then what the port is for (the name a chart gives each
+        # component's metrics port), by the workload's or the container's name
+        ("sync-metric", "sync-metric"),
+        ("sync-metrics-port", "sync-metrics-port"),
+        ("sync-pprof", "sync-pprof"),
+        # the Service's name leaves it open, the container port's closes it
+        ("http-metrics", "sync-metrics"),
+    ],
+)
+def test_a_port_named_for_its_apps_metrics_is_scraped(
+    tmp_path: Path, service_port: str, declared: str
+) -> None:
+    ports = f"          ports: [{{name: {declared}, containerPort: 9090}}]\n"
+    text = reconciler(ports, service_ports=_service_port(service_port, declared))
+    assert lint_text(tmp_path, text, RULES) == []
+
+
+@pytest.mark.parametrize(
+    ("app", "port"),
+    [
+        # a port named only for its app says nothing of its use, `metrics` in it or not
+        ("order-metrics", "order-metrics"),
+        # another app's name is no owner's
+        ("sync", "billing-metrics"),
+        # a protocol's word keeps it open, as `http-metrics`: the pod declares it so
+        ("sync", "sync-http-metrics"),
+    ],
+)
+def test_a_port_named_for_an_app_and_not_only_its_metrics_serves_clients(
+    tmp_path: Path, app: str, port: str
+) -> None:
+    ports = f"          ports: [{{name: {port}, containerPort: 9090}}]\n"
+    text = reconciler(ports, service_ports=_service_port(port, port))
+    text = text.replace("name: sync,", f"name: {app},")
+    text = text.replace("- name: sync\n", f"- name: {app}\n")
+    assert {f.rule for f in lint_text(tmp_path, text, RULES)} == {"KLB302", "KLB401"}

@@ -331,7 +331,7 @@ class Index:
             templates = {id(workload): template for workload, template in self.selected(service)}
             for port in service_ports(service):
                 reached = [
-                    (templates[id(t.workload)], t.container, t.number)
+                    (templates[id(t.workload)], t.container, t.number, t.workload.name or "")
                     for t in self.targets(service)
                     if t.service_port is port
                 ]

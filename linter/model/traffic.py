@@ -10,7 +10,7 @@ Services (round_robin, connection age) must not judge a pod by those.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal
 
 from k8slb.core import regex
@@ -27,7 +27,7 @@ from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap, YSeq
 
 # Words of port names that mean "this port is scraped or profiled, not called": a port
-# whose name is made of them only (`metrics`, `prometheus`, `pprof`, `profiling`,
+# whose name is made of them only (`metrics` or `metric`, `prometheus`, `pprof`, `profiling`,
 # `monitoring`, `prom-metrics`; `port` says nothing, so `metrics-port` too) carries no
 # client traffic (ServiceMonitors and PodMonitors add the ports they scrape). Not
 # `http-metrics`: Loki, Mimir, Tempo and Cortex charts give that name to the port that
@@ -37,6 +37,7 @@ from k8slb.reading.yamltree import YMap, YSeq
 SCRAPE_WORDS = frozenset(
     {
         "metrics",
+        "metric",
         "prometheus",
         "prom",
         "pprof",
@@ -211,27 +212,49 @@ def scrape_name_with_protocol(name: object) -> bool:
     return bool(rest) and rest != words and rest <= SCRAPE_WORDS
 
 
-def pods_scrape_port(
-    port: YMap, reached: Sequence[tuple[PodTemplate, Container, int | None]]
-) -> bool:
-    """Whether the pods a Service port named for metrics over a protocol reaches (pod
-    template, container, container port number) show it is only scraped, which its name
-    leaves open (scrape_name_with_protocol). In every pod, the container port it reaches
-    is declared under a name of scrapes only (`metrics`, `profiling`), or, declared
-    without a name or not at all, is the pod's `prometheus.io/port` or in a pod that
-    declares no port but such ones (none at all, as a controller that serves only its
-    metrics). A container port declared under another name (`http-metrics` too, as
-    Loki's chart declares its API) is one of clients.
+# What a Service port reaches, for the pods to say whether it is only scraped: the pod
+# template, the container, the container port's number, and the workload's name.
+Reached = tuple[PodTemplate, Container, int | None, str]
+
+
+def owned_scrape_name(name: object, owners: Iterable[str]) -> bool:
+    """Whether a port's name is its owner's name and scrape words: `monitor-metric` in
+    `account-monitor`, `composer-metrics` in `composer` (the owners' words, a workload's
+    and its container's names, say whose port it is; the rest, what it is for). The rest
+    must be scrape words, and some: a port named only for its app (`kube-state-metrics`
+    in kube-state-metrics) says nothing of its use, and a protocol's word keeps
+    `composer-http-metrics` open, as `http-metrics` is."""
+    words = {w for w in _words(name) - PORT_FILLER if w and not w.isdigit()}
+    owned = {w for owner in owners for w in _words(owner)} - _PROTOCOL_WORDS
+    rest = words - owned
+    return bool(rest) and rest != words and rest <= SCRAPE_WORDS
+
+
+def pods_scrape_port(port: YMap, reached: Sequence[Reached]) -> bool:
+    """Whether the pods a Service port reaches show it is only scraped, which its name
+    alone leaves open. Named for the pods' own app and scrapes (owned_scrape_name) in
+    each of them; or named for metrics over a protocol (scrape_name_with_protocol) and,
+    in every pod, the container port it reaches is declared under a name of scrapes only
+    (`metrics`, `profiling`, or its owners' and such), or, declared without a name
+    or not at all, is the pod's `prometheus.io/port` or in a pod that declares no port
+    but such ones (none at all, as a controller that serves only its metrics). A container
+    port declared under another name (`http-metrics` too, as Loki's chart declares its
+    API) is one of clients.
 
     Not for a port with no name: the annotation says where the pod is scraped, not that
     nothing else is served there (an app's API and its metrics often share the port)."""
-    if not reached or not scrape_name_with_protocol(port.get("name")):
+    if not reached:
+        return False
+    name = port.get("name")
+    if all(owned_scrape_name(name, (owner, c.name)) for _, c, _, owner in reached):
+        return True
+    if not scrape_name_with_protocol(name):
         return False
     return all(_pod_scrapes(port, *one) for one in reached)
 
 
 def _pod_scrapes(
-    port: YMap, template: PodTemplate, container: Container, number: int | None
+    port: YMap, template: PodTemplate, container: Container, number: int | None, owner: str
 ) -> bool:
     """One pod's word on the container port a Service port reaches (pods_scrape_port)."""
     target = target_port(port)
@@ -245,7 +268,8 @@ def _pod_scrapes(
     )
     declared_name = entry.get("name") if entry is not None else None
     if declared_name:
-        return scrape_name(declared_name)
+        owners = (owner, container.name)
+        return scrape_name(declared_name) or owned_scrape_name(declared_name, owners)
     annotated = template.annotations.get(PROMETHEUS_PORT)
     if number is not None and str(annotated).strip() == str(number):
         return True
