@@ -175,3 +175,41 @@ def test_a_port_named_for_an_app_and_not_only_its_metrics_serves_clients(
     text = text.replace("name: sync,", f"name: {app},")
     text = text.replace("- name: sync\n", f"- name: {app}\n")
     assert {f.rule for f in lint_text(tmp_path, text, RULES)} == {"KLB302", "KLB401"}
+
+
+def _ready_on(port: str) -> str:
+    """A controller's ports as controller-runtime lays them out: its metrics, over HTTP and
+    HTTPS, and its health checks on a port of their own; readiness checks `port`."""
+    return (
+        "          ports:\n"
+        "            - {name: metrics-http, containerPort: 9090}\n"
+        "            - {name: metrics-https, containerPort: 9443}\n"
+        "            - {name: probes, containerPort: 8081}\n"
+        f"          readinessProbe: {{httpGet: {{path: /readyz, port: {port}}}}}\n"
+    )
+
+
+METRICS_OVER_HTTP_AND_HTTPS = _service_port("metrics-http", "metrics-http") + (
+    "    - {name: metrics-https, port: 9443, targetPort: metrics-https}\n"
+)
+
+
+def test_a_port_named_for_metrics_over_http_is_scraped_when_readiness_checks_another(
+    tmp_path: Path,
+) -> None:
+    """Readiness says when the pod may take requests: the port it checks is the one they
+    come to, and the ports named for metrics beside it are the scraper's."""
+    text = reconciler(_ready_on("probes"), service_ports=METRICS_OVER_HTTP_AND_HTTPS)
+    assert lint_text(tmp_path, text, RULES) == []
+
+
+def test_a_port_named_for_metrics_over_http_serves_clients_when_readiness_checks_it(
+    tmp_path: Path,
+) -> None:
+    """Loki's chart serves its API on `http-metrics` and checks readiness there: so does
+    any pod whose readiness checks its metrics-named port, or that has no readiness."""
+    checked = reconciler(_ready_on("metrics-http"), service_ports=METRICS_OVER_HTTP_AND_HTTPS)
+    assert {f.rule for f in lint_text(tmp_path / "a", checked, RULES)} == {"KLB401"}
+    unready = _ready_on("probes").split("          readinessProbe")[0]
+    text = reconciler(unready, service_ports=METRICS_OVER_HTTP_AND_HTTPS)
+    assert {f.rule for f in lint_text(tmp_path / "b", text, RULES)} == {"KLB302", "KLB401"}

@@ -20,6 +20,7 @@ from k8slb.model.objects import (
     PodTemplate,
     namespace_key,
     pod_template,
+    probe_port,
     service_ports,
     target_port,
 )
@@ -235,11 +236,13 @@ def pods_scrape_port(port: YMap, reached: Sequence[Reached]) -> bool:
     alone leaves open. Named for the pods' own app and scrapes (owned_scrape_name) in
     each of them; or named for metrics over a protocol (scrape_name_with_protocol) and,
     in every pod, the container port it reaches is declared under a name of scrapes only
-    (`metrics`, `profiling`, or its owners' and such), or, declared without a name
+    (`metrics`, `profiling`, or its owners' and such), or under one of metrics over a
+    protocol (`metrics-http`) where the container's readinessProbe checks another of its
+    ports (the port readiness gates traffic by is that one), or, declared without a name
     or not at all, is the pod's `prometheus.io/port` or in a pod that declares no port
     but such ones (none at all, as a controller that serves only its metrics). A container
     port declared under another name (`http-metrics` too, as Loki's chart declares its
-    API) is one of clients.
+    API, which its readinessProbe checks) is one of clients.
 
     Not for a port with no name: the annotation says where the pod is scraped, not that
     nothing else is served there (an app's API and its metrics often share the port)."""
@@ -269,7 +272,9 @@ def _pod_scrapes(
     declared_name = entry.get("name") if entry is not None else None
     if declared_name:
         owners = (owner, container.name)
-        return scrape_name(declared_name) or owned_scrape_name(declared_name, owners)
+        if scrape_name(declared_name) or owned_scrape_name(declared_name, owners):
+            return True
+        return scrape_name_with_protocol(declared_name) and _ready_elsewhere(container, number)
     annotated = template.annotations.get(PROMETHEUS_PORT)
     if number is not None and str(annotated).strip() == str(number):
         return True
@@ -278,6 +283,15 @@ def _pod_scrapes(
         for other in template.containers
         for declared in other.ports()
     )
+
+
+def _ready_elsewhere(container: Container, number: int | None) -> bool:
+    """Whether the container's readinessProbe checks a port of it other than `number`:
+    readiness says when the pod may take requests, so the port it checks is the one they
+    come to, and a port named for metrics beside it is the scraper's."""
+    probe = container.probe("readinessProbe")
+    checked = probe_port(container, probe) if probe is not None else None
+    return number is not None and checked is not None and checked != number
 
 
 def publishes_not_ready(service: K8sObject) -> bool:
