@@ -165,6 +165,8 @@ def test_a_port_named_for_its_apps_metrics_is_scraped(
         ("sync", "billing-metrics"),
         # a protocol's word keeps it open, as `http-metrics`: the pod declares it so
         ("sync", "sync-http-metrics"),
+        # and is never taken for the app's name
+        ("grpc-server", "grpc-metrics"),
     ],
 )
 def test_a_port_named_for_an_app_and_not_only_its_metrics_serves_clients(

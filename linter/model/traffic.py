@@ -58,6 +58,9 @@ PORT_FILLER = frozenset({"port"})
 # clients (the HTTP API of Loki's and Mimir's charts).
 _PROMETHEUS_WORDS = frozenset({"prometheus", "prom", "servicemonitor", "podmonitor", "scrape"})
 _PROTOCOL_WORDS = frozenset({"tcp", "http", "https"})
+# Words of what a port speaks, never taken as an app's name (owned_scrape_name): a
+# `grpc-server`'s `grpc-metrics` is no more its metrics' than `http-metrics` is.
+_WIRE_WORDS = _PROTOCOL_WORDS | {"grpc", "h2c", "http2", "udp", "tls", "ws", "wss"}
 # Words in a port name that mean the pods talk to each other on it: a gossip ring
 # (memberlist, serf), a consensus group (raft), cluster routes (NATS, Alertmanager).
 PEER_WORDS = frozenset(
@@ -224,9 +227,9 @@ def owned_scrape_name(name: object, owners: Iterable[str]) -> bool:
     and its container's names, say whose port it is; the rest, what it is for). The rest
     must be scrape words, and some: a port named only for its app (`kube-state-metrics`
     in kube-state-metrics) says nothing of its use, and a protocol's word keeps
-    `composer-http-metrics` open, as `http-metrics` is."""
+    `composer-http-metrics` open, as `http-metrics` is, even in an app named for it."""
     words = {w for w in _words(name) - PORT_FILLER if w and not w.isdigit()}
-    owned = {w for owner in owners for w in _words(owner)} - _PROTOCOL_WORDS
+    owned = {w for owner in owners for w in _words(owner)} - _WIRE_WORDS
     rest = words - owned
     return bool(rest) and rest != words and rest <= SCRAPE_WORDS
 
