@@ -86,7 +86,8 @@ class NoPreStop(Rule):
     (data in `emptyDir`, or a claim many pods may write) surges a second pod that
     takes the traffic, and keeps the warning. A pod that only Services without client
     traffic select (peer discovery, metrics, by a port's name or, for `http-metrics`, by
-    what the pods it reaches declare: see `no-readiness-probe`)
+    what the pods it reaches declare and where their readiness checks: see
+    `no-readiness-probe`)
     loses no request and is not reported. It is `info` too when only headless Services
     select the pod: their clients resolve the pods' addresses and choose among them (a
     cache's client-side sharding, gRPC's round_robin), and whether a pause helps depends

@@ -36,10 +36,14 @@ class NoReadinessProbe(Rule):
     a workload it selects, `ingester-discovery`: a registry's server clients call,
     `discovery-server`, is no peers' Service, nor one a caller names with its port),
     metrics scrapes and profiling (ports named only with
-    the words `metrics`, `prometheus`, `prom`, `pprof`, `profiling`, `debug`, a number
-    beside them left out as in `prometheus-12020` or `metrics-9090`, and a protocol's
-    word beside a name of Prometheus or its monitors as in
-    `tcp-prometheus-servicemonitor`, or scraped
+    the words `metrics` or `metric`, `prometheus`, `prom`, `pprof`, `profiling`, `debug`,
+    a number beside them left out as in `prometheus-12020` or `metrics-9090`, and a
+    protocol's word beside a name of Prometheus or its monitors as in
+    `tcp-prometheus-servicemonitor`; or with such words after the name of the app the
+    port reaches, words of its workload's or container's name, as `composer-metric` in
+    `composer` or `monitor-metric` in `account-monitor`: the app's name says whose port it
+    is, the rest what for, and a port named only for its app, `kube-state-metrics` in
+    kube-state-metrics, says nothing of its use; or scraped
     by a ServiceMonitor, by a PodMonitor on every pod the Service selects, or by a job of
     a Prometheus configuration in a ConfigMap whose `scrape_configs` name the Service
     with the port as a target; not
@@ -54,15 +58,25 @@ class NoReadinessProbe(Rule):
 
     Where a port's name leaves it open (`http-metrics`, `https-profiling`: a protocol's
     word beside scrape words), the pods it reaches decide, each of them: the container
-    port it reaches, declared under a name of scrapes only (`metrics`, `profiling`), or,
+    port it reaches, declared under a name of scrapes only (`metrics`, `profiling`, or
+    the app's name and such words), or under one of metrics over a protocol
+    (`metrics-http`) where the container's readinessProbe checks another of its ports
+    (readiness says when the pod may take requests, so the port it checks is theirs, as
+    a controller checks its health on a port of its own beside its metrics), or,
     declared without a name or not at all, named by the pod's `prometheus.io/port`
     annotation or in a pod that declares no port but such ones (none at all, as a
     controller that serves only its metrics), makes it a metrics port. A container port
-    declared under another name (`http-metrics` too, as those charts declare their API)
+    declared under another name, or under `http-metrics` where readiness checks it or
+    there is none (as those charts declare their API and check it),
     keeps it a port of clients, and so does a caller seen, as above. A port with no name
     is one of clients even where it is the pod's `prometheus.io/port`: that says where the
     pod is scraped, not that nothing else is served there (an app's API and its metrics
-    often share the port, called from settings the manifests do not hold). (A `targetPort`
+    often share the port, called from settings the manifests do not hold); and a
+    Service's `prometheus.io/scrape` annotation makes none of its ports one of metrics,
+    for the same reason. Nor does a
+    port's being named only in the pod's probes, or named `admin`, say it: a web app's
+    probes check the port its clients call, and an admin port serves an admin's calls
+    as often as metrics. (A `targetPort`
     of 0 is no placeholder: Kubernetes sends that port's traffic to the Service's own
     port number.)
 

@@ -128,3 +128,90 @@ def test_a_port_named_http_metrics_serves_clients_once_a_caller_names_it(
     )
     text = reconciler(ports, service_ports=HTTP_METRICS) + caller
     assert {f.rule for f in lint_text(tmp_path, text, RULES)} == {"KLB302", "KLB401"}
+
+
+def _service_port(name: str, target: str | int = 9090) -> str:
+    return f"    - {{name: {name}, port: 9090, targetPort: {target}}}\n"
+
+
+@pytest.mark.parametrize(
+    ("service_port", "declared"),
+    [
+        # `metric` is `metrics`, one of them
+        ("metric", "metric"),
+        # the app's own name, then what the port is for (the name a chart gives each
+        # component's metrics port), by the workload's or the container's name
+        ("sync-metric", "sync-metric"),
+        ("sync-metrics-port", "sync-metrics-port"),
+        ("sync-pprof", "sync-pprof"),
+        # the Service's name leaves it open, the container port's closes it
+        ("http-metrics", "sync-metrics"),
+    ],
+)
+def test_a_port_named_for_its_apps_metrics_is_scraped(
+    tmp_path: Path, service_port: str, declared: str
+) -> None:
+    ports = f"          ports: [{{name: {declared}, containerPort: 9090}}]\n"
+    text = reconciler(ports, service_ports=_service_port(service_port, declared))
+    assert lint_text(tmp_path, text, RULES) == []
+
+
+@pytest.mark.parametrize(
+    ("app", "port"),
+    [
+        # a port named only for its app says nothing of its use, `metrics` in it or not
+        ("order-metrics", "order-metrics"),
+        # another app's name is no owner's
+        ("sync", "billing-metrics"),
+        # a protocol's word keeps it open, as `http-metrics`: the pod declares it so
+        ("sync", "sync-http-metrics"),
+        # and is never taken for the app's name
+        ("grpc-server", "grpc-metrics"),
+    ],
+)
+def test_a_port_named_for_an_app_and_not_only_its_metrics_serves_clients(
+    tmp_path: Path, app: str, port: str
+) -> None:
+    ports = f"          ports: [{{name: {port}, containerPort: 9090}}]\n"
+    text = reconciler(ports, service_ports=_service_port(port, port))
+    text = text.replace("name: sync,", f"name: {app},")
+    text = text.replace("- name: sync\n", f"- name: {app}\n")
+    assert {f.rule for f in lint_text(tmp_path, text, RULES)} == {"KLB302", "KLB401"}
+
+
+def _ready_on(port: str) -> str:
+    """A controller's ports as controller-runtime lays them out: its metrics, over HTTP and
+    HTTPS, and its health checks on a port of their own; readiness checks `port`."""
+    return (
+        "          ports:\n"
+        "            - {name: metrics-http, containerPort: 9090}\n"
+        "            - {name: metrics-https, containerPort: 9443}\n"
+        "            - {name: probes, containerPort: 8081}\n"
+        f"          readinessProbe: {{httpGet: {{path: /readyz, port: {port}}}}}\n"
+    )
+
+
+METRICS_OVER_HTTP_AND_HTTPS = _service_port("metrics-http", "metrics-http") + (
+    "    - {name: metrics-https, port: 9443, targetPort: metrics-https}\n"
+)
+
+
+def test_a_port_named_for_metrics_over_http_is_scraped_when_readiness_checks_another(
+    tmp_path: Path,
+) -> None:
+    """Readiness says when the pod may take requests: the port it checks is the one they
+    come to, and the ports named for metrics beside it are the scraper's."""
+    text = reconciler(_ready_on("probes"), service_ports=METRICS_OVER_HTTP_AND_HTTPS)
+    assert lint_text(tmp_path, text, RULES) == []
+
+
+def test_a_port_named_for_metrics_over_http_serves_clients_when_readiness_checks_it(
+    tmp_path: Path,
+) -> None:
+    """Loki's chart serves its API on `http-metrics` and checks readiness there: so does
+    any pod whose readiness checks its metrics-named port, or that has no readiness."""
+    checked = reconciler(_ready_on("metrics-http"), service_ports=METRICS_OVER_HTTP_AND_HTTPS)
+    assert {f.rule for f in lint_text(tmp_path / "a", checked, RULES)} == {"KLB401"}
+    unready = _ready_on("probes").split("          readinessProbe")[0]
+    text = reconciler(unready, service_ports=METRICS_OVER_HTTP_AND_HTTPS)
+    assert {f.rule for f in lint_text(tmp_path / "b", text, RULES)} == {"KLB302", "KLB401"}

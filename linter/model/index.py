@@ -19,6 +19,7 @@ from k8slb.model.objects import (
     namespace_key,
     only_waits,
     pod_template,
+    probe_port,
     service_ports,
     target_port,
 )
@@ -72,15 +73,6 @@ def service_type(service: K8sObject) -> str:
 
 def selector_of(service: K8sObject) -> dict[str, str]:
     return dict(service.selector)
-
-
-def probe_port(container: Container, probe: YMap) -> int | None:
-    """The port a probe (or lifecycle handler) checks, named ports resolved."""
-    for handler in ("httpGet", "tcpSocket", "grpc"):
-        port = dig(probe, handler, "port")
-        if port is not None:
-            return container.port_number(port)
-    return None
 
 
 class Index:
@@ -339,7 +331,7 @@ class Index:
             templates = {id(workload): template for workload, template in self.selected(service)}
             for port in service_ports(service):
                 reached = [
-                    (templates[id(t.workload)], t.container, t.number)
+                    (templates[id(t.workload)], t.container, t.number, t.workload.name or "")
                     for t in self.targets(service)
                     if t.service_port is port
                 ]

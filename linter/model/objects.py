@@ -288,6 +288,15 @@ DEFAULT_GRACE = 30  # Kubernetes' terminationGracePeriodSeconds when a pod sets 
 MESH_PROXY_CONTAINERS = frozenset({"istio-proxy", "linkerd-proxy"})
 
 
+def probe_port(container: Container, probe: YMap) -> int | None:
+    """The port a probe (or lifecycle handler) checks, named ports resolved."""
+    for handler in ("httpGet", "tcpSocket", "grpc"):
+        port = dig(probe, handler, "port")
+        if port is not None:
+            return container.port_number(port)
+    return None
+
+
 @dataclass
 class PodTemplate:
     owner: K8sObject

@@ -10,7 +10,7 @@ Services (round_robin, connection age) must not judge a pod by those.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal
 
 from k8slb.core import regex
@@ -20,6 +20,7 @@ from k8slb.model.objects import (
     PodTemplate,
     namespace_key,
     pod_template,
+    probe_port,
     service_ports,
     target_port,
 )
@@ -27,7 +28,7 @@ from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap, YSeq
 
 # Words of port names that mean "this port is scraped or profiled, not called": a port
-# whose name is made of them only (`metrics`, `prometheus`, `pprof`, `profiling`,
+# whose name is made of them only (`metrics` or `metric`, `prometheus`, `pprof`, `profiling`,
 # `monitoring`, `prom-metrics`; `port` says nothing, so `metrics-port` too) carries no
 # client traffic (ServiceMonitors and PodMonitors add the ports they scrape). Not
 # `http-metrics`: Loki, Mimir, Tempo and Cortex charts give that name to the port that
@@ -37,6 +38,7 @@ from k8slb.reading.yamltree import YMap, YSeq
 SCRAPE_WORDS = frozenset(
     {
         "metrics",
+        "metric",
         "prometheus",
         "prom",
         "pprof",
@@ -56,6 +58,9 @@ PORT_FILLER = frozenset({"port"})
 # clients (the HTTP API of Loki's and Mimir's charts).
 _PROMETHEUS_WORDS = frozenset({"prometheus", "prom", "servicemonitor", "podmonitor", "scrape"})
 _PROTOCOL_WORDS = frozenset({"tcp", "http", "https"})
+# Words of what a port speaks, never taken as an app's name (owned_scrape_name): a
+# `grpc-server`'s `grpc-metrics` is no more its metrics' than `http-metrics` is.
+_WIRE_WORDS = _PROTOCOL_WORDS | {"grpc", "h2c", "http2", "udp", "tls", "ws", "wss"}
 # Words in a port name that mean the pods talk to each other on it: a gossip ring
 # (memberlist, serf), a consensus group (raft), cluster routes (NATS, Alertmanager).
 PEER_WORDS = frozenset(
@@ -211,27 +216,51 @@ def scrape_name_with_protocol(name: object) -> bool:
     return bool(rest) and rest != words and rest <= SCRAPE_WORDS
 
 
-def pods_scrape_port(
-    port: YMap, reached: Sequence[tuple[PodTemplate, Container, int | None]]
-) -> bool:
-    """Whether the pods a Service port named for metrics over a protocol reaches (pod
-    template, container, container port number) show it is only scraped, which its name
-    leaves open (scrape_name_with_protocol). In every pod, the container port it reaches
-    is declared under a name of scrapes only (`metrics`, `profiling`), or, declared
-    without a name or not at all, is the pod's `prometheus.io/port` or in a pod that
-    declares no port but such ones (none at all, as a controller that serves only its
-    metrics). A container port declared under another name (`http-metrics` too, as
-    Loki's chart declares its API) is one of clients.
+# What a Service port reaches, for the pods to say whether it is only scraped: the pod
+# template, the container, the container port's number, and the workload's name.
+Reached = tuple[PodTemplate, Container, int | None, str]
+
+
+def owned_scrape_name(name: object, owners: Iterable[str]) -> bool:
+    """Whether a port's name is its owner's name and scrape words: `monitor-metric` in
+    `account-monitor`, `composer-metrics` in `composer` (the owners' words, a workload's
+    and its container's names, say whose port it is; the rest, what it is for). The rest
+    must be scrape words, and some: a port named only for its app (`kube-state-metrics`
+    in kube-state-metrics) says nothing of its use, and a protocol's word keeps
+    `composer-http-metrics` open, as `http-metrics` is, even in an app named for it."""
+    words = {w for w in _words(name) - PORT_FILLER if w and not w.isdigit()}
+    owned = {w for owner in owners for w in _words(owner)} - _WIRE_WORDS
+    rest = words - owned
+    return bool(rest) and rest != words and rest <= SCRAPE_WORDS
+
+
+def pods_scrape_port(port: YMap, reached: Sequence[Reached]) -> bool:
+    """Whether the pods a Service port reaches show it is only scraped, which its name
+    alone leaves open. Named for the pods' own app and scrapes (owned_scrape_name) in
+    each of them; or named for metrics over a protocol (scrape_name_with_protocol) and,
+    in every pod, the container port it reaches is declared under a name of scrapes only
+    (`metrics`, `profiling`, or its owners' and such), or under one of metrics over a
+    protocol (`metrics-http`) where the container's readinessProbe checks another of its
+    ports (the port readiness gates traffic by is that one), or, declared without a name
+    or not at all, is the pod's `prometheus.io/port` or in a pod that declares no port
+    but such ones (none at all, as a controller that serves only its metrics). A container
+    port declared under another name (`http-metrics` too, as Loki's chart declares its
+    API, which its readinessProbe checks) is one of clients.
 
     Not for a port with no name: the annotation says where the pod is scraped, not that
     nothing else is served there (an app's API and its metrics often share the port)."""
-    if not reached or not scrape_name_with_protocol(port.get("name")):
+    if not reached:
+        return False
+    name = port.get("name")
+    if all(owned_scrape_name(name, (owner, c.name)) for _, c, _, owner in reached):
+        return True
+    if not scrape_name_with_protocol(name):
         return False
     return all(_pod_scrapes(port, *one) for one in reached)
 
 
 def _pod_scrapes(
-    port: YMap, template: PodTemplate, container: Container, number: int | None
+    port: YMap, template: PodTemplate, container: Container, number: int | None, owner: str
 ) -> bool:
     """One pod's word on the container port a Service port reaches (pods_scrape_port)."""
     target = target_port(port)
@@ -245,7 +274,10 @@ def _pod_scrapes(
     )
     declared_name = entry.get("name") if entry is not None else None
     if declared_name:
-        return scrape_name(declared_name)
+        owners = (owner, container.name)
+        if scrape_name(declared_name) or owned_scrape_name(declared_name, owners):
+            return True
+        return scrape_name_with_protocol(declared_name) and _ready_elsewhere(container, number)
     annotated = template.annotations.get(PROMETHEUS_PORT)
     if number is not None and str(annotated).strip() == str(number):
         return True
@@ -254,6 +286,15 @@ def _pod_scrapes(
         for other in template.containers
         for declared in other.ports()
     )
+
+
+def _ready_elsewhere(container: Container, number: int | None) -> bool:
+    """Whether the container's readinessProbe checks a port of it other than `number`:
+    readiness says when the pod may take requests, so the port it checks is the one they
+    come to, and a port named for metrics beside it is the scraper's."""
+    probe = container.probe("readinessProbe")
+    checked = probe_port(container, probe) if probe is not None else None
+    return number is not None and checked is not None and checked != number
 
 
 def publishes_not_ready(service: K8sObject) -> bool:
