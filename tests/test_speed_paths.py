@@ -632,3 +632,33 @@ def test_a_context_run_on_a_module_reads_no_body_for_its_annotations(
     assert _report(scoped) == _report(run(sources, Settings(rules=ALL_RULES)))
     assert asked.count("Service") >= 4 * 2, "every team's Services are asked"
     assert loaded == []
+
+
+def test_the_l7_fronts_load_no_body_of_a_service_contour_names_no_port_of() -> None:
+    """Which Services an L7 proxy fronts is asked of every Service of the tree (a
+    pre-commit run on a module asks it): Contour's annotations are read before a Service's
+    ports, so a cached Service that no Contour annotation names a port of keeps its body
+    unloaded; one that has such an annotation is still matched by its ports. An empty
+    part of the annotation names no port (a port written `name: ""` is not reached)."""
+    from k8slb.model.routes import l7_fronts
+    from k8slb.reading.manifests import load_manifests
+    from k8slb.run import parse_codec
+    from k8slb.run.data_pickle import load_data
+
+    text = (
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: plain\n"
+        "spec:\n  ports: [{name: grpc, port: 50051}]\n---\n"
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: unnamed\n  annotations:\n"
+        "    projectcontour.io/upstream-protocol.h2c: ''\n"
+        "spec:\n  ports: [{name: '', port: 80}]\n---\n"
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: reached\n  annotations:\n"
+        "    projectcontour.io/upstream-protocol.h2c: ' 50051 ,'\n"
+        "spec:\n  ports: [{name: grpc, port: 50051}]\n"
+    )
+    stored = load_data(parse_codec.dumps(load_manifests("svc.yaml", text.encode())))
+    plain, unnamed, _reached = stored.objects
+    fronts = l7_fronts(stored.objects)
+    assert "_blob" in plain.__dict__, "no annotation: its ports were not read"
+    assert list(fronts) == [("default", "reached")]
+    assert fronts["default", "reached"][0].reason.startswith("Contour (projectcontour.io/")
+    assert ("default", "unnamed") not in fronts and "_blob" in unnamed.__dict__
