@@ -354,6 +354,7 @@ def _may_reach(target: object, names: set[str], naming: set[str]) -> bool:
 # as): the channel gets the pods' addresses, updated as they change, and its balancer
 # (`round_robin`) spreads the calls over them, past the ClusterIP.
 API_RESOLVER_SCHEMES = ("kubernetes", "k8s")
+_SCHEMES_SAID = {f"{scheme}:" for scheme in API_RESOLVER_SCHEMES}
 
 
 def api_resolved(
@@ -372,9 +373,14 @@ def api_resolved(
     naming = _naming(index, names) if names is not None else set()
     if naming is None:
         names, naming = None, set()  # too many variables to narrow by: every one
+    schemes: list[set[str] | None] = []  # the variables that may hold a scheme, when asked
 
     def wanted(target: object) -> bool:
-        return _may_be_api(target) and (names is None or _may_reach(target, names, naming))
+        if not _may_be_api(target):
+            return False
+        if names is None:
+            return True
+        return _may_reach(target, names, naming) and _may_name_api(index, target, schemes)
 
     found: dict[int, list[Dialer]] = defaultdict(list)
     for facts in modules:
@@ -482,6 +488,31 @@ def _loaded_names(
         ):
             found.add(named)
     return found
+
+
+def _may_name_api(index: Index, target: object, schemes: list[set[str] | None]) -> bool:
+    """Whether a channel's target may resolve to an API resolver's text: one that holds
+    its scheme, as `_may_reach` tells of a name (a literal, or a variable a container sets
+    to a text holding one, or a prefix, suffix or default that holds or completes one).
+    Where a few Services are asked for, the channels that read a variable set to a plain
+    address are not resolved: on a tree whose every module reads the variable one
+    workload sets to a judged Service's name, a hook on a module resolved all of them.
+    A resolver's text holds its scheme and the `:` after it, which a text the code makes
+    holds too unless the `:` starts the code's suffix (the scheme ending the value), so
+    the variables looked for are those set to a text holding `kubernetes:` or `k8s:`
+    (`k8s` alone is in many a manifest's path, which a body's pickle holds). `schemes`
+    keeps them, worked out once a search (None past NAMING_BUDGET: every target may)."""
+    if isinstance(target, EnvText) or (
+        isinstance(target, EnvRef)
+        and (target.suffix.startswith(":") or not isinstance(target.default, str | None))
+    ):
+        # a scheme may run across its values, end a value its suffix's `:` follows, or
+        # come from another variable
+        return True
+    if not schemes:
+        schemes.append(_naming(index, _SCHEMES_SAID))
+    naming = schemes[0]
+    return naming is None or _may_reach(target, _SCHEMES_SAID, naming)
 
 
 def _may_be_api(target: object) -> bool:
