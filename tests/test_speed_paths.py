@@ -662,3 +662,30 @@ def test_the_l7_fronts_load_no_body_of_a_service_contour_names_no_port_of() -> N
     assert list(fronts) == [("default", "reached")]
     assert fronts["default", "reached"][0].reason.startswith("Contour (projectcontour.io/")
     assert ("default", "unnamed") not in fronts and "_blob" in unnamed.__dict__
+
+
+def test_no_patch_merged_works_out_no_objects_key_for_the_suppressions() -> None:
+    """The suppressions ask which object a finding moved into a patch file belongs to
+    (patch_aliases), over every object of the tree: with no patch merged, no object's
+    key (a record, hashed: some 8,000 at 10,000 files, for a hook's few findings) is
+    worked out; with one, its patch's findings are the object's."""
+    from k8slb.core.findings import ObjectRef
+    from k8slb.model.patched import patch_aliases
+
+    class Unasked:
+        path, document, item = "a.yaml", 0, None
+
+        @property
+        def ref(self) -> ObjectRef:
+            raise AssertionError("the object's key was worked out")
+
+    assert patch_aliases([Unasked()] * 3, {}) == {}  # type: ignore[list-item]
+    merged = ObjectRef("Deployment", "shop", "web", 0)
+
+    class Patched(Unasked):
+        ref = merged
+
+    moved = {("a.yaml", merged): {"spec.replicas": "patch.yaml"}}
+    assert patch_aliases([Patched()], moved) == {  # type: ignore[list-item]
+        ("patch.yaml", 0, None): ("a.yaml", 0, None)
+    }
