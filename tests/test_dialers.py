@@ -514,3 +514,38 @@ def test_a_hook_resolves_no_channel_whose_target_cannot_name_an_api_resolver(
     assert resolved == []
     assert dialers.api_resolved(context.index, code, context.links) == {}
     assert len(resolved) == 5, "the whole tree's search still resolves every channel"
+
+
+def test_a_search_by_names_looks_at_each_workload_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Who dials a few Services and who resolves them through the API look at each
+    workload's strings for their names once between them (each look at a cached body's
+    pickle costs some 6 us: thousands a search), and find what they found before."""
+    from collections import Counter
+
+    from k8slb.model import dialers
+
+    files, _ = CLIENTS["a workload's env value (dialed too)"]
+    for name, text in {"backend.yaml": GRPC_SERVICE + BACKEND, **files, **OTHERS}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    context = _model(tmp_path)
+    backend = next(s for s in context.index.services if s.name == "backend")
+    code = list(context.code())
+    looked: Counter[str] = Counter()
+    original = objects.K8sObject.may_mention
+
+    def counting(self: objects.K8sObject, words: Any) -> bool:
+        if self.kind == "Deployment" and set(words) == {"backend"}:
+            looked[self.name or ""] += 1
+        return original(self, words)
+
+    monkeypatch.setattr(objects.K8sObject, "may_mention", counting)
+    direct = dialers.dialers_by_service(context.index, code, context.links, [backend])
+    resolved = dialers.api_resolved(context.index, code, context.links, [backend])
+    again = dialers.dialers_by_service(context.index, code, context.links, [backend])
+    assert set(looked.values()) == {1} and len(looked) == 22, looked  # 20 others, 2
+    said = [d.who for d in direct[id(backend)]]
+    assert said == ["Deployment/shop/client (env ADDR)", f"{tmp_path}/client/app.py:5"]
+    assert again == direct and resolved == {}

@@ -108,9 +108,7 @@ def dialers_by_service(
     naming = _naming(index, names) if names is not None else set()
     if naming is None:
         names, naming = None, set()  # too many variables to narrow by: every one
-    for workload in index.workload_objects:
-        if names is not None and not workload.may_mention(names):
-            continue
+    for workload in index.workload_objects if names is None else _mentioning(index, names):
         template = index.template(workload)
         for container in template.containers:
             for where, text, line in _strings(container.body):
@@ -417,13 +415,42 @@ def api_resolved(
 NAMING_BUDGET = 4096
 
 
+# What a search by names found of the index's workloads, by the names: who dials a few
+# Services and who resolves them through the API ask the same names in a run, and each
+# look at a body's pickle (may_mention) costs some 6 us, 3,050 of them a pass on the bench
+# tree.
+_MENTIONING: weakref.WeakKeyDictionary[Index, dict[frozenset[str], list[K8sObject]]] = (
+    weakref.WeakKeyDictionary()
+)
+_NAMING: weakref.WeakKeyDictionary[Index, dict[frozenset[str], set[str] | None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _mentioning(index: Index, names: set[str]) -> list[K8sObject]:
+    """The workloads whose strings may hold one of the names, in the index's order."""
+    known = _MENTIONING.setdefault(index, {})
+    key = frozenset(names)
+    if key not in known:
+        known[key] = [w for w in index.workload_objects if w.may_mention(names)]
+    return known[key]
+
+
 def _naming(index: Index, names: set[str]) -> set[str] | None:
     """The env variables a container sets to a text that may hold one of the names, in
-    its `env` or from a ConfigMap (addresses.loaded_env); None past NAMING_BUDGET."""
+    its `env` or from a ConfigMap (addresses.loaded_env); None past NAMING_BUDGET. Worked
+    out once a run for those names (the index's bodies do not change)."""
+    known = _NAMING.setdefault(index, {})
+    key = frozenset(names)
+    if key not in known:
+        known[key] = _naming_anew(index, names)
+    found = known[key]
+    return set(found) if found is not None else None
+
+
+def _naming_anew(index: Index, names: set[str]) -> set[str] | None:
     found: set[str] = set()
-    for workload in index.workload_objects:
-        if not workload.may_mention(names):
-            continue
+    for workload in _mentioning(index, names):
         for container in index.template(workload).containers:
             found.update(
                 str(setting.entry.get("name"))
