@@ -6,6 +6,7 @@ find it as the whole-tree run does."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -549,3 +550,62 @@ def test_a_search_by_names_looks_at_each_workload_once(
     said = [d.who for d in direct[id(backend)]]
     assert said == ["Deployment/shop/client (env ADDR)", f"{tmp_path}/client/app.py:5"]
     assert again == direct and resolved == {}
+
+
+DOCKERFILE = 'FROM python:3.12-slim\nWORKDIR /app\nCOPY . .\nCMD ["python", "app.py"]\n'
+
+
+def _services_reading(addresses: dict[str, str | None]) -> dict[str, str]:
+    """A service a folder each whose module dials os.environ["ADDR"]: with a Dockerfile
+    and a Deployment of its image that sets ADDR to the address given, or (None) run by
+    no container, beside a Deployment of another image that sets ADDR to backend."""
+    files: dict[str, str] = {}
+    for name, address in addresses.items():
+        files[f"{name}/app.py"] = channel('os.environ["ADDR"]')
+        if address is None:
+            files[f"{name}/k8s.yaml"] = deployment(
+                f"{name}-other",
+                "registry.example/elsewhere:1.0",
+                '          env: [{name: ADDR, value: "backend.default:50051"}]\n',
+            )
+            continue
+        files[f"{name}/Dockerfile"] = DOCKERFILE
+        files[f"{name}/k8s.yaml"] = workload(name, "ADDR", address)
+    return files
+
+
+def test_a_variable_set_to_a_name_is_followed_to_the_modules_its_setters_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every module reads ADDR; one workload sets it to backend's address: asked who
+    dials backend, only the modules that workload's containers run, and those no
+    container runs whose nearest workloads set it so, are resolved, and the dialers are
+    the whole tree's search's; a hook on backend's file says what the whole run says."""
+    from k8slb.model import dialers
+
+    files = _services_reading(
+        {"a": "backend.default:50051", "lone": None, **{f"b{n}": "other:50051" for n in range(4)}}
+    )
+    for name, text in {"backend.yaml": GRPC_SERVICE + BACKEND, **files}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    context = _model(tmp_path)
+    backend = next(s for s in context.index.services if s.name == "backend")
+    code = list(context.code())
+    resolved: list[str] = []
+    original = dialers.destinations_of
+
+    def counting(*arguments: Any) -> Any:
+        resolved.append(os.path.relpath(arguments[-1].path, tmp_path))
+        return original(*arguments)
+
+    monkeypatch.setattr(dialers, "destinations_of", counting)
+    narrowed = dialers.dialers_by_service(context.index, code, context.links, [backend])
+    assert sorted(resolved) == ["a/app.py", "lone/app.py"], resolved
+    whole = dialers.dialers_by_service(context.index, code, context.links)
+    assert narrowed[id(backend)] == whole[id(backend)]
+    said = {os.path.relpath(d.who.rsplit(":", 1)[0], tmp_path) for d in whole[id(backend)]}
+    assert {"a/app.py", "lone/app.py"} <= said
+    monkeypatch.undo()
+    whole_run, hook = whole_then_hook(tmp_path / "tree", files)
+    assert hook and [f["message"] for f in whole_run] == [f["message"] for f in hook]

@@ -831,6 +831,15 @@ class CodeLinks:
         self._running[path] = found  # one entry a module asked: linear
         return list(found)
 
+    def modules_run_by(self, workload: K8sObject) -> set[str]:
+        """The modules the workload's long-running containers run (normalised paths):
+        `running` of a module holds one of its links exactly when the module is here."""
+        if self._index is None:
+            return set()
+        self._before_all()  # (as `running` does: links taken as kept, not made anew)
+        count = len(self._index.template(workload).long_running)
+        return {m for p in range(count) if (link := self.at(workload, p)) for m in link.modules}
+
     def at(self, workload: K8sObject, position: int) -> Link | None:
         """The link of the workload's long-running container at that position."""
         assert self._index is not None  # (a CodeLinks with no index places nothing)
