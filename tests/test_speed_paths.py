@@ -689,3 +689,49 @@ def test_no_patch_merged_works_out_no_objects_key_for_the_suppressions() -> None
     assert patch_aliases([Patched()], moved) == {  # type: ignore[list-item]
         ("patch.yaml", 0, None): ("a.yaml", 0, None)
     }
+
+
+def test_a_hook_takes_the_build_facts_digest_the_whole_run_kept_while_its_build_files_are_as_then(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hook on a module takes the links the last whole run kept once their digest is
+    its model's own: the build facts' part of it (some 0.03 s of records' reprs at 10,000
+    files) is the whole run's while every file read for build facts is as then, and is
+    worked out again once one changed (a Dockerfile); the hook finds what a run without
+    the cache finds either way."""
+    from dataclasses import replace
+
+    from k8slb.model import links
+
+    tree = tmp_path / "tree"
+    for team in range(3):
+        shutil.copytree(FIXTURES / "demo" / "bad", tree / f"team-{team}")
+        (tree / f"team-{team}" / "Dockerfile").write_text(
+            'FROM python:3.12-slim\nCOPY . /app\nCMD ["python", "/app/server.py"]\n'
+        )
+    cache = tmp_path / "cache"
+    worked: list[str] = []
+    restored: list[int] = []
+    digest, restore = links.builds_digest, links.CodeLinks.restore
+
+    def counting(builds: Any) -> str:
+        worked.append("builds")
+        return digest(builds)
+
+    def noting(self: links.CodeLinks, remembered: Any, *arguments: Any, **named: Any) -> None:
+        restored.append(len(remembered))
+        restore(self, remembered, *arguments, **named)
+
+    monkeypatch.setattr(links, "builds_digest", counting)
+    monkeypatch.setattr(links.CodeLinks, "restore", noting)
+    changed = tree / "team-1" / "server.py"
+    for edited in (changed, tree / "team-2" / "Dockerfile"):
+        _run(tree, cache=Cache(tmp_path, cache))  # the whole run: its links kept
+        for path in {changed, edited}:
+            path.write_text(path.read_text() + "# changed\n")
+        sources = [replace(s, report=s.path == str(changed)) for s in discover([str(tree)]).sources]
+        worked.clear(), restored.clear()
+        hook = run(sources, Settings(rules=ALL_RULES), cache=Cache(tmp_path, cache))
+        assert restored and restored[0] > 0, "the whole run's links were taken"
+        assert worked == ([] if edited == changed else ["builds"])
+        assert _report(hook) == _report(run(sources, Settings(rules=ALL_RULES)))
