@@ -6,6 +6,7 @@ find it as the whole-tree run does."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -418,3 +419,193 @@ def test_the_variables_configmaps_give_are_bounded(tmp_path: Path) -> None:
     narrowed = dialers.dialers_by_service(context.index, code, context.links, [backend])
     whole = dialers.dialers_by_service(context.index, code, context.links)
     assert narrowed[id(backend)] == whole[id(backend)]
+
+
+# Clients of `backend` that resolve its pods through the Kubernetes API, each naming its
+# resolver's scheme another way: their files.
+API_CLIENTS: dict[str, dict[str, str]] = {
+    "a literal target": {"client/app.py": channel('"kubernetes:///backend.default:50051"')},
+    "a variable's default": {
+        "client/app.py": channel('os.environ.get("ADDR", "k8s:///backend.default:50051")')
+    },
+    "a workload's env value, in capitals": {
+        "client/app.py": channel('os.environ["ADDR"]'),
+        "client/client.yaml": workload("client", "ADDR", "KUBERNETES:///backend.default:50051"),
+    },
+    "the scheme the variable's value ends with": {
+        "client/app.py": channel('os.environ["SCHEME"] + ":///backend.default:50051"'),
+        "client/client.yaml": workload("client", "SCHEME", "k8s"),
+    },
+    "a prefix that the variable's value completes": {
+        "client/app.py": channel("f\"kube{os.environ['REST']}\""),
+        "client/client.yaml": workload("client", "REST", "rnetes:///backend.default:50051"),
+    },
+    "a ConfigMap the container loads its env from, with a prefix": {
+        "client/app.py": channel('os.environ["SVC_ADDR"]'),
+        "client/client.yaml": (
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: client-config, namespace: shop}\n"
+            'data:\n  ADDR: "kubernetes:///backend.default:50051"\n---\n'
+        )
+        + deployment(
+            "client",
+            "registry.example/client:1.0",
+            "          envFrom: [{prefix: SVC_, configMapRef: {name: client-config}}]\n",
+        ),
+    },
+}
+
+
+@pytest.mark.parametrize("client", API_CLIENTS)
+def test_a_services_api_resolvers_are_the_same_whatever_set_it_is_asked_with(
+    tmp_path: Path, client: str
+) -> None:
+    """Who resolves a Service's pods through the API, asked with a few Services (whose
+    channels are resolved only where their targets may hold a resolver's scheme), is who
+    does asked with all of them, and asked of the whole tree; every module of the tree
+    reads PLAIN, which a workload sets to backend's plain address."""
+    import itertools
+
+    from k8slb.model.dialers import api_resolved
+
+    every = {"backend.yaml": GRPC_SERVICE + BACKEND + HEADLESS_TWIN + SERVICES}
+    plain = {f"plain-{n}/app.py": channel('os.environ["PLAIN"]') for n in range(3)}
+    plain["plain.yaml"] = workload("plain", "PLAIN", "backend.default:50051")
+    for name, text in {**every, **plain, **API_CLIENTS[client], **OTHERS}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    context = _model(tmp_path)
+    services = list(context.index.services)
+    code = list(context.code())
+    whole = api_resolved(context.index, code, context.links)
+    backend = next(s for s in services if s.name == "backend")
+    assert [d.who for d in whole[id(backend)]] == [f"{tmp_path}/client/app.py:5"]
+    for size in (1, 2, 3):
+        for chosen in itertools.combinations(services, size):
+            found = api_resolved(context.index, code, context.links, list(chosen))
+            for service in chosen:
+                assert found.get(id(service), []) == whole.get(id(service), [])
+
+
+def test_a_hook_resolves_no_channel_whose_target_cannot_name_an_api_resolver(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every module reads ADDR, which one workload sets to the judged Service's plain
+    address: asked who resolves that Service through the API, no channel is resolved
+    (each would ask which containers run its module, every link of the tree)."""
+    from k8slb.model import dialers
+
+    files = {f"plain-{n}/app.py": channel('os.environ["ADDR"]') for n in range(5)}
+    files["plain.yaml"] = workload("plain", "ADDR", "backend.default:50051")
+    files["backend.yaml"] = GRPC_SERVICE + BACKEND
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    context = _model(tmp_path)
+    backend = next(s for s in context.index.services if s.name == "backend")
+    resolved: list[str] = []
+    original = dialers.destinations_of
+
+    def counting(*arguments: Any) -> Any:
+        resolved.append(arguments[-1].path)
+        return original(*arguments)
+
+    monkeypatch.setattr(dialers, "destinations_of", counting)
+    code = list(context.code())
+    assert dialers.api_resolved(context.index, code, context.links, [backend]) == {}
+    assert resolved == []
+    assert dialers.api_resolved(context.index, code, context.links) == {}
+    assert len(resolved) == 5, "the whole tree's search still resolves every channel"
+
+
+def test_a_search_by_names_looks_at_each_workload_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Who dials a few Services and who resolves them through the API look at each
+    workload's strings for their names once between them (each look at a cached body's
+    pickle costs some 6 us: thousands a search), and find what they found before."""
+    from collections import Counter
+
+    from k8slb.model import dialers
+
+    files, _ = CLIENTS["a workload's env value (dialed too)"]
+    for name, text in {"backend.yaml": GRPC_SERVICE + BACKEND, **files, **OTHERS}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    context = _model(tmp_path)
+    backend = next(s for s in context.index.services if s.name == "backend")
+    code = list(context.code())
+    looked: Counter[str] = Counter()
+    original = objects.K8sObject.may_mention
+
+    def counting(self: objects.K8sObject, words: Any) -> bool:
+        if self.kind == "Deployment" and set(words) == {"backend"}:
+            looked[self.name or ""] += 1
+        return original(self, words)
+
+    monkeypatch.setattr(objects.K8sObject, "may_mention", counting)
+    direct = dialers.dialers_by_service(context.index, code, context.links, [backend])
+    resolved = dialers.api_resolved(context.index, code, context.links, [backend])
+    again = dialers.dialers_by_service(context.index, code, context.links, [backend])
+    assert set(looked.values()) == {1} and len(looked) == 22, looked  # 20 others, 2
+    said = [d.who for d in direct[id(backend)]]
+    assert said == ["Deployment/shop/client (env ADDR)", f"{tmp_path}/client/app.py:5"]
+    assert again == direct and resolved == {}
+
+
+DOCKERFILE = 'FROM python:3.12-slim\nWORKDIR /app\nCOPY . .\nCMD ["python", "app.py"]\n'
+
+
+def _services_reading(addresses: dict[str, str | None]) -> dict[str, str]:
+    """A service a folder each whose module dials os.environ["ADDR"]: with a Dockerfile
+    and a Deployment of its image that sets ADDR to the address given, or (None) run by
+    no container, beside a Deployment of another image that sets ADDR to backend."""
+    files: dict[str, str] = {}
+    for name, address in addresses.items():
+        files[f"{name}/app.py"] = channel('os.environ["ADDR"]')
+        if address is None:
+            files[f"{name}/k8s.yaml"] = deployment(
+                f"{name}-other",
+                "registry.example/elsewhere:1.0",
+                '          env: [{name: ADDR, value: "backend.default:50051"}]\n',
+            )
+            continue
+        files[f"{name}/Dockerfile"] = DOCKERFILE
+        files[f"{name}/k8s.yaml"] = workload(name, "ADDR", address)
+    return files
+
+
+def test_a_variable_set_to_a_name_is_followed_to_the_modules_its_setters_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every module reads ADDR; one workload sets it to backend's address: asked who
+    dials backend, only the modules that workload's containers run, and those no
+    container runs whose nearest workloads set it so, are resolved, and the dialers are
+    the whole tree's search's; a hook on backend's file says what the whole run says."""
+    from k8slb.model import dialers
+
+    files = _services_reading(
+        {"a": "backend.default:50051", "lone": None, **{f"b{n}": "other:50051" for n in range(4)}}
+    )
+    for name, text in {"backend.yaml": GRPC_SERVICE + BACKEND, **files}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    context = _model(tmp_path)
+    backend = next(s for s in context.index.services if s.name == "backend")
+    code = list(context.code())
+    resolved: list[str] = []
+    original = dialers.destinations_of
+
+    def counting(*arguments: Any) -> Any:
+        resolved.append(os.path.relpath(arguments[-1].path, tmp_path))
+        return original(*arguments)
+
+    monkeypatch.setattr(dialers, "destinations_of", counting)
+    narrowed = dialers.dialers_by_service(context.index, code, context.links, [backend])
+    assert sorted(resolved) == ["a/app.py", "lone/app.py"], resolved
+    whole = dialers.dialers_by_service(context.index, code, context.links)
+    assert narrowed[id(backend)] == whole[id(backend)]
+    said = {os.path.relpath(d.who.rsplit(":", 1)[0], tmp_path) for d in whole[id(backend)]}
+    assert {"a/app.py", "lone/app.py"} <= said
+    monkeypatch.undo()
+    whole_run, hook = whole_then_hook(tmp_path / "tree", files)
+    assert hook and [f["message"] for f in whole_run] == [f["message"] for f in hook]

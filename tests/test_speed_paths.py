@@ -632,3 +632,106 @@ def test_a_context_run_on_a_module_reads_no_body_for_its_annotations(
     assert _report(scoped) == _report(run(sources, Settings(rules=ALL_RULES)))
     assert asked.count("Service") >= 4 * 2, "every team's Services are asked"
     assert loaded == []
+
+
+def test_the_l7_fronts_load_no_body_of_a_service_contour_names_no_port_of() -> None:
+    """Which Services an L7 proxy fronts is asked of every Service of the tree (a
+    pre-commit run on a module asks it): Contour's annotations are read before a Service's
+    ports, so a cached Service that no Contour annotation names a port of keeps its body
+    unloaded; one that has such an annotation is still matched by its ports. An empty
+    part of the annotation names no port (a port written `name: ""` is not reached)."""
+    from k8slb.model.routes import l7_fronts
+    from k8slb.reading.manifests import load_manifests
+    from k8slb.run import parse_codec
+    from k8slb.run.data_pickle import load_data
+
+    text = (
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: plain\n"
+        "spec:\n  ports: [{name: grpc, port: 50051}]\n---\n"
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: unnamed\n  annotations:\n"
+        "    projectcontour.io/upstream-protocol.h2c: ''\n"
+        "spec:\n  ports: [{name: '', port: 80}]\n---\n"
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: reached\n  annotations:\n"
+        "    projectcontour.io/upstream-protocol.h2c: ' 50051 ,'\n"
+        "spec:\n  ports: [{name: grpc, port: 50051}]\n"
+    )
+    stored = load_data(parse_codec.dumps(load_manifests("svc.yaml", text.encode())))
+    plain, unnamed, _reached = stored.objects
+    fronts = l7_fronts(stored.objects)
+    assert "_blob" in plain.__dict__, "no annotation: its ports were not read"
+    assert list(fronts) == [("default", "reached")]
+    assert fronts["default", "reached"][0].reason.startswith("Contour (projectcontour.io/")
+    assert ("default", "unnamed") not in fronts and "_blob" in unnamed.__dict__
+
+
+def test_no_patch_merged_works_out_no_objects_key_for_the_suppressions() -> None:
+    """The suppressions ask which object a finding moved into a patch file belongs to
+    (patch_aliases), over every object of the tree: with no patch merged, no object's
+    key (a record, hashed: some 8,000 at 10,000 files, for a hook's few findings) is
+    worked out; with one, its patch's findings are the object's."""
+    from k8slb.core.findings import ObjectRef
+    from k8slb.model.patched import patch_aliases
+
+    class Unasked:
+        path, document, item = "a.yaml", 0, None
+
+        @property
+        def ref(self) -> ObjectRef:
+            raise AssertionError("the object's key was worked out")
+
+    assert patch_aliases([Unasked()] * 3, {}) == {}  # type: ignore[list-item]
+    merged = ObjectRef("Deployment", "shop", "web", 0)
+
+    class Patched(Unasked):
+        ref = merged
+
+    moved = {("a.yaml", merged): {"spec.replicas": "patch.yaml"}}
+    assert patch_aliases([Patched()], moved) == {  # type: ignore[list-item]
+        ("patch.yaml", 0, None): ("a.yaml", 0, None)
+    }
+
+
+def test_a_hook_takes_the_build_facts_digest_the_whole_run_kept_while_its_build_files_are_as_then(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hook on a module takes the links the last whole run kept once their digest is
+    its model's own: the build facts' part of it (some 0.03 s of records' reprs at 10,000
+    files) is the whole run's while every file read for build facts is as then, and is
+    worked out again once one changed (a Dockerfile); the hook finds what a run without
+    the cache finds either way."""
+    from dataclasses import replace
+
+    from k8slb.model import links
+
+    tree = tmp_path / "tree"
+    for team in range(3):
+        shutil.copytree(FIXTURES / "demo" / "bad", tree / f"team-{team}")
+        (tree / f"team-{team}" / "Dockerfile").write_text(
+            'FROM python:3.12-slim\nCOPY . /app\nCMD ["python", "/app/server.py"]\n'
+        )
+    cache = tmp_path / "cache"
+    worked: list[str] = []
+    restored: list[int] = []
+    digest, restore = links.builds_digest, links.CodeLinks.restore
+
+    def counting(builds: Any) -> str:
+        worked.append("builds")
+        return digest(builds)
+
+    def noting(self: links.CodeLinks, remembered: Any, *arguments: Any, **named: Any) -> None:
+        restored.append(len(remembered))
+        restore(self, remembered, *arguments, **named)
+
+    monkeypatch.setattr(links, "builds_digest", counting)
+    monkeypatch.setattr(links.CodeLinks, "restore", noting)
+    changed = tree / "team-1" / "server.py"
+    for edited in (changed, tree / "team-2" / "Dockerfile"):
+        _run(tree, cache=Cache(tmp_path, cache))  # the whole run: its links kept
+        for path in {changed, edited}:
+            path.write_text(path.read_text() + "# changed\n")
+        sources = [replace(s, report=s.path == str(changed)) for s in discover([str(tree)]).sources]
+        worked.clear(), restored.clear()
+        hook = run(sources, Settings(rules=ALL_RULES), cache=Cache(tmp_path, cache))
+        assert restored and restored[0] > 0, "the whole run's links were taken"
+        assert worked == ([] if edited == changed else ["builds"])
+        assert _report(hook) == _report(run(sources, Settings(rules=ALL_RULES)))

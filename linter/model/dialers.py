@@ -6,6 +6,7 @@ proxy exists beside it."""
 
 from __future__ import annotations
 
+import os
 import weakref
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping
@@ -105,12 +106,10 @@ def dialers_by_service(
     are the containers that run its code linked, nor its module's code loaded)."""
     names = _wanted_names(services)
     found: dict[int, list[Dialer]] = defaultdict(list)
-    naming = _naming(index, names) if names is not None else set()
-    if naming is None:
-        names, naming = None, set()  # too many variables to narrow by: every one
-    for workload in index.workload_objects:
-        if names is not None and not workload.may_mention(names):
-            continue
+    reaching = _Reaching.of(index, links, names)
+    if reaching is None:
+        names = None  # too many variables to narrow by: every one
+    for workload in index.workload_objects if names is None else _mentioning(index, names):
         template = index.template(workload)
         for container in template.containers:
             for where, text, line in _strings(container.body):
@@ -122,7 +121,7 @@ def dialers_by_service(
                         meshed = index.mesh_of(workload, template) is not None
                         dialer = Dialer(who, related, workload.ref.display, meshed)
                         found[id(service)].append(dialer)
-    for facts, channel in _channels(modules, names, naming):
+    for facts, channel in _channels(modules, reaching):
         for service, ports in _dialed(index, links, facts, channel):
             who = f"{facts.path}:{channel.loc.line}"
             related = Related(facts.path, channel.loc.line, "a gRPC channel dials it")
@@ -284,20 +283,64 @@ def config_dialers(index: Index, service: K8sObject, ports: Collection[int]) -> 
 
 
 def _channels(
-    modules: Iterable[CodeFacts], names: set[str] | None, naming: set[str]
+    modules: Iterable[CodeFacts], reaching: _Reaching | None
 ) -> Iterator[tuple[CodeFacts, Channel]]:
-    """The long-lived channels that may dial a wanted Service (every one when names is
-    None); a module's code is loaded only when one of its targets may."""
+    """The long-lived channels that may dial a wanted Service (every one when `reaching`
+    is None); a module's code is loaded only when one of its targets may."""
     for facts in modules:
         # a settings file's channels may dial what a ConfigMap mounted over it names
-        every = names is None or facts.language == "spring"
-        if not every and not any(
-            _may_reach(target, names or set(), naming) for target in facts.dialed_targets()
-        ):
+        test = None if facts.language == "spring" else reaching
+        if test is not None and not any(test(t, facts) for t in facts.dialed_targets()):
             continue
         for channel in facts.long_lived_channels():
-            if every or _may_reach(channel.target, names or set(), naming):
+            if test is None or test(channel.target, facts):
                 yield facts, channel
+
+
+class _Reaching:
+    """Whether a channel's target may resolve to a wanted Service (`_may_reach`), read
+    closer where only a variable can give it a name: a variable some containers' `env`
+    sets to a text that may hold one (and no ConfigMap loads) gives the module such a text
+    only where one of those containers runs it, or, where none runs it, where a workload
+    nearest it sets it so (addresses.destinations). On a tree whose every module reads a
+    variable that one workload sets to a judged Service's name, each module was resolved,
+    asking which containers run it; now only those the setters' links run."""
+
+    def __init__(self, index: Index, links: CodeLinks, names: set[str], naming: _Naming):
+        self.index, self.links, self.names, self.naming = index, links, names, naming
+        self.variables = naming.variables or set()
+        self._run: dict[str, set[str]] = {}  # by variable: what its setters' containers run
+
+    @classmethod
+    def of(cls, index: Index, links: CodeLinks, names: set[str] | None) -> _Reaching | None:
+        """The test for these names; None where every target is to be resolved (no names,
+        or too many variables to narrow by)."""
+        if names is None:
+            return None
+        naming = _naming_of(index, names)
+        return cls(index, links, names, naming) if naming.variables is not None else None
+
+    def __call__(self, target: object, facts: CodeFacts) -> bool:
+        if not _may_reach(target, self.names, self.variables):
+            return False
+        if not isinstance(target, EnvRef) or _may_reach(target, self.names, set()):
+            return True  # not by a variable alone: its prefix, suffix, default, a link
+        name = target.name
+        if name in self.naming.loaded or name not in self.naming.setters:
+            return True
+        if os.path.normpath(facts.path) in self._run_by(name):
+            return True
+        if self.links.runs(facts.path):
+            return False  # run, by containers none of which sets the variable so
+        # run by none: the workloads nearest it (every workload's env read, once)
+        near = self.index.env_settings_near(name, facts.path)
+        return any(_may_hold(setting.value, self.names) for setting in near)
+
+    def _run_by(self, name: str) -> set[str]:
+        if name not in self._run:
+            workloads = {id(w): w for w in self.naming.setters[name]}.values()
+            self._run[name] = {m for w in workloads for m in self.links.modules_run_by(w)}
+        return self._run[name]
 
 
 def searched_by_name(services: Collection[K8sObject]) -> bool:
@@ -354,6 +397,7 @@ def _may_reach(target: object, names: set[str], naming: set[str]) -> bool:
 # as): the channel gets the pods' addresses, updated as they change, and its balancer
 # (`round_robin`) spreads the calls over them, past the ClusterIP.
 API_RESOLVER_SCHEMES = ("kubernetes", "k8s")
+_SCHEMES_SAID = {f"{scheme}:" for scheme in API_RESOLVER_SCHEMES}
 
 
 def api_resolved(
@@ -368,20 +412,23 @@ def api_resolved(
     themselves, with no connection to the ClusterIP to stay on. With `services`, only a
     channel whose target may name one of them is read (as dialers_by_service reads them:
     a module whose targets cannot is not loaded)."""
-    names = _wanted_names(services)
-    naming = _naming(index, names) if names is not None else set()
-    if naming is None:
-        names, naming = None, set()  # too many variables to narrow by: every one
+    reaching = _Reaching.of(index, links, _wanted_names(services))
+    schemes: list[set[str] | None] = []  # the variables that may hold a scheme, when asked
 
-    def wanted(target: object) -> bool:
-        return _may_be_api(target) and (names is None or _may_reach(target, names, naming))
+    def wanted(target: object, facts: CodeFacts) -> bool:
+        if not _may_be_api(target):
+            return False
+        if reaching is None:
+            return True
+        # (the scheme first: following a variable to its setters' modules links them)
+        return _may_name_api(index, target, schemes) and reaching(target, facts)
 
     found: dict[int, list[Dialer]] = defaultdict(list)
     for facts in modules:
-        if facts.is_test or not any(wanted(t) for t in facts.dialed_targets()):
+        if facts.is_test or not any(wanted(t, facts) for t in facts.dialed_targets()):
             continue
         for channel in facts.long_lived_channels():
-            if not wanted(channel.target):
+            if not wanted(channel.target, facts):
                 continue
             parse = target_parser(channel.default_scheme)
             seen: set[int] = set()
@@ -411,33 +458,82 @@ def api_resolved(
 NAMING_BUDGET = 4096
 
 
+# What a search by names found of the index's workloads, by the names: who dials a few
+# Services and who resolves them through the API ask the same names in a run, and each
+# look at a body's pickle (may_mention) costs some 6 us, 3,050 of them a pass on the bench
+# tree.
+_MENTIONING: weakref.WeakKeyDictionary[Index, dict[frozenset[str], list[K8sObject]]] = (
+    weakref.WeakKeyDictionary()
+)
+_NAMING: weakref.WeakKeyDictionary[Index, dict[frozenset[str], _Naming]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+@record
+class _Naming:
+    """What `_naming` finds: the variables (None past NAMING_BUDGET); the workloads whose
+    `env` sets each of them to a text that may hold a name, by the variable; and those
+    some container loads from a ConfigMap (no workload noted: each ConfigMap and prefix
+    is read once)."""
+
+    variables: set[str] | None
+    setters: dict[str, list[K8sObject]]
+    loaded: set[str]
+
+
+def _mentioning(index: Index, names: set[str]) -> list[K8sObject]:
+    """The workloads whose strings may hold one of the names, in the index's order."""
+    known = _MENTIONING.setdefault(index, {})
+    key = frozenset(names)
+    if key not in known:
+        known[key] = [w for w in index.workload_objects if w.may_mention(names)]
+    return known[key]
+
+
 def _naming(index: Index, names: set[str]) -> set[str] | None:
     """The env variables a container sets to a text that may hold one of the names, in
-    its `env` or from a ConfigMap (addresses.loaded_env); None past NAMING_BUDGET."""
-    found: set[str] = set()
-    for workload in index.workload_objects:
-        if not workload.may_mention(names):
-            continue
+    its `env` or from a ConfigMap (addresses.loaded_env); None past NAMING_BUDGET. Worked
+    out once a run for those names (the index's bodies do not change)."""
+    found = _naming_of(index, names).variables
+    return set(found) if found is not None else None
+
+
+def _naming_of(index: Index, names: set[str]) -> _Naming:
+    known = _NAMING.setdefault(index, {})
+    key = frozenset(names)
+    if key not in known:
+        known[key] = _naming_anew(index, names)
+    return known[key]
+
+
+def _naming_anew(index: Index, names: set[str]) -> _Naming:
+    setters: dict[str, list[K8sObject]] = defaultdict(list)
+    for workload in _mentioning(index, names):
         for container in index.template(workload).containers:
-            found.update(
-                str(setting.entry.get("name"))
-                for setting in literal_env(workload, container)
-                if _may_hold(setting.value, names)
-            )
-    held = _held_by_config_maps(index, names)
+            for setting in literal_env(workload, container):
+                if _may_hold(setting.value, names):
+                    setters[str(setting.entry.get("name"))].append(workload)
+    found, held = set(setters), _held_by_config_maps(index, names)
+    loaded_names: set[str] = set()
     if held:  # only the workloads that name one of those ConfigMaps are read (a few)
         every = len(held) > FEW_NAMES
         loaded: set[tuple[str, str]] = set()  # each ConfigMap and prefix once
         for workload in index.workload_objects:
             if every or workload.may_mention(held):
                 for container in index.template(workload).containers:
-                    found |= _loaded_names(container.body, held, loaded)
-                    if len(found) > NAMING_BUDGET:
-                        return None
+                    loaded_names |= _loaded_names(container.body, held, loaded)
+                    if len(found | loaded_names) > NAMING_BUDGET:
+                        return _Naming(None, {}, set())
     # a dotted name is read too as the variable Spring's relaxed binding reads it under
     # (Index.env_setting, addresses.loaded_env): `backend.host` is `BACKEND_HOST`
-    found |= {environment_name(name) for name in found if "." in name}
-    return found if len(found) <= NAMING_BUDGET else None
+    for name in [name for name in setters if "." in name]:
+        setters[environment_name(name)] += setters[name]
+    loaded_names |= {environment_name(name) for name in loaded_names if "." in name}
+    found = set(setters) | loaded_names
+    if len(found) > NAMING_BUDGET:
+        return _Naming(None, {}, set())
+    return _Naming(found, dict(setters), loaded_names)
 
 
 def _held_by_config_maps(index: Index, names: set[str]) -> dict[str, set[str]]:
@@ -482,6 +578,31 @@ def _loaded_names(
         ):
             found.add(named)
     return found
+
+
+def _may_name_api(index: Index, target: object, schemes: list[set[str] | None]) -> bool:
+    """Whether a channel's target may resolve to an API resolver's text: one that holds
+    its scheme, as `_may_reach` tells of a name (a literal, or a variable a container sets
+    to a text holding one, or a prefix, suffix or default that holds or completes one).
+    Where a few Services are asked for, the channels that read a variable set to a plain
+    address are not resolved: on a tree whose every module reads the variable one
+    workload sets to a judged Service's name, a hook on a module resolved all of them.
+    A resolver's text holds its scheme and the `:` after it, which a text the code makes
+    holds too unless the `:` starts the code's suffix (the scheme ending the value), so
+    the variables looked for are those set to a text holding `kubernetes:` or `k8s:`
+    (`k8s` alone is in many a manifest's path, which a body's pickle holds). `schemes`
+    keeps them, worked out once a search (None past NAMING_BUDGET: every target may)."""
+    if isinstance(target, EnvText) or (
+        isinstance(target, EnvRef)
+        and (target.suffix.startswith(":") or not isinstance(target.default, str | None))
+    ):
+        # a scheme may run across its values, end a value its suffix's `:` follows, or
+        # come from another variable
+        return True
+    if not schemes:
+        schemes.append(_naming(index, _SCHEMES_SAID))
+    naming = schemes[0]
+    return naming is None or _may_reach(target, _SCHEMES_SAID, naming)
 
 
 def _may_be_api(target: object) -> bool:

@@ -831,6 +831,15 @@ class CodeLinks:
         self._running[path] = found  # one entry a module asked: linear
         return list(found)
 
+    def modules_run_by(self, workload: K8sObject) -> set[str]:
+        """The modules the workload's long-running containers run (normalised paths):
+        `running` of a module holds one of its links exactly when the module is here."""
+        if self._index is None:
+            return set()
+        self._before_all()  # (as `running` does: links taken as kept, not made anew)
+        count = len(self._index.template(workload).long_running)
+        return {m for p in range(count) if (link := self.at(workload, p)) for m in link.modules}
+
     def at(self, workload: K8sObject, position: int) -> Link | None:
         """The link of the workload's long-running container at that position."""
         assert self._index is not None  # (a CodeLinks with no index places nothing)
@@ -1064,7 +1073,10 @@ def link_code(
 
 
 def inputs_digest(
-    modules: Sequence[CodeFacts], builds: BuildFacts, pins: Mapping[str, Pin] | None = None
+    modules: Sequence[CodeFacts],
+    builds: BuildFacts,
+    pins: Mapping[str, Pin] | None = None,
+    builds_said: str | None = None,
 ) -> str:
     """A digest of everything a link reads besides its workload (the finder's inputs):
     what links read of every module (CodeFacts.link_inputs: its header and a digest of
@@ -1072,10 +1084,24 @@ def inputs_digest(
     build files' facts and the configuration's pins, each in the order of its paths (a
     whole run reads the tree in the walk's order, a pre-commit hook its named files first;
     `--context` judges as judging everything does: tests/test_context_scope.py). Two
-    models of one digest link a workload alike (CodeLinks.restore)."""
+    models of one digest link a workload alike (CodeLinks.restore). `builds_said`: the
+    build facts' `builds_digest`, when known (kept by the run that had the same build
+    files: some 0.03 s of records' reprs at 10,000 files)."""
     said = repr(
         (
             [m.link_inputs() for m in sorted(modules, key=lambda m: m.path)],
+            builds_digest(builds) if builds_said is None else builds_said,
+            sorted((pins or {}).items()),
+        )
+    )
+    return hashlib.blake2b(said.encode(), digest_size=20).hexdigest()
+
+
+def builds_digest(builds: BuildFacts) -> str:
+    """A digest of the build files' facts, each in the order of its paths: what
+    `inputs_digest` reads of them, a function of the build files alone (engine._gather)."""
+    said = repr(
+        (
             sorted(map(repr, builds.builds)),
             sorted(builds.dockerfiles.items()),
             sorted(builds.projects),
@@ -1087,7 +1113,6 @@ def inputs_digest(
             sorted(map(repr, builds.go_builds)),
             sorted(builds.make_rules.items()),
             sorted(builds.bundles.items()),
-            sorted((pins or {}).items()),
         )
     )
     return hashlib.blake2b(said.encode(), digest_size=20).hexdigest()

@@ -706,6 +706,8 @@ def patch_aliases(
     annotations (`k8slb.io/ignore`) silence them: the one the patch merged into. Two
     objects one patch file holds findings of at one place: neither."""
     aliases: dict[tuple[str, int, int | None], tuple[str, int, int | None]] = {}
+    if not moved:  # no patch merged: each object's key (a record hashed) is not worked out
+        return aliases
     clashing: set[tuple[str, int, int | None]] = set()
     for obj in objects:
         added = moved.get((obj.path, obj.ref))

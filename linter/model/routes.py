@@ -183,7 +183,17 @@ def _gke_backend(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
 
 
 def _contour_backend(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
-    """A Service whose annotation has Contour reach one of its ports over HTTP/2."""
+    """A Service whose annotation has Contour reach one of its ports over HTTP/2. The
+    annotations are read first: a cached Service's body (its ports) is loaded only when
+    one names a port, where a hook on a module asked every Service of the tree."""
+    annotations = obj.annotations
+    named_by = [
+        (annotation, named)
+        for annotation in CONTOUR_PROTOCOLS
+        if annotation in annotations and (named := _named_ports(annotations[annotation]))
+    ]
+    if not named_by:
+        return
     ports = {
         str(value)
         for port in _list(dig(obj.body, "spec", "ports"))
@@ -191,12 +201,17 @@ def _contour_backend(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
         for value in (port.get("name"), port.get("port"))
         if value is not None
     }
-    for annotation in CONTOUR_PROTOCOLS:
-        named = {part.strip() for part in str(obj.annotations.get(annotation, "")).split(",")}
+    for annotation, named in named_by:
         if named & ports:
             reason = f"Contour ({annotation} on {obj.kind}/{obj.name})"
             yield key_of(obj.namespace, obj.name or ""), Front(obj.path, obj.pos[0], reason)
             return
+
+
+def _named_ports(value: object) -> set[str]:
+    """The ports a Contour annotation names (comma-separated); an empty part names none
+    (a port written `name: ""` is one with no name, not one Contour reaches)."""
+    return {part.strip() for part in str(value).split(",")} - {""}
 
 
 def _service_backend(obj: K8sObject) -> Iterator[tuple[Key, Front]]:

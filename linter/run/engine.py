@@ -29,6 +29,8 @@ from k8slb.model.index import Index
 from k8slb.model.kustomized import labelled, left_out, said_at_info
 from k8slb.model.links import (
     CodeLinks,
+    RememberedLinks,
+    builds_digest,
     inputs_digest,
     link_code,
     link_code_again,
@@ -428,7 +430,8 @@ def run(
     context = analyse(sources, settings, first)
     if memory is not None:  # the links of the workloads as then, from the last whole run
         context.links.before_all = lambda links: memory.restore_links(
-            links, lambda: inputs_digest(first.modules, first.builds, settings.links)
+            links,
+            lambda said: inputs_digest(first.modules, first.builds, settings.links, said),
         )
     concluded = conclude(sources, settings, first, context, progress)
     checked = [_variant(concluded, context, several=variants > 1)]
@@ -469,11 +472,15 @@ def _ends_unfreed(
 
 
 def links_to_keep(read: Sources, context: Context, settings: Settings) -> LinksToKeep:
-    """The model's links and their digest, for the cache to work out when it is written."""
-    return lambda: (
-        inputs_digest(read.modules, read.builds, settings.links),
-        context.links.remembered(),
-    )
+    """The model's links, their digest and their build facts' part of it, for the cache to
+    work out when it is written."""
+
+    def kept() -> tuple[str, str, RememberedLinks]:
+        said = builds_digest(read.builds)
+        digest = inputs_digest(read.modules, read.builds, settings.links, said)
+        return digest, said, context.links.remembered()
+
+    return kept
 
 
 def detached(result: RunResult) -> RunResult:

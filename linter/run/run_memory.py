@@ -46,17 +46,20 @@ class WholeRun:
 class KeptLinks:
     """The links of the model a run that judged every file made (links.cache): the token
     of its `WholeRun`, the digest of what they rest on besides each workload
-    (`links.inputs_digest`), the key of each workload's file, and the links."""
+    (`links.inputs_digest`), the key of each workload's file, and the links; with the key
+    of its build files' bytes and the digest of their facts (`links.builds_digest`), which
+    a run whose build files are as then takes rather than works out."""
 
     token: str
     digest: str
     keys: dict[str, str]
     links: RememberedLinks
+    builds: tuple[str, str] | None = None
 
 
-# How a run's links are kept: their digest and the links, worked out when the cache is
-# written (in the child that writes it, after the command: links.cache).
-LinksToKeep = Callable[[], tuple[str, RememberedLinks]]
+# How a run's links are kept: their digest, its build facts' part, and the links, worked
+# out when the cache is written (in the child that writes it, after the command).
+LinksToKeep = Callable[[], tuple[str, str, RememberedLinks]]
 
 
 # A word of a file, as names are written in addresses, env values and references: what
@@ -149,21 +152,44 @@ class RunMemory:
             whole = WholeRun(settings, plan_of(self.sources), dict(self.keys), result, token)
             self.cache.keep_whole(whole)
             if links is not None and token is not None:
-                self.cache.keep_links(functools.partial(_kept, token, dict(self.keys), links))
+                kept = functools.partial(_kept, token, dict(self.keys), links, self.builds_key())
+                self.cache.keep_links(kept)
+
+    def builds_key(self) -> str | None:
+        """The key of the bytes of every file read for its build facts (a build file, a
+        compose file, a package.json: engine._gather), by path; None where one has no key.
+        Two runs of one key have the same build facts."""
+        keys = self.keys
+        if keys is None:
+            return None
+        said: list[str] = []
+        for source in self.sources:
+            reader = reader_of(source.language)
+            if (reader is not None and reader.links) or names_builds(source.path):
+                key = keys.get(source.path)
+                if key is None:
+                    return None
+                said.append(f"{source.path}\0{key}")
+        return run_key("builds", sorted(said))
 
     def kept_links(self) -> KeptLinks | None:
         """The links the last run that judged every file left, if any."""
         found = self.cache.kept_links()
         return found if isinstance(found, KeptLinks) else None
 
-    def restore_links(self, links: CodeLinks, digest: Callable[[], str]) -> None:
+    def restore_links(self, links: CodeLinks, digest: Callable[[str | None], str]) -> None:
         """Give the model's links those the last whole run kept, of the workloads whose
         files are as then, where what links rest on is as then (`digest`, worked out only
-        when some were kept): a pre-commit hook's rules ask which containers run the
-        changed module, which takes every container's link."""
+        when some were kept, given the digest of the build facts when the build files are
+        those the links were kept with): a pre-commit hook's rules ask which containers
+        run the changed module, which takes every container's link."""
         kept = self.kept_links()
         keys = self.keys
-        if kept is None or keys is None or kept.digest != digest():
+        if kept is None or keys is None:
+            return
+        builds = kept.builds
+        said = builds[1] if builds is not None and builds[0] == self.builds_key() else None
+        if kept.digest != digest(said):
             return
         # (a file with no key of its bytes, a rendered one, is never as then)
         links.restore(kept.links, lambda path: keys.get(path, "") == kept.keys.get(path, None))
@@ -176,10 +202,14 @@ class RunMemory:
         return True
 
 
-def _kept(token: str, keys: dict[str, str], links: LinksToKeep) -> KeptLinks:
-    digest, remembered = links()
+def _kept(
+    token: str, keys: dict[str, str], links: LinksToKeep, builds_key: str | None
+) -> KeptLinks:
+    digest, said, remembered = links()
     files = {path for path, _, _ in remembered}
-    return KeptLinks(token, digest, {p: k for p, k in keys.items() if p in files}, remembered)
+    kept = {p: k for p, k in keys.items() if p in files}
+    builds = (builds_key, said) if builds_key is not None else None
+    return KeptLinks(token, digest, kept, remembered, builds)
 
 
 def _skippable(source: Source) -> bool:
