@@ -71,10 +71,16 @@ class UnrenderedTemplate(ReadProblemRule):
     JSON folded over lines) is an ordinary value and does not count. A file whose every
     action is a whole scalar value that prints one field (`image:
     {{.Env.SERVICE_API_IMAGE_NAME}}`, as azd's `*.tmpl.yaml` manifests write them, or
-    `replicas: {{ .Values.replicas }}`) is no template either: the YAML around them stands
-    as written, so it is read with each such value as one not known (a field no rule
-    reads where a string does not belong: `replicas` not known is not 1), and its
-    findings offer no fix (the file is not YAML until it is filled). A ytt (Carvel)
+    `replicas: {{ .Values.replicas }}`) is no template either, nor one whose every
+    action is a script's placeholder, a name in double braces written as a whole value
+    or opening one plain word (`type: {{service_type}}`, `secretName:
+    {{cluster}}-kubeconfig`: what a deploy script's `sed`, Mustache, Jinja or a Jenkins
+    job fills before `kubectl apply`; a dotted field opening a word, `{{ .Release.Name
+    }}-web`, is a chart's template and stays skipped): the YAML around them stands as
+    written, so it is read with each such value as its own text, a value not known (a
+    Service `type` not known is no ClusterIP; a field where a string does not belong is
+    not read, but `replicas` not known is kept: not one pod, not none), and its findings
+    offer no fix (the file is not YAML until it is filled). A ytt (Carvel)
     template is skipped too: a file with ytt's code in its comments (`#@ load(...)`,
     `#@ if ...:`/`#@ else:`/`#@ end`, `#@data/values`, `#@overlay/match`, a value `name:
     #@ name()`) or a text template's `(@ ... @)`, whose branches YAML would read as

@@ -414,3 +414,72 @@ def test_a_number_not_known_is_never_read_as_its_default(tmp_path: Path) -> None
     result = lint_files(tmp_path, {"manifests/deployment.tmpl.yaml": text})
     assert not [f for f in result.findings if "one replica" in f.text]
     assert "KLB003" not in rules_of(result.findings) and "KLB002" not in rules_of(result.findings)
+
+
+# A deploy script's manifest (`sed -e "s/{{cluster}}/$NAME/g" file | kubectl apply -f -`):
+# names in double braces where a value goes, some opening a longer word.
+SCRIPTED = (
+    web_deployment(service=True)
+    .replace("  name: web\nspec:\n  replicas: 3", "  name: web-{{cluster}}\nspec:\n  replicas: 3")
+    .replace("image: registry.example/web:1.0", "image: {{ REGISTRY }}/web:1.0")
+    .replace(
+        "containerPort: 8080",
+        "containerPort: 8080\n          volumeMounts:\n"
+        "            - name: config\n              subPath: {{cluster}}-kubeconfig\n"
+        "              mountPath: /etc/kubeconfig",
+    )
+    .replace("  selector:\n    app: web", "  type: {{service_type}}\n  selector:\n    app: web")
+)
+
+
+def test_a_file_whose_values_are_double_brace_names_is_read_with_them_unknown(
+    tmp_path: Path,
+) -> None:
+    """`{{name}}` and `{{ NAME }}` where a value goes (or opening one: `{{cluster}}-x`)
+    are what a script fills: the objects are judged, each placeholder a string not known,
+    and nothing found gets a fix that would rewrite the file around them."""
+    assert "{{service_type}}" in SCRIPTED and "subPath: {{cluster}}" in SCRIPTED
+    result = lint_files(tmp_path, {"deploy/web.yaml": SCRIPTED})
+    assert rules_of(result.findings) == ["KLB302", "KLB401"]
+    assert all(not f.fix.available and not f.edits for f in result.findings)
+    (deployment, service) = load_manifests("web.yaml", SCRIPTED.encode()).objects
+    mount = deployment.body["spec"]["template"]["spec"]["containers"][0]["volumeMounts"][0]
+    assert mount["subPath"] == "{{cluster}}-kubeconfig"
+    assert service.body["spec"]["type"] == "{{service_type}}"
+
+
+@pytest.mark.parametrize(
+    "structure",
+    [
+        "  {{ end }}\n",  # Go's word, not a name
+        "  minReadySeconds: {{ wait }} seconds\n",  # more than one word
+        "  minReadySeconds: {{a}}-{{b}}\n",  # two placeholders
+        "  minReadySeconds: {{a}}'s\n",  # a quote the value would need escaped
+        "  {{extra}}\n",  # a block a script puts in, alone on its line
+    ],
+)
+def test_a_double_brace_name_that_is_no_one_value_leaves_the_file_a_template(
+    tmp_path: Path, structure: str
+) -> None:
+    text = SCRIPTED.replace("spec:\n  replicas", "spec:\n" + structure + "  replicas", 1)
+    result = lint_files(tmp_path, {"deploy/web.yaml": text})
+    assert rules_of(result.findings) == ["KLB003"]
+
+
+def test_a_replica_count_that_is_a_placeholder_is_not_known_yet_judged(tmp_path: Path) -> None:
+    """`replicas: {{replicas}}` is neither one pod nor none: the Deployment is judged (no
+    KLB002, no finding lost) and nothing calls it one replica."""
+    text = SCRIPTED.replace("replicas: 3", "replicas: {{replicas}}\n  strategy: {type: Recreate}")
+    result = lint_files(tmp_path, {"deploy/web.yaml": text})
+    assert rules_of(result.findings) == ["KLB302", "KLB401"]
+    assert not [f for f in result.findings if "one replica" in f.text]
+    (deployment, _) = load_manifests("web.yaml", text.encode()).objects
+    assert deployment.body["spec"]["replicas"] == "{{replicas}}"
+
+
+def test_a_go_field_that_opens_a_longer_word_leaves_the_file_a_template(tmp_path: Path) -> None:
+    """`{{ .Release.Name }}-web` is how a chart's template builds a name: only a name
+    with no dot (a script's placeholder) may open a longer word."""
+    text = SCRIPTED.replace("subPath: {{cluster}}-kubeconfig", "subPath: {{ .Values.c }}-kc")
+    result = lint_files(tmp_path, {"deploy/web.yaml": text})
+    assert rules_of(result.findings) == ["KLB003"]

@@ -32,7 +32,7 @@ from k8slb.reading.kustomization import (
 from k8slb.reading.markers import Marker, comment_markers
 from k8slb.reading.objects import KINDS, K8sObject, api_group
 from k8slb.reading.repository import repository_of
-from k8slb.reading.shapes import shape_errors, without_fields
+from k8slb.reading.shapes import ShapeError, shape_errors, without_fields
 from k8slb.reading.yamltree import Document, YMap, YSeq
 
 if TYPE_CHECKING:  # imported where composed: a run from the cache never imports ruamel
@@ -225,40 +225,66 @@ def _outside_block_scalars(lines: list[str]) -> Iterator[tuple[int, str]]:
             block_parent = indent
 
 
-# A line whose value is wholly one template action that prints a field (`image:
-# {{.Env.SERVICE_API_IMAGE_NAME}}`, `- {{ .Values.flag }}`): a deploy tool (azd, a script
-# of Go's text/template) fills a scalar there, and the YAML around it stands as written.
+# A line whose value is one placeholder a program fills before the file is applied, read
+# as a scalar not known: a template action that prints a field (`image:
+# {{.Env.SERVICE_API_IMAGE_NAME}}`, `- {{ .Values.flag }}`: azd, a script of Go's
+# text/template), or a name in double braces (`type: {{service_type}}`, `{{ TAG }}`: what
+# Mustache, Jinja and the `sed -e "s/{{name}}/.../"` of a deploy script fill), which may
+# open a longer word (`secretName: {{cluster}}-kubeconfig`; the word is group 4). The YAML
+# around it stands as written. One placeholder a line, its word with no quote, space,
+# brace or `: ` in it.
 _VALUE_ACTION = regex.compile(
     r"^[ \t]*(?:-[ \t]+)?(?:[^#'\"{}\n]*:[ \t]+)?"
-    r"(\{\{[ \t]*\.[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*[ \t]*\}\})"
+    r"(\{\{[ \t]*(\.?)([A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z0-9_]*)*[ \t]*\}\}"
+    r"((?:[^ \t\r\n#'\"{}:]|:[^ \t\r\n#'\"{}:])*))"
     r"[ \t]*(?:#.*)?$"
+)
+# Go's template words: an action that is one of them is structure (`{{ end }}`), never a
+# value, whatever the line around it
+_TEMPLATE_WORDS = frozenset(
+    {"if", "else", "end", "range", "with", "define", "block", "template", "break", "continue"}
 )
 
 
+def _value_placeholder(line: str) -> tuple[int, int] | None:
+    """Where a line's value that is one placeholder (_VALUE_ACTION) starts and ends, or
+    None. A name with no dot stands for a value only after a key or a list's `- `."""
+    value = _VALUE_ACTION.match(line)
+    if value is None:
+        return None
+    if value.group(2):
+        # a field of Go's template, whole: `{{ .Release.Name }}-web` is a chart's template
+        # (Helm's names are built so), which only its renderer reads
+        return None if value.group(4) else value.span(1)
+    if value.group(3) in _TEMPLATE_WORDS or not line[: value.start(1)].strip():
+        return None  # `{{ end }}`, or `{{ name }}` alone on a line: a block put in
+    return value.span(1)
+
+
 def _values_filled(text: str) -> tuple[str, frozenset[int]] | None:
-    """The text with each template action that is a whole scalar value made a quoted
-    string of the same length (`'{.Env.X}'`: every line and column stays where it was),
-    and those lines (from 1), where a value not known stands: a string where the schema
-    wants one (an image no build names), else a wrong shape that is no KLB002 of the
-    author's and leaves the field unread, as a damaged one (`replicas` not known is not
-    1); None when some action is structure (a key, a block, an
-    `if` or `range`, a pipeline, more than one action a line), or nothing was blanked:
-    then the file is a template, skipped. Read line by line as `_template_line` reads,
-    so an action in a block scalar stays text; the result is confirmed by `find_template`."""
+    """The text with each placeholder that is a whole scalar value (or opens one) quoted
+    (`'{{.Env.X}}'`, `'{{cluster}}-kubeconfig'`: the lines stay, and the columns up to
+    the value's end), and those lines (from 1), where a value not known stands: a string
+    where the schema wants one (an image no build names), else a wrong shape that is no
+    KLB002 of the author's and leaves the field unread, as a damaged one (`replicas` not
+    known is not 1); None when some action is structure (a key, a block, an `if` or
+    `range`, a pipeline, more than one action a line), or nothing was quoted: then the
+    file is a template, skipped. Read line by line as `_template_line` reads, so an action
+    in a block scalar stays text; the result is confirmed by `find_template`."""
     lines = text.split("\n")
-    blanked: list[int] = []
+    quoted: list[int] = []
     for number, line in _outside_block_scalars(list(lines)):
         if "{{" in line and _TEMPLATE.search(line) is not None:
-            value = _VALUE_ACTION.match(line)
-            if value is None:
+            span = _value_placeholder(line)
+            if span is None:
                 return None
-            start, end = value.span(1)
-            lines[number] = line[:start] + "'" + line[start + 1 : end - 1] + "'" + line[end:]
-            blanked.append(number + 1)
-    if not blanked:
+            start, end = span
+            lines[number] = line[:start] + "'" + line[start:end] + "'" + line[end:]
+            quoted.append(number + 1)
+    if not quoted:
         return None
     filled = "\n".join(lines)
-    return (filled, frozenset(blanked)) if find_template(filled) is None else None
+    return (filled, frozenset(quoted)) if find_template(filled) is None else None
 
 
 # ytt (Carvel) writes its template code in comments that open with `#@` (`#@ load(...)`,
@@ -698,6 +724,22 @@ def _value_at(body: YMap, path: tuple[str | int, ...]) -> object:
     return value
 
 
+# The fields a placeholder may stand in, kept as its text: every reader of a workload's
+# `replicas` takes a value that is no integer for a count not known (not one pod, not
+# none), where leaving the field out would read as the default, one replica
+_UNKNOWN_KEPT = frozenset({("spec", "replicas")})
+
+
+def _unknown_kept(error: ShapeError, body: YMap, filled: frozenset[int]) -> bool:
+    """Whether a wrong shape is a placeholder (_values_filled) in a field kept as a value
+    not known (_UNKNOWN_KEPT): no KLB002, and the object is judged with it."""
+    return (
+        error.pos[0] in filled
+        and error.path in _UNKNOWN_KEPT
+        and isinstance(_value_at(body, error.path), str)
+    )
+
+
 def _misnamed_chart(path: str, body: YMap, item: int | None) -> Problem | None:
     """A chart's metadata (`apiVersion`, `name`, `version`, no `kind`) in a file named as
     Chart.yaml in another case (`chart.yaml`): Helm loads a chart only from `Chart.yaml`, so
@@ -893,7 +935,11 @@ def _add_object(
     spec = KINDS.get((api_group(api_version), kind))
     if spec is not None and _unnamed(body):
         result.unnamed.append(_unnamed_said(obj, where))
-    errors = list(shape_errors(body, spec.shape if spec else "Object"))
+    errors = [
+        error
+        for error in shape_errors(body, spec.shape if spec else "Object")
+        if not _unknown_kept(error, body, result.filled)
+    ]
     separable = [error.separable for error in errors]
     kept = all(separable)  # every wrong field is one the object can be read without
     for error, leaf in zip(errors, separable, strict=True):
