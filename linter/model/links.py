@@ -31,9 +31,10 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    repository's top that copies no folder of code and runs none links nothing;
 5. the image's last path segment naming a source folder (`.../recommendationservice:v1`
    and `src/recommendationservice/`), unless it holds several services' builds or only
-   Go libraries (generated stubs), or the module a go.mod beside a Dockerfile declares
-   (`github.com/acme/shopctl`; with its Dockerfile kept apart, the module's one `package
-   main`);
+   Go libraries (generated stubs), or is a part of a Node package's sources (below its
+   package.json's `src/`: a page its bundler builds into that app), or the module a
+   go.mod beside a Dockerfile declares (`github.com/acme/shopctl`; with its Dockerfile
+   kept apart, the module's one `package main`);
 6. (as strong as 5: the folder nearer the manifest wins) a manifest kept in a service's
    own folder (`cart/charts/cart/templates/`, `cart/k8s/`) beside its Dockerfile: the
    container whose image's name shares a word with the folder's (`acme/cart-api`) runs
@@ -2351,7 +2352,12 @@ class _Finder:
         application: the application's own package) and an image is built from the module
         (a Dockerfile of any name, a build's context). A library's package named as a stock
         image (`.../acme/redis`) is no one's image, and neither is a package of a service
-        named for what it talks to (`.../blog/redis`, `.../rent/kafka`: a client, a listener)."""
+        named for what it talks to (`.../blog/redis`, `.../rent/kafka`: a client, a listener).
+        Nor is a folder of a Node package's sources (`web/src/apps/shop`, `web/package.json`
+        above it): a page or part of that package's program, which its bundler builds into
+        one app (`_in_node_sources`)."""
+        if self._in_node_sources(folder):
+            return None
         if not _in_source_set(folder):
             return folder
         if not self._holds_entry_point(folder):
@@ -2364,6 +2370,27 @@ class _Finder:
         ):
             return module
         return None
+
+    def _in_node_sources(self, folder: str) -> bool:
+        """Whether a folder is below the `src/` of the nearest Node package above it (its
+        package.json's folder), holds Node code alone and no package.json or Dockerfile of
+        its own: a part of that package's program, which an image named as the folder is
+        not (the package is built whole; its own image, if any, is the package's)."""
+        packages = self.builds.packages
+        if folder in packages or self._dockerfile(folder) is not None:
+            return False
+        parts = folder.split(os.sep)
+        for at in range(len(parts) - 1, -1, -1):
+            above = os.sep.join(parts[:at]) or "."
+            if above not in packages:
+                continue
+            below = self.by_folder.get(folder, ())
+            return (
+                "src" in parts[at:-1]
+                and bool(below)
+                and all(LANGUAGES[self.modules[m].language].project_files for m in below)
+            )
+        return False
 
     def _resolved(self, build: ImageBuild) -> bool:
         """Whether what a build makes its image of is known: the Dockerfile it names, or
