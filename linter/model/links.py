@@ -92,7 +92,13 @@ A container links to one folder: the strongest evidence's; weaker evidence that 
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder (a Go module's folder with one `main` package
 below it and no Go build in its image: that program's import closure; with several, and no
-Dockerfile known to say which, no link).
+Dockerfile known to say which, no link). A launcher given its application as a module
+(Celery's `-A acme.queues`, in the container's command or the image's CMD/ENTRYPOINT, found
+through WORKDIR and COPY) narrows a wide context (the repository's top) to the package it
+is in, `acme/`, where that package is all the Python program its folder on `sys.path`
+holds (the module's imports stay in it; beside it only tests, setup.py and other images'
+folders): every module of the package, as the app loads its tasks by name; else the wide
+folder stays.
 """
 
 from __future__ import annotations
@@ -108,6 +114,7 @@ from typing import Any
 
 from k8slb.code.entry_points import (
     Entry,
+    app_module,
     compiled_sources,
     container_argv,
     entry_of,
@@ -168,6 +175,8 @@ MAX_BASE_DEPTH = 4
 MIN_OWN_NAME = 3
 
 
+# Python files at a project's top that build or test it, which no program imports.
+_PACKAGING_SCRIPTS = frozenset({"setup.py", "conftest.py", "noxfile.py"})
 # The most steps (a module read, or one it loads) the Node closures of a run take
 # (_Finder._node_closure): past them, a container runs its whole package, as it would
 # had its command named no entry.
@@ -3334,7 +3343,13 @@ class _Finder:
         )
         if dockerfile is not None and dockerfile is not own and source is None:
             modules, folder = self._base_narrowed(folder, dockerfile, chosen) or (modules, folder)
-        named = source or program  # a module or program the command names: never refused
+        app = None  # (a command a build tool sets over both, Tilt's, is its own evidence)
+        if source is None and program is None and chosen.kind != "config" and not set_by:
+            app = self._app_package(workload, container, argv, folder, dockerfile)
+            if app is not None:  # `celery -A acme.queues`: the package acme, of a wide context
+                folder, modules = app[0], self._own_modules(app[0])
+                used.append(app[1])
+        named = source or program or app  # what the command names: never refused
         if not named and (refused := self._why_refused(argv, chosen, folder, modules, own)):
             self.why_not[(id(workload), id(container))] = refused
             self._unlinked(workload, container, own)
@@ -3363,6 +3378,58 @@ class _Finder:
             own,
             set_by,
         )
+
+    def _app_package(
+        self,
+        workload: K8sObject,
+        container: Container,
+        argv: Sequence[object],
+        folder: str,
+        dockerfile: Dockerfile | None,
+    ) -> tuple[str, Evidence] | None:
+        """The Python package a launcher's application module is in (`celery -A
+        acme.queues worker`: `acme/`, found through the Dockerfile's WORKDIR and COPY), when
+        it narrows the folder (a context of several programs, the repository's top) and is
+        all the program the module's folder on `sys.path` holds (`_whole_program`); with the
+        command line that names it. None when not so (the folder is kept, not guessed)."""
+        app = app_module(argv)
+        source = self._entry_source(app, folder, dockerfile) if app is not None else None
+        if app is None or source is None or app.module is None:
+            return None
+        facts = self.modules[source]
+        depth = app.module.count(".") + (0 if source.endswith("__init__.py") else 1)
+        base = os.path.normpath(os.path.join(source, *([os.pardir] * depth)))
+        package = os.path.normpath(os.path.join(base, app.module.split(".", 1)[0]))
+        if facts.language != "python" or facts.project != base or not _below(package, folder):
+            return None  # a module outside any package (`celery -A tasks`): its folder is all
+        if not self._whole_program(source, package, base, folder):
+            return None
+        kind, said = "command", None
+        if container.body.get("command") or container.body.get("args"):
+            said = self._command_said(workload, container)
+        elif dockerfile is not None:
+            kind, said = "dockerfile", dockerfile.cmd_said or dockerfile.entrypoint_said
+        if said is None:
+            return None
+        text = f"{said.text} (its application module {app.module} is {source}: the package"
+        text += f" {package} holds the program)"
+        return package, Evidence(kind, replace(said, text=text), package)
+
+    def _whole_program(self, source: str, package: str, base: str, folder: str) -> bool:
+        """Whether the package holds all the Python code a program started from `source`
+        may load from `base`, its folder on `sys.path`: the module's imports stay in it,
+        and `base` holds no other module or package (a Django project's apps beside it,
+        `manage.py`, a `celeryconfig.py`) but tests and its packaging script, nor does
+        any folder of the context not kept for another image (a Dockerfile of its own)."""
+        if not all(_within(m, package) for m in self.imports.closure(source, [base, folder])):
+            return False
+        for module in self._own_modules(folder):
+            facts = self.modules[module]
+            if facts.project != base or facts.is_test or _within(module, package):
+                continue
+            if os.path.basename(module) not in _PACKAGING_SCRIPTS:
+                return False
+        return True
 
     def _why_refused(
         self,
