@@ -7,7 +7,8 @@ scripts, `node .` through its `main`).
 `sh -c "cd /app && exec python server.py"`,
 wrappers such as `tini --`, `dumb-init`, `opentelemetry-instrument` or `ddtrace-run` in
 front, or a script run as a program (`/app/server.py`). Nothing is run; a word with a
-variable in it is no evidence.
+variable in it is no evidence. Apart, the application module a launcher loads more code
+around (`celery -A app.queues worker`: `app_module`), which says the program's package.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ _APP_SERVERS = frozenset(
 # Locust's `-f`/`--locustfile` (the .py file, or module, of the users it runs). With no
 # such flag the program is not named on the line (Locust's default, `locustfile`, may be
 # any folder's): no entry. Not Celery's `-A`: its worker loads the tasks the app
-# autodiscovers, which the module's imports do not name.
+# autodiscovers, which the module's imports do not name (its package: `app_module`).
 _PROGRAM_FLAGS: dict[str, tuple[str, ...]] = {"locust": ("-f", "--locustfile")}
 _DOTTED = regex.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
 _APP = regex.compile(r"^(?:--app=)?([A-Za-z_][\w.]*):[A-Za-z_][\w.]*(?:\(.*\))?$")
@@ -307,6 +308,70 @@ def _from_words(words: list[str]) -> Entry | None:
             return _app_server(words[number:])
         if word.endswith(".py") and not word.startswith("-"):
             return Entry(word, None, " ".join(words[number:]))
+    return None
+
+
+# Launchers given their application as a module by an option, which import it and then
+# load more code by name (Celery's `-A`/`--app`, before or after its subcommand: the
+# tasks the app autodiscovers or lists in `include`): the module says where the program's
+# code is, not all of it, so it is no entry (no import closure), but its package is.
+_APP_LOADERS: dict[str, tuple[str, ...]] = {"celery": ("-A", "--app")}
+
+
+def app_module(argv: Sequence[object]) -> Entry | None:
+    """The application module a launcher of _APP_LOADERS is given (`celery -A
+    acme.queues worker`, `python -m celery --app=acme.tasks:app beat`: `acme.queues`,
+    `acme.tasks`), past wrappers in front; in a `sh -c` script, of the one such launcher
+    its lists run. None when none, several, or a word with a variable names it."""
+    script = shell_script_of(argv)
+    if script is None:
+        return _loaded_app([str(word) for word in argv])
+    try:
+        words = shell_words(script, comments=True)
+    except ValueError:
+        return None
+    found: list[Entry] = []
+    command: list[str] = []
+    for word in [*words, ";"]:
+        if word.endswith(";") and word != ";":
+            command.append(word[:-1])
+            word = ";"
+        if word not in _SEPARATORS:
+            command.append(word)
+            continue
+        entry = _loaded_app(command) if command else None
+        if entry is not None and entry.module not in {e.module for e in found}:
+            found.append(entry)
+        command = []
+    return found[0] if len(found) == 1 else None
+
+
+def _loaded_app(words: list[str]) -> Entry | None:
+    for number, word in enumerate(words):
+        if "$" in word:
+            return None
+        name = posixpath.basename(word)
+        rest = words[number + 1 :]
+        if _PYTHON.match(name) and rest[:1] == ["-m"]:
+            name, rest = (rest[1] if len(rest) > 1 else ""), rest[2:]
+        elif _PYTHON.match(name) or name in _NODE or name in _PACKAGE_MANAGERS:
+            return None  # another program: what it runs is the entry's (entry_of)
+        flags = _APP_LOADERS.get(name)
+        if flags is None:
+            continue
+        for at, option in enumerate(rest):
+            flag, equals, value = option.partition("=")
+            if equals and flag in flags:
+                given = value
+            elif option in flags and at + 1 < len(rest):
+                given = rest[at + 1]
+            else:
+                continue
+            module = given.partition(":")[0]
+            if not _DOTTED.match(module):
+                return None
+            return Entry(None, module, " ".join(words[number:]))
+        return None
     return None
 
 

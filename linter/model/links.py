@@ -31,9 +31,10 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    repository's top that copies no folder of code and runs none links nothing;
 5. the image's last path segment naming a source folder (`.../recommendationservice:v1`
    and `src/recommendationservice/`), unless it holds several services' builds or only
-   Go libraries (generated stubs), or the module a go.mod beside a Dockerfile declares
-   (`github.com/acme/shopctl`; with its Dockerfile kept apart, the module's one `package
-   main`);
+   Go libraries (generated stubs), or is a part of a Node package's sources (below its
+   package.json's `src/`: a page its bundler builds into that app), or the module a
+   go.mod beside a Dockerfile declares (`github.com/acme/shopctl`; with its Dockerfile
+   kept apart, the module's one `package main`);
 6. (as strong as 5: the folder nearer the manifest wins) a manifest kept in a service's
    own folder (`cart/charts/cart/templates/`, `cart/k8s/`) beside its Dockerfile: the
    container whose image's name shares a word with the folder's (`acme/cart-api`) runs
@@ -91,7 +92,13 @@ A container links to one folder: the strongest evidence's; weaker evidence that 
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder (a Go module's folder with one `main` package
 below it and no Go build in its image: that program's import closure; with several, and no
-Dockerfile known to say which, no link).
+Dockerfile known to say which, no link). A launcher given its application as a module
+(Celery's `-A acme.queues`, in the container's command or the image's CMD/ENTRYPOINT, found
+through WORKDIR and COPY) narrows a wide context (the repository's top) to the package it
+is in, `acme/`, where that package is all the Python program its folder on `sys.path`
+holds (the module's imports stay in it; beside it only tests, setup.py and other images'
+folders): every module of the package, as the app loads its tasks by name; else the wide
+folder stays.
 """
 
 from __future__ import annotations
@@ -107,6 +114,7 @@ from typing import Any
 
 from k8slb.code.entry_points import (
     Entry,
+    app_module,
     compiled_sources,
     container_argv,
     entry_of,
@@ -167,6 +175,8 @@ MAX_BASE_DEPTH = 4
 MIN_OWN_NAME = 3
 
 
+# Python files at a project's top that build or test it, which no program imports.
+_PACKAGING_SCRIPTS = frozenset({"setup.py", "conftest.py", "noxfile.py"})
 # The most steps (a module read, or one it loads) the Node closures of a run take
 # (_Finder._node_closure): past them, a container runs its whole package, as it would
 # had its command named no entry.
@@ -2376,7 +2386,12 @@ class _Finder:
         application: the application's own package) and an image is built from the module
         (a Dockerfile of any name, a build's context). A library's package named as a stock
         image (`.../acme/redis`) is no one's image, and neither is a package of a service
-        named for what it talks to (`.../blog/redis`, `.../rent/kafka`: a client, a listener)."""
+        named for what it talks to (`.../blog/redis`, `.../rent/kafka`: a client, a listener).
+        Nor is a folder of a Node package's sources (`web/src/apps/shop`, `web/package.json`
+        above it): a page or part of that package's program, which its bundler builds into
+        one app (`_in_node_sources`)."""
+        if self._in_node_sources(folder):
+            return None
         if not _in_source_set(folder):
             return folder
         if not self._holds_entry_point(folder):
@@ -2389,6 +2404,27 @@ class _Finder:
         ):
             return module
         return None
+
+    def _in_node_sources(self, folder: str) -> bool:
+        """Whether a folder is below the `src/` of the nearest Node package above it (its
+        package.json's folder), holds Node code alone and no package.json or Dockerfile of
+        its own: a part of that package's program, which an image named as the folder is
+        not (the package is built whole; its own image, if any, is the package's)."""
+        packages = self.builds.packages
+        if folder in packages or self._dockerfile(folder) is not None:
+            return False
+        parts = folder.split(os.sep)
+        for at in range(len(parts) - 1, -1, -1):
+            above = os.sep.join(parts[:at]) or "."
+            if above not in packages:
+                continue
+            below = self.by_folder.get(folder, ())
+            return (
+                "src" in parts[at:-1]
+                and bool(below)
+                and all(LANGUAGES[self.modules[m].language].project_files for m in below)
+            )
+        return False
 
     def _resolved(self, build: ImageBuild) -> bool:
         """Whether what a build makes its image of is known: the Dockerfile it names, or
@@ -3332,7 +3368,13 @@ class _Finder:
         )
         if dockerfile is not None and dockerfile is not own and source is None:
             modules, folder = self._base_narrowed(folder, dockerfile, chosen) or (modules, folder)
-        named = source or program  # a module or program the command names: never refused
+        app = None  # (a command a build tool sets over both, Tilt's, is its own evidence)
+        if source is None and program is None and chosen.kind != "config" and not set_by:
+            app = self._app_package(workload, container, argv, folder, dockerfile)
+            if app is not None:  # `celery -A acme.queues`: the package acme, of a wide context
+                folder, modules = app[0], self._own_modules(app[0])
+                used.append(app[1])
+        named = source or program or app  # what the command names: never refused
         if not named and (refused := self._why_refused(argv, chosen, folder, modules, own)):
             self.why_not[(id(workload), id(container))] = refused
             self._unlinked(workload, container, own)
@@ -3361,6 +3403,58 @@ class _Finder:
             own,
             set_by,
         )
+
+    def _app_package(
+        self,
+        workload: K8sObject,
+        container: Container,
+        argv: Sequence[object],
+        folder: str,
+        dockerfile: Dockerfile | None,
+    ) -> tuple[str, Evidence] | None:
+        """The Python package a launcher's application module is in (`celery -A
+        acme.queues worker`: `acme/`, found through the Dockerfile's WORKDIR and COPY), when
+        it narrows the folder (a context of several programs, the repository's top) and is
+        all the program the module's folder on `sys.path` holds (`_whole_program`); with the
+        command line that names it. None when not so (the folder is kept, not guessed)."""
+        app = app_module(argv)
+        source = self._entry_source(app, folder, dockerfile) if app is not None else None
+        if app is None or source is None or app.module is None:
+            return None
+        facts = self.modules[source]
+        depth = app.module.count(".") + (0 if source.endswith("__init__.py") else 1)
+        base = os.path.normpath(os.path.join(source, *([os.pardir] * depth)))
+        package = os.path.normpath(os.path.join(base, app.module.split(".", 1)[0]))
+        if facts.language != "python" or facts.project != base or not _below(package, folder):
+            return None  # a module outside any package (`celery -A tasks`): its folder is all
+        if not self._whole_program(source, package, base, folder):
+            return None
+        kind, said = "command", None
+        if container.body.get("command") or container.body.get("args"):
+            said = self._command_said(workload, container)
+        elif dockerfile is not None:
+            kind, said = "dockerfile", dockerfile.cmd_said or dockerfile.entrypoint_said
+        if said is None:
+            return None
+        text = f"{said.text} (its application module {app.module} is {source}: the package"
+        text += f" {package} holds the program)"
+        return package, Evidence(kind, replace(said, text=text), package)
+
+    def _whole_program(self, source: str, package: str, base: str, folder: str) -> bool:
+        """Whether the package holds all the Python code a program started from `source`
+        may load from `base`, its folder on `sys.path`: the module's imports stay in it,
+        and `base` holds no other module or package (a Django project's apps beside it,
+        `manage.py`, a `celeryconfig.py`) but tests and its packaging script, nor does
+        any folder of the context not kept for another image (a Dockerfile of its own)."""
+        if not all(_within(m, package) for m in self.imports.closure(source, [base, folder])):
+            return False
+        for module in self._own_modules(folder):
+            facts = self.modules[module]
+            if facts.project != base or facts.is_test or _within(module, package):
+                continue
+            if os.path.basename(module) not in _PACKAGING_SCRIPTS:
+                return False
+        return True
 
     def _why_refused(
         self,
