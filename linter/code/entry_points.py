@@ -350,15 +350,15 @@ def _loaded_app(words: list[str]) -> Entry | None:
     for number, word in enumerate(words):
         if "$" in word:
             return None
-        name = posixpath.basename(word)
-        rest = words[number + 1 :]
-        if _PYTHON.match(name) and rest[:1] == ["-m"]:
-            name, rest = (rest[1] if len(rest) > 1 else ""), rest[2:]
+        name, start = posixpath.basename(word), number + 1
+        if _PYTHON.match(name) and words[start : start + 1] == ["-m"]:
+            name, start = (words[start + 1] if len(words) > start + 1 else ""), start + 2
         elif _PYTHON.match(name) or name in _NODE or name in _PACKAGE_MANAGERS:
             return None  # another program: what it runs is the entry's (entry_of)
         flags = _APP_LOADERS.get(name)
         if flags is None:
-            continue
+            continue  # the words after it are sliced only for a launcher: linear in them
+        rest = words[start:]
         for at, option in enumerate(rest):
             flag, equals, value = option.partition("=")
             if equals and flag in flags:
