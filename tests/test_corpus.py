@@ -42,8 +42,9 @@ def test_helm_templates_are_klb003_and_template_text_in_values_is_not() -> None:
     real = CORPUS / "real"
     result = lint_paths([str(real)], ["KLB003"])
     flagged = sorted(f.path.rsplit("/", 1)[1] for f in result.findings)
+    # vitess's vtgate-controller-template.yaml is a script's template (`{{cell}}`,
+    # `{{replicas}}`: whole values a script fills), read with those values unknown
     assert flagged == [
-        "examples___archived_storage_vitess_vtgate-controller-template.yaml",
         "ingress-nginx__charts_ingress-nginx_templates_controller-service.yaml",
         "microservices-demo__helm-chart_templates_adservice.yaml",
     ]
