@@ -91,17 +91,23 @@ def tail_scripts(scripts: Mapping[str, ShellScript], word: str) -> list[ShellScr
     Dockerfile says how it got there and no script's path ends with all of it
     (`/opt/acme/sbin/daemon.sh`, installed from `dist/package/sbin/daemon.sh`): the longest
     tail of the path, its file name and at least the folder around it, that the path of
-    exactly one script ends with; none when two or more do at that length, or none does."""
+    exactly one script ends with; none when two or more do at that length, or none does.
+    Each script named so is compared from its end once (not once a tail: a path of many
+    folders costs its length, not its square)."""
     if "$" in word or not word.startswith("/"):
         return []
     parts = [part for part in posixpath.normpath(word).split("/") if part]
-    for length in range(len(parts) - 1, 1, -1):
-        tail = os.path.join(*parts[-length:])
-        found = [
-            script
-            for path, script in sorted(scripts.items())
-            if path == tail or path.endswith(os.sep + tail)
-        ]
-        if found:
-            return found if len(found) == 1 else []
-    return []
+    shared: list[tuple[int, ShellScript]] = []  # how many of its last parts are the path's
+    for path, script in sorted(scripts.items()):
+        theirs = path.split(os.sep)
+        if len(parts) < 3 or theirs[-1] != parts[-1]:
+            continue
+        same = 0
+        while same < min(len(theirs), len(parts) - 1) and theirs[-1 - same] == parts[-1 - same]:
+            same += 1
+        shared.append((same, script))
+    longest = max((same for same, _ in shared), default=0)
+    if longest < 2:
+        return []
+    found = [script for same, script in shared if same >= longest]
+    return found if len(found) == 1 else []
