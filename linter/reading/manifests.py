@@ -7,7 +7,7 @@ items and the shape check (KLB002) all happen here, once per file.
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -616,13 +616,21 @@ def _placeholder_near(text: str, line: int) -> tuple[int, str] | None:
     """(its line, the placeholder) where the line YAML stopped at (from 1), or one of the
     _PLACEHOLDER_LINES lines above it, is a placeholder alone: a template a script fills
     (`envsubst`, a shell heredoc), not YAML yet."""
+    return _near(text, line, lambda text: _PLACEHOLDER.match(text), 1)
+
+
+def _near(
+    text: str, line: int, find: Callable[[str], regex.Match[str] | None], group: int
+) -> tuple[int, str] | None:
+    """(its line, the `group` of what `find` finds in it) of the last of the line YAML
+    stopped at (from 1) and the _PLACEHOLDER_LINES lines above it where `find` finds it."""
     first = max(1, line - _PLACEHOLDER_LINES)
     start = _line_start(text, first)
     lines = text[start : _line_start(text, line + 1)].split("\n")[: line - first + 1]
     for number in range(len(lines) - 1, -1, -1):
-        found = _PLACEHOLDER.match(lines[number])
+        found = find(lines[number])
         if found is not None:
-            return first + number, found.group(1)
+            return first + number, found.group(group)
     return None
 
 
@@ -670,14 +678,7 @@ def _no_input(path: str, text: str, line: int) -> str | None:
 def _tag_near(text: str, line: int) -> tuple[int, str] | None:
     """(its line, the tag) of the last template tag on the line YAML stopped at (from 1)
     or one of the _PLACEHOLDER_LINES lines above it."""
-    first = max(1, line - _PLACEHOLDER_LINES)
-    start = _line_start(text, first)
-    lines = text[start : _line_start(text, line + 1)].split("\n")[: line - first + 1]
-    for number in range(len(lines) - 1, -1, -1):
-        found = _TEMPLATE_TAG.search(lines[number]) if "{" in lines[number] else None
-        if found is not None:
-            return first + number, found.group(0)
-    return None
+    return _near(text, line, lambda text: _TEMPLATE_TAG.search(text) if "{" in text else None, 0)
 
 
 # A value written wholly as a placeholder that a program replaces in the text before it
