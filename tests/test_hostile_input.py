@@ -417,7 +417,12 @@ def test_a_chart_that_renders_for_ever_is_stopped_and_the_rest_is_linted(
     started = time.monotonic()
     done = CliRunner().invoke(cli, ["check", "--isolated", "--no-cache", str(tmp_path)])
     assert time.monotonic() - started < 20
-    assert "rendering used over 2 s of CPU: stopped" in done.output
+    stopped = next(line for line in done.output.splitlines() if "endless is not rendered" in line)
+    # Stopped by its 2 s of CPU, or, on a machine so busy that the renderer got under a
+    # quarter of a core, by the wall clock's guard at four times that: either is a stop.
+    assert stopped.endswith("rendering used over 2 s of CPU: stopped") or (
+        "rendering took over 8 s of wall time" in stopped
+    ), stopped
     assert "KLB104" in done.output, "the other chart is rendered and linted"
 
 
