@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
@@ -231,6 +232,14 @@ def _flagged_age(index: Index, pinned: PinnedService) -> tuple[K8sObject, str, P
         if (age := configured_max_age(target.container)) is not None:
             given[key] = (target.workload, *age)
     return next(iter(given.values())) if backends and set(given) == backends else None
+
+
+def _selector_text(selector: Mapping[str, str]) -> str:
+    """A Service's selector as a message quotes it: its first labels, cut to a length a
+    message can carry (a selector is the manifest's, of any size)."""
+    shown = ", ".join(f"{k}: {v}" for k, v in itertools.islice(selector.items(), 4))
+    more = len(selector) > 4 or len(shown) > 240
+    return shown[:240] + (", …" if more else "")
 
 
 def _position(service: K8sObject) -> Pos:
@@ -657,7 +666,7 @@ class GrpcClusterIp(Rule):
         source = seen.context.selects_no_pod(seen.service)
         if seen.pinned.backends or source is None:
             return None
-        selector = ", ".join(f"{k}: {v}" for k, v in seen.service.selector.items())
+        selector = _selector_text(seen.service.selector)
         message = (
             f"{seen.what}; no pod read matches its selector ({selector})",
             f"{source} renders no workload whose pods it selects, nor does any other file "

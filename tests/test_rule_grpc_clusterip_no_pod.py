@@ -119,3 +119,12 @@ def test_a_channel_that_dials_a_service_with_no_pod_is_info(tmp_path: Path) -> N
     files["chart/values.yaml"] = "backend:\n  enabled: true\n"
     (finding,) = lint_files(tmp_path / "on", files, ["KLB102"]).findings
     assert finding.severity is Severity.WARNING
+
+
+def test_a_long_selector_is_quoted_in_part(tmp_path: Path) -> None:
+    labels = "".join(f"    label-{n}: {'v' * 60}\n" for n in range(40))
+    service = GRPC_SERVICE.replace("    app: backend\n", labels)
+    files = {**_chart(False), "templates/service.yaml": service}
+    (finding,) = lint_files(tmp_path, files, ["KLB101"]).findings
+    assert "label-3" in finding.text and "label-4" not in finding.text
+    assert ", …)" in finding.text

@@ -121,6 +121,8 @@ class Index:
         self._templates: dict[int, PodTemplate] = {}
         self._workloads: list[tuple[K8sObject, PodTemplate]] | None = None
         self._unseen_pods: bool | None = None  # whether an object may run pods unseen
+        # (label, value) -> the workloads whose pod template carries it, in any namespace
+        self._by_label_anywhere: dict[tuple[str, str], list[K8sObject]] = {}
         for obj in self.objects:
             if obj.is_a("", "Service"):
                 self.services.append(obj)
@@ -256,9 +258,13 @@ class Index:
             return None
         if self._unseen_pods is None:
             self._unseen_pods = any(map(may_run_unseen_pods, self.objects))
+            self._by_label_anywhere = defaultdict(list)
+            for (_, label, value), workloads in self._by_label.items():
+                self._by_label_anywhere[(label, value)] += workloads
         if self._unseen_pods:
             return None
-        for workload in self.workload_objects:
+        label, value = next(iter(selector.items()))
+        for workload in self._by_label_anywhere.get((label, value), []):
             labels = workload.template_labels or {}
             if all(labels.get(k) == v for k, v in selector.items()):
                 return None
