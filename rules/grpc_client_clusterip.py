@@ -152,7 +152,10 @@ class GrpcClientClusterIp(Rule):
 
     As KLB101 judges the Service, the finding is `info` when the Service's pods are one
     replica of a Deployment or StatefulSet that nothing scales: the channel misses no pod
-    yet, and the message says it will miss every pod added later. Where the tree holds
+    yet, and the message says it will miss every pod added later; and when no pod read
+    matches the Service's selector in the chart's render or kustomize build that holds
+    it (KLB101's info too): the channel reaches no pod, and the finding says it would
+    stay on one once values that deploy its pods are installed. Where the tree holds
     several copies of the Service (the same namespace and name in several files:
     scenarios, alternatives, overlays of one application), the channel is judged by the
     worst of those its addresses reach (a copy whose pods are scaled), and the message
@@ -342,7 +345,9 @@ class GrpcClientClusterIp(Rule):
             worst = _worst_copy(context, facts, channel)
             if worst is None:
                 continue
-            destination, pinned, alone, copies = worst
+            destination, pinned, quiet, copies = worst
+            alone = quiet[0] if quiet else None
+            stays = "would stay" if quiet and quiet[1] == _NO_POD else "stays"
             service = pinned.service
             how = f" ({destination.origin})" if destination.origin else ""
             policy = channel_policy(channel.options)
@@ -373,18 +378,11 @@ class GrpcClientClusterIp(Rule):
             yield self.code_finding(
                 channel.loc,
                 (
-                    f"{what} to ClusterIP {service.ref.display} stays on one pod",
+                    f"{what} to ClusterIP {service.ref.display} {stays} on one pod",
                     f"it dials {destination.address.text!r}{how}, and kube-proxy pins its one "
                     f"connection to one pod{useless}",
-                    *([_copies(pinned, copies, alone, destination, index)] if copies > 1 else []),
-                    *(
-                        [
-                            f"{alone} runs one replica and nothing scales it: the channel "
-                            "misses no pod today, and will miss every pod added later"
-                        ]
-                        if alone
-                        else []
-                    ),
+                    *([_copies(pinned, copies, quiet, destination, index)] if copies > 1 else []),
+                    *([alone] if alone else []),
                     better,
                 ),
                 severity=Severity.INFO if alone else None,
@@ -401,18 +399,19 @@ class GrpcClientClusterIp(Rule):
 
 def _worst_copy(
     context: Context, facts: CodeFacts, channel: Channel
-) -> tuple[Destination, PinnedService, str | None, int] | None:
+) -> tuple[Destination, PinnedService, tuple[str, str] | None, int] | None:
     """The pinned Service a long-lived channel dials, judged by the worst deployment its
     code can be part of: every copy of the Service the tree holds (the same name in
     several files: alternatives, overlays, scenarios of one application) that an address
     of the channel reaches from a client no mesh balances, a copy whose pods are scaled
     before one that runs one replica nothing scales (KLB101's info); then the copy first
     by path, and the address given nearest to it (a scenario's client beside the
-    scenario's Service). With it, the one replica it runs (or None) and how many copies
-    of that Service were judged. None when no address reaches a pinned Service."""
+    scenario's Service). With it, why its channel misses no pod yet (_quiet: the line
+    to say and, for every copy of it, what each does; or None) and how many copies of
+    that Service were judged. None when no address reaches a pinned Service."""
     index = context.index
-    # (service's id) -> (pinned, alone, the destinations that reach it, in order)
-    reached: dict[int, tuple[PinnedService, str | None, list[Destination]]] = {}
+    # (service's id) -> (pinned, quiet, the destinations that reach it, in order)
+    reached: dict[int, tuple[PinnedService, tuple[str, str] | None, list[Destination]]] = {}
     looked: dict[tuple[str | None, int | None, str | None, bool], list[PinnedService]] = {}
     for destination in context.destinations(
         channel.target, target_parser(channel.default_scheme), facts
@@ -429,8 +428,9 @@ def _worst_copy(
             continue  # a meshed client's proxy balances each call, as for KLB103
         for pinned in looked[key]:
             if id(pinned.service) not in reached:
-                # as KLB101 judges the Service: one pod that nothing scales is not yet missed
-                alone = one_unscaled_replica(index, pinned.backends)
+                # as KLB101 judges the Service: one pod that nothing scales is not yet
+                # missed, and no pod at all cannot be stayed on
+                alone = _quiet(context, pinned)
                 reached[id(pinned.service)] = (pinned, alone, [])
             reached[id(pinned.service)][2].append(destination)
     if not reached:
@@ -441,11 +441,40 @@ def _worst_copy(
     )
     service = pinned.service
     copies = sum(1 for p, _, _ in reached.values() if p.service.ref == service.ref)
+    if alone is not None:  # every copy is quiet (a copy that is not sorts first): say how
+        ways = sorted({q[1] for p, q, _ in reached.values() if q and p.service.ref == service.ref})
+        alone = (alone[0], " or ".join(ways))
     nearest = max(
         enumerate(given),
         key=lambda d: (_shared_depth(d[1], service.path), -d[0]),
     )[1]
     return nearest, pinned, alone, copies
+
+
+_ONE_REPLICA, _NO_POD = "runs one replica", "selects no pod"  # why a channel misses no pod
+
+
+def _quiet(context: Context, pinned: PinnedService) -> tuple[str, str] | None:
+    """Why the channel misses no pod of the Service yet, as KLB101 judges it (its finding is
+    then info): the one replica nothing scales, or no pod at all in the chart's render or
+    kustomize build that holds the Service (Context.selects_no_pod); the line that says
+    so, and what the Service does in a few words. None otherwise."""
+    alone = one_unscaled_replica(context.index, pinned.backends)
+    if alone is not None:
+        return (
+            f"{alone} runs one replica and nothing scales it: the channel misses no pod "
+            "today, and will miss every pod added later",
+            _ONE_REPLICA,
+        )
+    source = None if pinned.backends else context.selects_no_pod(pinned.service)
+    if source is not None:
+        return (
+            f"no pod read matches the selector of {pinned.service.ref.display} ({source} "
+            "renders none): the channel reaches no pod, and stays on one only once values "
+            "that deploy its pods are installed",
+            _NO_POD,
+        )
+    return None
 
 
 def _dialed(service: K8sObject, destination: Destination, channel: Channel) -> Evidence | None:
@@ -458,12 +487,16 @@ def _dialed(service: K8sObject, destination: Destination, channel: Channel) -> E
 
 
 def _copies(
-    pinned: PinnedService, copies: int, alone: str | None, given: Destination, index: Index
+    pinned: PinnedService,
+    copies: int,
+    quiet: tuple[str, str] | None,
+    given: Destination,
+    index: Index,
 ) -> str:
     """Which of the copies of a Service the finding was judged by, and why that one."""
     service = pinned.service
     scaled = scale_phrase(index, pinned.backends) or "its pods are not one unscaled replica"
-    why = "every copy runs one replica" if alone else scaled
+    why = f"every copy {quiet[1]}" if quiet else scaled
     env = f"; the address from {given.via.path}:{given.via.line}" if given.via is not None else ""
     return (
         f"{copies} files hold {service.ref.display}: judged by the worst for this channel, "

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
@@ -233,6 +234,14 @@ def _flagged_age(index: Index, pinned: PinnedService) -> tuple[K8sObject, str, P
     return next(iter(given.values())) if backends and set(given) == backends else None
 
 
+def _selector_text(selector: Mapping[str, str]) -> str:
+    """A Service's selector as a message quotes it: its first labels, cut to a length a
+    message can carry (a selector is the manifest's, of any size)."""
+    shown = ", ".join(f"{k}: {v}" for k, v in itertools.islice(selector.items(), 4))
+    more = len(selector) > 4 or len(shown) > 240
+    return shown[:240] + (", …" if more else "")
+
+
 def _position(service: K8sObject) -> Pos:
     """Where a finding on the Service points: its `type`, else its `spec`."""
     spec = service.body.get("spec")
@@ -380,6 +389,19 @@ class GrpcClusterIp(Rule):
     `info`, naming the templates left out: its pods are likely in one of them, so how many
     replicas run and whether the server caps connection age, which decide this finding,
     are not known. Rendered with the values it is installed with, it is judged as above.
+
+    A Service of a chart's render or a kustomize build (`--kustomize`), the whole of what
+    is applied with it, whose selector matches the pods of no workload there nor of any
+    other file read (in any namespace), is `info` and says so: with no pod behind it, no
+    client stays on one. Its pods may come with the values it is installed with (a
+    component the default values switch off, whose Service the chart writes all the same),
+    or its selector is wrong; no twin is offered. Plain YAML may be applied with pods from
+    files k8slb did not read, so a Service there with no pod seen is judged as above; so
+    is one beside a custom resource an operator may make pods of (a `Prometheus`, a
+    database cluster: any kind outside Kubernetes' own API groups, but for a few kinds
+    documented as configuration only, such as a `ServiceMonitor`, a cert-manager
+    `Certificate`, an Istio `VirtualService` or a Gateway API route), and one of a chart
+    Helm rendered without some of its templates (above).
 
     When the gRPC server in the code behind the Service's gRPC ports (the code linked to
     the targeted containers; when the port it listens on cannot be read, every gRPC server
@@ -591,6 +613,7 @@ class GrpcClusterIp(Rule):
         for step in (
             self._one_replica,
             self._pods_unrendered,
+            self._no_pod,
             self._twinned,
             self._proxied,
             self._api_resolved,
@@ -634,6 +657,26 @@ class GrpcClusterIp(Rule):
             "judge it; if it is scaled and keeps connections, add a headless twin",
         )
         return self._unseen(seen.index, seen.pinned, seen.pos, message, seen.related)
+
+    def _no_pod(self, seen: _Seen) -> Finding | None:
+        """A Service of a chart's render or a kustomize build (the whole of what is applied
+        with it) that selects no pod of it, nor of any other file read: no pod, so no
+        client stays on one. Said at info, with no twin offered: its pods may come with
+        other values, or its selector is wrong (Context.selects_no_pod)."""
+        source = seen.context.selects_no_pod(seen.service)
+        if seen.pinned.backends or source is None:
+            return None
+        selector = _selector_text(seen.service.selector)
+        message = (
+            f"{seen.what}; no pod read matches its selector ({selector})",
+            f"{source} renders no workload whose pods it selects, nor does any other file "
+            "read: no client reaches a pod through it, so none stays on one",
+            "if the values or overlay it is installed with deploy its pods, lint with them "
+            "to judge it; if it should select pods rendered here, correct its selector",
+        )
+        return self.finding(
+            seen.service, seen.pos, message, severity=Severity.INFO, related=seen.related
+        )
 
     def _twinned(self, seen: _Seen) -> Finding | None:
         """A Service with a headless twin: wrong only for the clients that dial it."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import PurePath
 from typing import Any
 
@@ -34,7 +34,7 @@ from k8slb.model.traffic import (
     scrape_port,
     scraped_ports,
 )
-from k8slb.model.units import PLAIN, Unit, compatible
+from k8slb.model.units import PLAIN, TEST_DATA_UNIT, Unit, compatible, may_run_unseen_pods
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap, YSeq
 
@@ -120,6 +120,9 @@ class Index:
         self._by_label: dict[tuple[str, str, str], list[K8sObject]] = defaultdict(list)
         self._templates: dict[int, PodTemplate] = {}
         self._workloads: list[tuple[K8sObject, PodTemplate]] | None = None
+        self._unseen_pods: bool | None = None  # whether an object may run pods unseen
+        # (label, value) -> the workloads whose pod template carries it, in any namespace
+        self._by_label_anywhere: dict[tuple[str, str], list[K8sObject]] = {}
         for obj in self.objects:
             if obj.is_a("", "Service"):
                 self.services.append(obj)
@@ -237,6 +240,35 @@ class Index:
         if self.units.get(obj.path, PLAIN)[0]:
             return True
         return self._files_in.get(parent_folder(obj.path), 0) > 1
+
+    def podless_unit(self, service: K8sObject, incomplete: Collection[str] = ()) -> str | None:
+        """The chart or kustomization whose output holds the Service when nothing the run
+        read runs a pod its selector matches, else None. Only such an output is known whole
+        (a chart's render, a kustomize build; not one in `incomplete`, rendered without
+        some templates): a plain file may be applied with pods from files not read, so
+        there no pod seen proves nothing. Pods of other outputs and files count too (the
+        builds of one tree land in one cluster), in any namespace, and so does any custom
+        resource an operator may make pods of (units.may_run_unseen_pods). A Service with
+        no selector has its endpoints written by hand: not judged."""
+        source = self.units.get(service.path, PLAIN)[0]
+        selector = service.selector
+        if not source or source.startswith(TEST_DATA_UNIT) or source in incomplete:
+            return None
+        if not selector or service.service_type == "ExternalName":
+            return None
+        if self._unseen_pods is None:
+            self._unseen_pods = any(map(may_run_unseen_pods, self.objects))
+            self._by_label_anywhere = defaultdict(list)
+            for (_, label, value), workloads in self._by_label.items():
+                self._by_label_anywhere[(label, value)] += workloads
+        if self._unseen_pods:
+            return None
+        label, value = next(iter(selector.items()))
+        for workload in self._by_label_anywhere.get((label, value), []):
+            labels = workload.template_labels or {}
+            if all(labels.get(k) == v for k, v in selector.items()):
+                return None
+        return source
 
     def targets(self, service: K8sObject) -> list[Target]:
         """Every (workload, container, port) the Service sends traffic to."""

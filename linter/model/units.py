@@ -133,3 +133,50 @@ def _selector(obj: K8sObject) -> str | None:
     if not isinstance(labels, dict) or not labels or "matchExpressions" in obj.selector:
         return None
     return repr(sorted((str(k), str(v)) for k, v in labels.items()))
+
+
+# The API groups of Kubernetes itself (its API reference): among their kinds only the
+# workloads reading/objects.py reads (a Pod, or a pod template) run pods.
+_BUILT_IN_GROUPS = frozenset(
+    {
+        *("", "apps", "batch", "extensions", "autoscaling", "policy", "networking.k8s.io"),
+        *("rbac.authorization.k8s.io", "storage.k8s.io", "scheduling.k8s.io", "node.k8s.io"),
+        *("admissionregistration.k8s.io", "apiextensions.k8s.io", "apiregistration.k8s.io"),
+        *("coordination.k8s.io", "discovery.k8s.io", "certificates.k8s.io", "events.k8s.io"),
+        *("flowcontrol.apiserver.k8s.io", "resource.k8s.io", "storagemigration.k8s.io"),
+    }
+)
+# Custom resources whose projects document them as configuration that starts no pod
+# (routes, policies, certificates, scrape targets, autoscaling); a kind left out of a
+# group here (Prometheus, Alertmanager of monitoring.coreos.com; KEDA's ScaledJob; a
+# Gateway, which some implementations deploy a proxy for) may run pods.
+_CONFIG_ONLY: dict[str, frozenset[str] | None] = {  # group -> its kinds (None: all)
+    "monitoring.coreos.com": frozenset(
+        {"ServiceMonitor", "PodMonitor", "PrometheusRule", "Probe", "AlertmanagerConfig"}
+    ),
+    "cert-manager.io": None,
+    "gateway.networking.k8s.io": frozenset(
+        {"HTTPRoute", "GRPCRoute", "TCPRoute", "TLSRoute", "UDPRoute", "ReferenceGrant"}
+    ),
+    "networking.istio.io": frozenset(
+        {"VirtualService", "DestinationRule", "ServiceEntry", "Sidecar", "EnvoyFilter"}
+    ),
+    "security.istio.io": None,
+    "keda.sh": frozenset({"ScaledObject", "TriggerAuthentication", "ClusterTriggerAuthentication"}),
+    "autoscaling.k8s.io": frozenset({"VerticalPodAutoscaler"}),
+    "projectcontour.io": frozenset({"HTTPProxy", "TLSCertificateDelegation"}),
+    "traefik.io": None,
+    "traefik.containo.us": None,
+    "external-secrets.io": frozenset({"ExternalSecret", "SecretStore", "ClusterSecretStore"}),
+    "bitnami.com": frozenset({"SealedSecret"}),
+}
+
+
+def may_run_unseen_pods(obj: K8sObject) -> bool:
+    """Whether the object may have pods run that k8slb does not see: a custom resource an
+    operator may turn into pods (a Prometheus, a Kafka cluster) and labels as it likes,
+    unless it is of a built-in API group or a kind documented as configuration only."""
+    if obj.group in _BUILT_IN_GROUPS or obj.template_labels is not None:
+        return False  # a workload k8slb reads (a Rollout too): its pods are seen
+    kinds = _CONFIG_ONLY.get(obj.group, frozenset())
+    return kinds is not None and obj.kind not in kinds

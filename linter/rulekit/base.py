@@ -36,6 +36,7 @@ from k8slb.model.links import CodeLinks, ImageSet, container_key
 from k8slb.model.objects import Container, PodTemplate, pod_template
 from k8slb.model.routes import Key, routed
 from k8slb.model.runtimes import engines_major, lowest, nearest_context, node_major
+from k8slb.model.units import PLAIN
 from k8slb.reading.build_files import Dockerfile, ImageBuild, image_repository, literal_image
 from k8slb.reading.java_builds import GrpcJavaBuild, LibraryVersion, grpc_java_version
 from k8slb.reading.manifests import ProxyConfig
@@ -148,6 +149,7 @@ class Context:
     )
     _stand_ins: dict[int, str | None] = field(default_factory=dict, init=False, repr=False)
     _all_linked: bool | None = field(default=None, init=False, repr=False)
+    _incomplete: frozenset[str] | None = field(default=None, init=False, repr=False)
     _unlinked: list[tuple[K8sObject, PodTemplate]] | None = field(
         default=None, init=False, repr=False
     )
@@ -164,6 +166,18 @@ class Context:
         if found is None and dialed is not None:
             return pinned_grpc(self.index, service, self.links, dialed)
         return found
+
+    def selects_no_pod(self, service: K8sObject) -> str | None:
+        """The chart or kustomization whose whole output holds the Service and runs no pod
+        its selector matches, nor does any other file read (Index.podless_unit), else
+        None: there no client of it reaches a pod, so none stays on one. The one shared
+        judgement of the rules that say a Service's clients stay on its pods (KLB101,
+        KLB102). A chart Helm rendered without some templates (`left_out`) is not whole:
+        its pods may be in one of them."""
+        if self._incomplete is None:
+            units = self.index.units
+            self._incomplete = frozenset(units.get(p, PLAIN)[0] for p in self.left_out)
+        return self.index.podless_unit(service, self._incomplete)
 
     def dialers(self, services: Collection[K8sObject]) -> Mapping[int, list[Dialer]]:
         """Who dials each of `services` by its own name, by the Service's id
