@@ -376,6 +376,7 @@ class GrpcClientClusterIp(Rule):
                     f"{what} to ClusterIP {service.ref.display} stays on one pod",
                     f"it dials {destination.address.text!r}{how}, and kube-proxy pins its one "
                     f"connection to one pod{useless}",
+                    *([f"the channel is kept {channel.kept}"] if channel.kept else []),
                     *([_copies(pinned, copies, alone, destination, index)] if copies > 1 else []),
                     *(
                         [
