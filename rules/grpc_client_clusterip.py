@@ -173,7 +173,14 @@ class GrpcClientClusterIp(Rule):
     language section details; the variable is then looked up as any other, in the `env`
     and `envFrom` ConfigMaps of the workloads that run the code. A channel held
     in a local of a method that stores it, or a stub made on it, in an attribute
-    (`self.stub = Stub(channel)`) lives as long as the object.
+    (`self.stub = Stub(channel)`) lives as long as the object; one stored in an item of a
+    map an object or the module holds (`self._channels[name] = ...`, `_CHANNELS[name] =
+    ...` of a module-level `_CHANNELS = {}`, not a local's map nor a local of that name),
+    or in a name the function declares `global`, lives as long as the process, and so
+    does one a function returns to a caller that stores it so. Where the channel is kept
+    away from the line that makes it (a map's item, a global, a caller's store), the
+    message names the place ("the channel is kept by the caller at line 14, in
+    `_CLIENTS[name]`").
 
     Channels made for one use (`with grpc.insecure_channel(...)`, a local in a function)
     are not reported, nor test files. A target k8slb cannot resolve gives no finding, nor
@@ -203,12 +210,18 @@ class GrpcClientClusterIp(Rule):
     of structs whose field holds one: `for _, b := range backends { dial(b.addr) }`), each
     of its values (8 at most) a channel of its own (the same paths KLB202 follows for URLs:
     see the README's Go section); a channel
-    closed by `defer conn.Close()` in the function that makes it is per call, one a helper
+    closed by `defer conn.Close()` in the function that makes it is per call (not one a
+    deferred function closes only under `if err != nil`: that cleans up a failed dial, and
+    on success the caller gets the channel open), one a helper
     returns (or a struct it returns holds) or writes through a pointer lives as long as its
     caller keeps it, and one a method keeps in its receiver's fields (`c.conns =
-    append(c.conns, conn)`, or a cleanup that closes it, `c.cleanups = append(c.cleanups,
-    func() { conn.Close() })`) lives as long as the receiver. A function that returns a
-    closer of the channel beside what it makes (`release := func() { conn.Close() }`;
+    append(c.conns, conn)`, an item of a map the receiver or the package holds, `c.conns[id]
+    = conn` or `c.entries[id] = &entry{conn: conn}`, or a cleanup that closes it,
+    `c.cleanups = append(c.cleanups, func() { conn.Close() })`) lives as long as the
+    receiver; the message names that place, or the caller of the file that stores what a
+    helper returns ("the channel is kept by the caller at line 27, in `c.conns[name]`").
+    A function that returns a closer of the channel beside what it makes (`release :=
+    func() { conn.Close() }`;
     `return pb.NewLedgerClient(conn), release, nil`) makes it per call when each of the
     file's calls of it runs that closer (`c, release, err := open(); defer release()`) or
     returns the call whole to callers that do; the function may be a function literal
@@ -381,6 +394,7 @@ class GrpcClientClusterIp(Rule):
                     f"{what} to ClusterIP {service.ref.display} {stays} on one pod",
                     f"it dials {destination.address.text!r}{how}, and kube-proxy pins its one "
                     f"connection to one pod{useless}",
+                    *([f"the channel is kept {channel.kept}"] if channel.kept else []),
                     *([_copies(pinned, copies, quiet, destination, index)] if copies > 1 else []),
                     *([alone] if alone else []),
                     better,

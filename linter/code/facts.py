@@ -656,6 +656,9 @@ class Channel:
     # the other places that inject this same channel (a Spring starter's client name in
     # several classes: one channel per name), reported with it at its first
     also: tuple[Loc, ...] = ()
+    # where the channel is kept, when that is not where it is made (KLB102 names it): "in
+    # `_CHANNELS[name]`", "by the caller at line 14, in `self.channel`"; "" when not read
+    kept: str = ""
 
 
 @record

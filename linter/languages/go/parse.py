@@ -918,7 +918,7 @@ class _Collector:
         self.zero_declared: list[str] = []  # `var addr string`: init may set them
         self.dropped: dict[tuple[int, str, str], bool] = {}  # by body, name, asker's word
         self.identifiers: dict[int, dict[str, list[Node]]] = {}  # by body node id
-        self.stored: dict[int, set[str]] = {}  # by body node id: _kept_in_package
+        self.stored: dict[int, dict[str, str]] = {}  # by body node id: _stored_place
         # what receives SIGTERM: ("channel", name) of a Notify, ("context", name) of a
         # NotifyContext (parse_shutdown.py follows each receive to the exit it reaches)
         self.signal_sources: list[tuple[str, str]] = []
@@ -3020,17 +3020,22 @@ class _Collector:
         return None
 
     def _kept_in_package(self, body: Node, name: str, scope: _Scope) -> bool:
-        """Whether the function stores what `name` holds in a package variable, or in a
-        field of its method's receiver, which outlive the call: `name` is one (`db, err =
-        sql.Open(...)`), or the body assigns one `name`, a call given `name` (`cli =
-        pb.NewDBClient(conn)`, `c.conns = append(c.conns, conn)`), or a function literal
-        that closes it (`c.cleanups = append(c.cleanups, func() { conn.Close() })`: closed
-        when the receiver's owner shuts down, not before the method returns)."""
+        return self._stored_place(body, name, scope) is not None
+
+    def _stored_place(self, body: Node, name: str, scope: _Scope) -> str | None:
+        """Where the function stores what `name` holds, when that is a package variable,
+        a field of its method's receiver or an item of a map either holds, which outlive
+        the call (as written, 80 characters at most; None when it stores it in none):
+        `name` is one (`db, err = sql.Open(...)`), or the body assigns one `name`, a call
+        given `name` (`cli = pb.NewDBClient(conn)`, `c.conns = append(c.conns, conn)`), a
+        struct literal holding it (`c.conns[id] = &entry{conn: conn}`), or a function
+        literal that closes it (`c.cleanups = append(c.cleanups, func() { conn.Close()
+        })`: closed when the receiver's owner shuts down, not before the method returns)."""
         if self._package_variable(name, scope):
-            return True
+            return name
         stored = self.stored.get(body.id)
         if stored is None:  # read once a body (not once a connection it makes)
-            stored = set()
+            stored = {}
             home_scope = _function_scope(scope)
             receiver = home_scope.receiver[0] if home_scope and home_scope.receiver else None
             for node in walk(body):
@@ -3049,15 +3054,17 @@ class _Collector:
                         or (home is not None and (id(home[0]), _text(target)) in self.undeclared)
                         or self._receivers_field(target, receiver, scope)
                     ):
-                        stored |= _held(value)
+                        for held in _held(value):
+                            stored.setdefault(held, _text(target)[:80])
             self.stored[body.id] = stored
-        return name in stored
+        return stored.get(name)
 
     def _receivers_field(self, target: Node, receiver: str | None, scope: _Scope) -> bool:
         """Whether an assignment's target is a field of the method's receiver (`c.conns`,
         `c.pools.orders`), or of a package variable (`registry.conns`)."""
         root = target
-        while root.type == "selector_expression":
+        # `c.conns[name]`, `registry[name]`: a map the receiver or the package holds
+        while root.type in ("selector_expression", "index_expression"):
             root = root.child_by_field_name("operand") or root
             if root.type == "identifier":
                 break
@@ -3192,7 +3199,7 @@ class _Collector:
                     closed
                     for node in walk(body)
                     if node.type == "defer_statement"
-                    for closed in _CLOSED.findall(_text(node))
+                    for closed in _closed_always(node)
                 }
             self.closes[body.id] = found
         return found
@@ -3207,6 +3214,7 @@ class _Collector:
         self.facts.deferred |= scheme == "passthrough"
         handed = self._handed_out(call, scope, bound)
         self.facts.deferred |= handed is not None  # its callers are read in imported.py
+        kept = self._kept_where(call, scope, bound)
         for target, long_lived in self._addresses(given, call, scope, bound):
             self.facts.channels.append(
                 Channel(
@@ -3217,8 +3225,32 @@ class _Collector:
                     long_lived=long_lived,
                     default_scheme=scheme,
                     kept_by=handed if long_lived else None,
+                    kept=kept if long_lived else "",
                 )
             )
+
+    def _kept_where(self, call: Node, scope: _Scope, name: str | None) -> str:
+        """Where the channel `name` holds is kept, when its own line does not show it: a
+        map or field of the receiver or a package variable the function stores it in, or
+        the first of the file's callers of a function that returns it that so stores what
+        it gets; "" when neither is seen."""
+        body = _enclosing_body(call)
+        if not name or body is None or "." in name or scope.parent is None:
+            return ""
+        own = self._stored_place(body, name, scope)
+        if own is not None:
+            return f"in `{own}`"
+        if self._kept_here(call, scope, name) is not None:
+            return ""
+        for caller, caller_scope in self._callers(scope)[:MAX_CHOICES]:
+            held = self._handed_to(caller, scope, name)
+            there = _enclosing_body(caller)
+            if not held or there is None or "." in held:
+                continue
+            place = self._stored_place(there, held, caller_scope)
+            if place is not None:
+                return f"by the caller at line {caller.start_point[0] + 1}, in `{place}`"
+        return ""
 
     def _handed_out(self, call: Node, scope: _Scope, name: str | None) -> Helper | None:
         """The function (no method) that makes the channel `name` and hands it to its
@@ -4763,6 +4795,13 @@ def _held(value: Node) -> set[str]:
         return {_text(value)}
     if value.type == "func_literal":
         return set(_CLOSED.findall(_text(value)))
+    literal = _unwrap_address(value)
+    if literal.type == "composite_literal":  # `&entry{conn: conn}`: the struct holds it
+        return {
+            _text(held)
+            for element in _keyed_elements(literal)
+            if (held := _keyed(element)[1]).type == "identifier"
+        }
     if value.type != "call_expression":
         return set()
     found: set[str] = set()
@@ -4908,6 +4947,29 @@ def _unwrap_address(node: Node) -> Node:
 
 # `x.Close()` (or `c.conn.Close()`) in a deferred function literal: what it closes
 _CLOSED = regex.compile(r"([\w.]+)\.Close\(\)")
+# the test of an `if` that runs only when something failed: `err != nil`, `retErr != nil`
+_ON_ERROR = regex.compile(r"^\(?\s*\w*(?:err|Err)\s*!=\s*nil\s*\)?$")
+
+
+def _closed_always(deferred: Node) -> list[str]:
+    """What a deferred statement closes whatever happens: not under an `if err != nil`
+    (`defer func() { if err != nil { cc.Close() } }()` closes the connection only when the
+    function fails; on success the caller gets it open, to keep)."""
+    found: list[str] = []
+    for node in walk(deferred):
+        if node.type != "call_expression" or not _text(node).endswith(".Close()"):
+            continue
+        guard = node.parent
+        while guard is not None and guard is not deferred:
+            condition = guard.child_by_field_name("condition")
+            if guard.type == "if_statement" and condition and _ON_ERROR.match(_text(condition)):
+                break
+            guard = guard.parent
+        if guard is None or guard is deferred:
+            found += _CLOSED.findall(_text(node))
+    return found
+
+
 # `c.conn.Close()` in a Close method: the field it closes
 _CLOSED_FIELD = regex.compile(r"\b\w+\.(\w+)\.Close\(\)")
 

@@ -1016,6 +1016,7 @@ class _Collector(Values):
         target = self._argument(site.args, site.keywords, target_index, "target")
         literal = isinstance(target, ast.Constant) and isinstance(target.value, str)
         options = self._call_options(site, options_index)
+        kept = self._kept_where(site)
         for value, long_lived in self._lifetimes(site, target):
             self.facts.channels.append(
                 Channel(
@@ -1025,8 +1026,22 @@ class _Collector(Values):
                     options=options,
                     long_lived=long_lived,
                     target_argument=(target_index, "target") if literal else None,
+                    kept=kept if long_lived else "",
                 )
             )
+
+    def _kept_where(self, site: _Site) -> str:
+        """Where what the call makes is kept, when its own line does not show it (an item
+        of a map, a global) or a function returns it to a caller that stores it; ""
+        when neither is seen."""
+        own = _stored_in(site.call, site.parents, plain=False)
+        if own or _kept_here(site.call, site.parents) is not None:
+            return f"in `{own}`" if own else ""
+        for caller, _, parents in self.calls_of(site.scope)[:MAX_CHOICES]:
+            place = _stored_in(caller, parents, plain=True)
+            if place:
+                return f"by the caller at line {caller.lineno}, in `{place}`"
+        return ""
 
     def _resolve_server(self, site: _Site) -> None:
         self.facts.servers.append(
@@ -1245,7 +1260,8 @@ def _kept_here(call: ast.Call, parents: tuple[ast.AST, ...]) -> bool | None:
             statement = node
         used = used or (statement is None and isinstance(node, ast.Attribute))
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            kept = _kept_by_function(node, statement)
+            module = parents[0] if parents and isinstance(parents[0], ast.Module) else None
+            kept = _kept_by_function(node, statement, module)
             return False if kept is None and used else kept
         if isinstance(node, ast.ClassDef):
             return True
@@ -1254,7 +1270,9 @@ def _kept_here(call: ast.Call, parents: tuple[ast.AST, ...]) -> bool | None:
 
 
 def _kept_by_function(
-    function: ast.FunctionDef | ast.AsyncFunctionDef, statement: ast.AST | None
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    statement: ast.AST | None,
+    module: ast.Module | None,
 ) -> bool | None:
     if function.name in ONCE_FUNCTIONS:
         return True
@@ -1265,13 +1283,96 @@ def _kept_by_function(
     if isinstance(statement, ast.Return):
         return None  # a factory: what the caller does with it tells
     if isinstance(statement, ast.Assign):
-        if any(isinstance(t, ast.Attribute) for t in statement.targets):
+        if any(_outlives(t, function, module) for t in statement.targets):
             return True
         names = [t.id for t in statement.targets if isinstance(t, ast.Name)]
         return bool(names) and names[0] in _stored_in_attributes(function)
     if isinstance(statement, ast.AnnAssign):
-        return isinstance(statement.target, ast.Attribute)
+        return _outlives(statement.target, function, module)
     return False
+
+
+def _stored_in(call: ast.Call, parents: tuple[ast.AST, ...], plain: bool) -> str:
+    """The place (as written, 80 characters at most) a function's statement stores what
+    `call` makes in, where it outlives the call (_outlives): an attribute only when
+    `plain` (one on the call's own line says itself); "" for anything else."""
+    statement = next((p for p in reversed(parents) if isinstance(p, ast.stmt)), None)
+    function = next(
+        (p for p in reversed(parents) if isinstance(p, ast.FunctionDef | ast.AsyncFunctionDef)),
+        None,
+    )
+    if function is None or not isinstance(statement, ast.Assign | ast.AnnAssign):
+        return ""
+    value = statement.value.value if isinstance(statement.value, ast.Await) else statement.value
+    if value is not call:
+        return ""  # a value made of it (`Stub(make())`), or a statement it is inside of
+    module = parents[0] if isinstance(parents[0], ast.Module) else None
+    targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+    for target in targets:
+        if _outlives(target, function, module) and (plain or not isinstance(target, ast.Attribute)):
+            return ast.unparse(target)[:80]
+    return ""
+
+
+def _outlives(
+    target: ast.expr, function: ast.FunctionDef | ast.AsyncFunctionDef, module: ast.Module | None
+) -> bool:
+    """Whether an assignment's target outlives the function's call: an attribute
+    (`self.channel`, `cls._instance`), a name the function declares `global`, or an item
+    of a map or list such a place holds (`self._channels[name]`, `_CHANNELS[name]` of a
+    module-level `_CHANNELS = {}`); not a local, nor an item of a local's map."""
+    if isinstance(target, ast.Attribute):
+        return True
+    if isinstance(target, ast.Name):
+        return target.id in _declared_global(function)
+    if not isinstance(target, ast.Subscript):
+        return False
+    held = target.value
+    while isinstance(held, ast.Subscript):  # `self._pools[kind][name]`
+        held = held.value
+    if isinstance(held, ast.Attribute):
+        return True
+    return isinstance(held, ast.Name) and (
+        held.id in _declared_global(function)
+        or (
+            module is not None
+            and held.id in _module_names(module)
+            and held.id not in _bound_locally(function)
+        )
+    )
+
+
+@lru_cache(maxsize=64)
+def _declared_global(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """The names the function declares `global` (its nested functions' too)."""
+    return frozenset(
+        name for node in ast.walk(function) if isinstance(node, ast.Global) for name in node.names
+    )
+
+
+@lru_cache(maxsize=64)
+def _bound_locally(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """The names the function binds itself (its parameters, what it assigns to a name),
+    which shadow a module's names of the same spelling."""
+    arguments = function.args
+    found = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+    found |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found.add(node.id)
+    return frozenset(found - _declared_global(function))
+
+
+@lru_cache(maxsize=16)
+def _module_names(module: ast.Module) -> frozenset[str]:
+    """The names the module's top level assigns (`_CHANNELS: dict[str, Channel] = {}`)."""
+    found: set[str] = set()
+    for statement in module.body:
+        if isinstance(statement, ast.Assign):
+            found.update(t.id for t in statement.targets if isinstance(t, ast.Name))
+        elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            found.add(statement.target.id)
+    return frozenset(found)
 
 
 @lru_cache(maxsize=64)
