@@ -3,7 +3,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from k8slb.code.facts import CodeFacts, Wait
+from k8slb.code.facts import CodeFacts, Server, Wait
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.addresses import unix_socket
 from k8slb.model.entries import Entries, entries_of, signal_owner
@@ -388,6 +388,10 @@ class GrpcNoGracefulShutdown(Rule):
                 name = wait.server if wait.server in servers else None
                 if name is None and wait.server is None and started:
                     name = started[0]
+                if wait.via_http and name is not None and wait.pending is None:
+                    grace = context.fix_values.stop_grace_seconds
+                    yield self._through_http(wait, servers[name], where, (severity, grace), handled)
+                    continue
                 if name is None or name not in facts.starts:
                     continue
                 server = servers[name]
@@ -444,7 +448,9 @@ class GrpcNoGracefulShutdown(Rule):
             if wait.server in servers
             and not servers[wait.server].handed
             and wait.server not in stopped
-            and wait.server in facts.starts
+            # served through net/http: neither server stopped where it is served
+            and (wait.server in facts.starts or wait.http_stopped is False)
+            and wait.pending is None
             and wait.late_handler is None
         ]
         if not waits:
@@ -464,6 +470,26 @@ class GrpcNoGracefulShutdown(Rule):
         grace = context.fix_values.stop_grace_seconds
         for wait, server in waits:
             name = wait.server
+            if wait.via_http:
+                yield self.code_finding(
+                    wait.loc,
+                    (
+                        f"gRPC server {name!r} is served by {wait.how} and nothing stops it, "
+                        f"though SIGTERM is caught ({caught})",
+                        "it is served through net/http, as the HTTP server's handler "
+                        "(ServeHTTP); no Shutdown() or Close() is called on the HTTP server "
+                        f"where it is served, nor GracefulStop() or Stop() on {name}: it serves "
+                        "until the "
+                        "process ends (at SIGKILL, when nothing else ends it), and the calls "
+                        "in flight are cut",
+                        _http_advice(wait, name or "the server", grace, caught=True),
+                    ),
+                    related=[
+                        Related(handler.path, handler.line, "the signal"),
+                        Related(server.loc.path, server.loc.line, "the server"),
+                    ],
+                )
+                continue
             yield self.code_finding(
                 wait.loc,
                 (
@@ -481,6 +507,40 @@ class GrpcNoGracefulShutdown(Rule):
                     Related(server.loc.path, server.loc.line, "the server"),
                 ],
             )
+
+    def _through_http(
+        self,
+        wait: Wait,
+        server: Server,
+        where: str,
+        judged: tuple[Severity, int],
+        handled: dict[str, bool],
+    ) -> Finding:
+        """A gRPC server an HTTP server serves (through `ServeHTTP`), waited on in that
+        HTTP server's Serve or ListenAndServe, with no SIGTERM handler: Go exits at once on
+        SIGTERM. No fix: the drain is the HTTP server's `Shutdown`, whose place (and the
+        `http.Server` a bare `http.ListenAndServe` lacks) is the program's to write."""
+        name = server.name or "the server"
+        severity, grace = judged
+        also = []
+        if severity == Severity.INFO:
+            also.append(
+                "other programs that link it in handle SIGTERM ("
+                + ", ".join(f for f, handles in handled.items() if handles)
+                + "): if only they serve it, it is drained"
+            )
+        return self.code_finding(
+            wait.loc,
+            (
+                f"gRPC server {name!r} is served by {wait.how} with no SIGTERM handler in {where}",
+                "it is served through net/http, as the HTTP server's handler (ServeHTTP)",
+                dialect_of("go").no_sigterm_consequence(),
+                *also,
+                _http_advice(wait, name, grace, caught=False),
+            ),
+            related=[Related(server.loc.path, server.loc.line, "the server")],
+            severity=severity,
+        )
 
     def _cancelled(
         self, context: Context, facts: CodeFacts, wait: Wait, name: str, owner: str, where: str
@@ -600,6 +660,32 @@ class GrpcNoGracefulShutdown(Rule):
                 ),
                 related=[Related(handler.path, handler.line, "the handler")],
             )
+
+
+def _http_advice(wait: Wait, name: str, grace: int, caught: bool) -> str:
+    """What to add for a gRPC server served through net/http: the HTTP server's Shutdown,
+    bounded, on SIGTERM; not the gRPC server's GracefulStop, which grpc-go does not
+    implement for the connections ServeHTTP serves (grpc-go#1384: it panicked)."""
+    bare = wait.how.startswith("http.")  # `http.ListenAndServe(addr, h)`: no server to stop
+    steps = [
+        "serve it from an http.Server{Addr: ..., Handler: ...} instead, so that it can be "
+        "shut down; "
+        if bare
+        else "",
+        "when the signal's context is done, "
+        if caught
+        else "catch SIGTERM with signal.NotifyContext(ctx, syscall.SIGTERM) and, when its "
+        "context is done, ",
+        f"call srv.Shutdown(ctx) with a context.WithTimeout of {grace} s (then srv.Close()), "
+        "and let the process exit only once Shutdown has returned: Serve returns "
+        "ErrServerClosed at once. Shutdown closes the listeners and idle connections and "
+        "waits for active ones, sending a GOAWAY on the HTTP/2 connections net/http serves "
+        "itself (TLS, or http.Protocols' unencrypted HTTP/2); it neither closes nor waits "
+        "for hijacked connections, which is what h2c.NewHandler makes of cleartext HTTP/2 "
+        f"ones: those are cut when the process exits. Not {name}.GracefulStop(): grpc-go "
+        "does not drain the connections ServeHTTP serves",
+    ]
+    return "".join(steps)
 
 
 def _programs_handling_sigterm(context: Context, facts: CodeFacts) -> dict[str, bool]:
