@@ -3,13 +3,14 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from k8slb.code.facts import CodeFacts, Wait
+from k8slb.code.facts import CodeFacts, Server, Wait
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.addresses import unix_socket
 from k8slb.model.entries import Entries, entries_of, signal_owner
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
 from k8slb.rulekit.examples import (
+    GO_HANDLER,
     GO_SIGNAL_IMPORTS,
     GO_SIGTERM,
     JAVA_HOOK,
@@ -168,6 +169,33 @@ class GrpcNoGracefulShutdown(Rule):
     handler goroutine that calls `GracefulStop()` while `main` returns from `Serve` is
     waited for, and is not reported. No fix: where to wait is a design call.
 
+    A gRPC server served by a net/http server rather than by its own `Serve` is judged the
+    same way: the HTTP server's handler is the gRPC server, or holds it (`h2c.NewHandler(s,
+    &http2.Server{})`, a mux given it by `Handle`, `http.Handle` with a nil handler, a
+    function literal or a function of the file that calls `s.ServeHTTP(w, r)` for
+    `application/grpc`, or another package's function given it where that parameter is an
+    `http.Handler`), and the HTTP server is waited on in `http.ListenAndServe(addr, h)`
+    (or `ListenAndServeTLS`, `http.Serve`, `http.ServeTLS`) or in `srv.Serve(lis)`,
+    `srv.ListenAndServe()`, `srv.ListenAndServeTLS(...)` of an `http.Server{Handler: h}`
+    (in a goroutine or not). With no SIGTERM handler in its code it is reported as above;
+    with one, it is reported when neither server is stopped: no `Shutdown` or `Close` on
+    the HTTP server in the function that serves it, nor `GracefulStop()`/`Stop()` on the
+    gRPC server (an HTTP server that is handed on, stored or returned, whose stop may be
+    anywhere, is not). A handler k8slb cannot tie to the gRPC server (a parameter, a
+    field, a call it does not follow) says nothing. The advice differs, and no fix is
+    offered: the drain is the HTTP server's `Shutdown(ctx)` (the gRPC server's
+    `GracefulStop()` does not drain connections `ServeHTTP` serves: grpc-go did not
+    implement it for them, and panicked, grpc-go#1384), bounded by a
+    `context.WithTimeout` and followed by `Close()`, with the process exiting only once
+    `Shutdown` has returned (Serve returns `ErrServerClosed` at once). Go documents that
+    `Shutdown` closes the listeners, then the idle connections, then waits for the active
+    ones to go idle (indefinitely, unless its context ends first), and that it neither
+    closes nor waits for hijacked connections. net/http's own HTTP/2 server (over TLS, or
+    `http.Protocols`' unencrypted HTTP/2) registers its graceful shutdown with the HTTP
+    server (`RegisterOnShutdown`), which sends its connections a GOAWAY; h2c.NewHandler
+    hijacks the cleartext HTTP/2 connections it serves, so those get none and their
+    calls are cut when the process exits.
+
     In Java: a server built with grpc-java and waited on with `awaitTermination()` when
     the code registers no JVM shutdown hook (`Runtime.getRuntime().addShutdownHook(...)`,
     which the JVM runs on SIGTERM) nor a `Signal.handle(new Signal("TERM"), ...)`, and has
@@ -236,6 +264,10 @@ class GrpcNoGracefulShutdown(Rule):
     When the handler exits at once: have the code that exits call `GracefulStop()` (so
     bounded) before it exits, or wait on a channel the stopping goroutine closes once
     `GracefulStop()` has returned.
+
+    Served through net/http: on SIGTERM (`signal.NotifyContext`), `srv.Shutdown(ctx)` of
+    the HTTP server with a timeout, then `srv.Close()`; a bare `http.ListenAndServe` first
+    becomes an `http.Server{Addr: ..., Handler: ...}`. No fix is offered for it.
 
     In Java: a shutdown hook that calls `server.shutdown()`, then
     `server.awaitTermination(25, TimeUnit.SECONDS)`, then `server.shutdownNow()` for the
@@ -321,6 +353,7 @@ class GrpcNoGracefulShutdown(Rule):
             title="in Go, SIGTERM caught but the server never stopped",
             at=(17, 2),
         ),
+        Example(GO_HANDLER, language="go", title="in Go, served through net/http", at=(13, 2)),
         Example(java_server(), language="java", title="in Java", at=(11, 5)),
         Example(
             kotlin_server(),
@@ -388,6 +421,10 @@ class GrpcNoGracefulShutdown(Rule):
                 name = wait.server if wait.server in servers else None
                 if name is None and wait.server is None and started:
                     name = started[0]
+                if wait.via_http and name is not None and wait.pending is None:
+                    grace = context.fix_values.stop_grace_seconds
+                    yield self._through_http(wait, servers[name], where, (severity, grace), handled)
+                    continue
                 if name is None or name not in facts.starts:
                     continue
                 server = servers[name]
@@ -402,11 +439,7 @@ class GrpcNoGracefulShutdown(Rule):
                 dialect = dialect_of(facts.language)
                 advice, fix = dialect.server_sigterm_advice(server, name, grace)
                 if severity == Severity.INFO:
-                    also.append(
-                        "other programs that link it in handle SIGTERM ("
-                        + ", ".join(f for f, handles in handled.items() if handles)
-                        + "): if only they start the server, it is drained"
-                    )
+                    also.append(_others_handle(handled, "start"))
                 if on_socket:
                     also.append(_UNIX_SOCKET)
                 yield self.code_finding(
@@ -444,7 +477,9 @@ class GrpcNoGracefulShutdown(Rule):
             if wait.server in servers
             and not servers[wait.server].handed
             and wait.server not in stopped
-            and wait.server in facts.starts
+            # served through net/http: neither server stopped where it is served
+            and (wait.server in facts.starts or wait.http_stopped is False)
+            and wait.pending is None
             and wait.late_handler is None
         ]
         if not waits:
@@ -464,6 +499,26 @@ class GrpcNoGracefulShutdown(Rule):
         grace = context.fix_values.stop_grace_seconds
         for wait, server in waits:
             name = wait.server
+            if wait.via_http:
+                yield self.code_finding(
+                    wait.loc,
+                    (
+                        f"gRPC server {name!r} is served by {wait.how} and nothing stops it, "
+                        f"though SIGTERM is caught ({caught})",
+                        "it is served through net/http, as the HTTP server's handler "
+                        "(ServeHTTP); no Shutdown() or Close() is called on the HTTP server "
+                        f"where it is served, nor GracefulStop() or Stop() on {name}: it serves "
+                        "until the "
+                        "process ends (at SIGKILL, when nothing else ends it), and the calls "
+                        "in flight are cut",
+                        _http_advice(wait, name or "the server", grace, caught=True),
+                    ),
+                    related=[
+                        Related(handler.path, handler.line, "the signal"),
+                        Related(server.loc.path, server.loc.line, "the server"),
+                    ],
+                )
+                continue
             yield self.code_finding(
                 wait.loc,
                 (
@@ -481,6 +536,34 @@ class GrpcNoGracefulShutdown(Rule):
                     Related(server.loc.path, server.loc.line, "the server"),
                 ],
             )
+
+    def _through_http(
+        self,
+        wait: Wait,
+        server: Server,
+        where: str,
+        judged: tuple[Severity, int],
+        handled: dict[str, bool],
+    ) -> Finding:
+        """A gRPC server an HTTP server serves (through `ServeHTTP`), waited on in that
+        HTTP server's Serve or ListenAndServe, with no SIGTERM handler: Go exits at once on
+        SIGTERM. No fix: the drain is the HTTP server's `Shutdown`, whose place (and the
+        `http.Server` a bare `http.ListenAndServe` lacks) is the program's to write."""
+        name = server.name or "the server"
+        severity, grace = judged
+        also = [_others_handle(handled, "serve")] if severity == Severity.INFO else []
+        return self.code_finding(
+            wait.loc,
+            (
+                f"gRPC server {name!r} is served by {wait.how} with no SIGTERM handler in {where}",
+                "it is served through net/http, as the HTTP server's handler (ServeHTTP)",
+                dialect_of("go").no_sigterm_consequence(),
+                *also,
+                _http_advice(wait, name, grace, caught=False),
+            ),
+            related=[Related(server.loc.path, server.loc.line, "the server")],
+            severity=severity,
+        )
 
     def _cancelled(
         self, context: Context, facts: CodeFacts, wait: Wait, name: str, owner: str, where: str
@@ -600,6 +683,41 @@ class GrpcNoGracefulShutdown(Rule):
                 ),
                 related=[Related(handler.path, handler.line, "the handler")],
             )
+
+
+def _others_handle(handled: dict[str, bool], verb: str) -> str:
+    """Said where only some of the Go programs that link the server in handle SIGTERM."""
+    handling = ", ".join(folder for folder, handles in handled.items() if handles)
+    return (
+        f"other programs that link it in handle SIGTERM ({handling}): if only they {verb} "
+        "the server, it is drained"
+    )
+
+
+def _http_advice(wait: Wait, name: str, grace: int, caught: bool) -> str:
+    """What to add for a gRPC server served through net/http: the HTTP server's Shutdown,
+    bounded, on SIGTERM; not the gRPC server's GracefulStop, which grpc-go does not
+    implement for the connections ServeHTTP serves (grpc-go#1384: it panicked)."""
+    bare = wait.how.startswith("http.")  # `http.ListenAndServe(addr, h)`: no server to stop
+    steps = [
+        "serve it from an http.Server{Addr: ..., Handler: ...} instead, so that it can be "
+        "shut down; "
+        if bare
+        else "",
+        "when the signal's context is done, "
+        if caught
+        else "catch SIGTERM with signal.NotifyContext(ctx, syscall.SIGTERM) and, when its "
+        "context is done, ",
+        f"call srv.Shutdown(ctx) with a context.WithTimeout of {grace} s (then srv.Close()), "
+        "and let the process exit only once Shutdown has returned: Serve returns "
+        "ErrServerClosed at once. Shutdown closes the listeners and idle connections and "
+        "waits for active ones, sending a GOAWAY on the HTTP/2 connections net/http serves "
+        "itself (TLS, or http.Protocols' unencrypted HTTP/2); it neither closes nor waits "
+        "for hijacked connections, which is what h2c.NewHandler makes of cleartext HTTP/2 "
+        f"ones: those are cut when the process exits. Not {name}.GracefulStop(): grpc-go "
+        "does not drain the connections ServeHTTP serves",
+    ]
+    return "".join(steps)
 
 
 def _programs_handling_sigterm(context: Context, facts: CodeFacts) -> dict[str, bool]:

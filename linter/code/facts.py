@@ -693,6 +693,17 @@ class Wait:
     # a SIGTERM handler registered after this wait in the same function: the wait returns
     # only when the server stops, so the handler is never in place while it serves
     late_handler: Loc | None = None
+    # Go: a net/http server that serves the gRPC server as its handler (through
+    # `ServeHTTP`): `http.ListenAndServe(addr, h2c.NewHandler(s, ...))`, `srv.Serve(lis)`
+    # of an `http.Server{Handler: ...}`. Its stop is the HTTP server's `Shutdown`: grpc-go
+    # does not drain the connections ServeHTTP serves (parse_http_serve.py)
+    via_http: bool = False
+    # whether the function that serves it calls `Shutdown` or `Close` on that HTTP server
+    # (None: the server is handed on, or held where k8slb does not follow it)
+    http_stopped: bool | None = None
+    # the handler is another package's function given the gRPC server: (package, function,
+    # place); a wait only where that parameter is an http.Handler (code/imported.py)
+    pending: tuple[str, str, int] | None = None
 
 
 @record

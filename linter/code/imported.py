@@ -51,6 +51,7 @@ from k8slb.code.facts import (
     StructField,
     Unknown,
     ViperKey,
+    Wait,
     choices,
     joined,
     one_of,
@@ -155,15 +156,30 @@ class _Resolver:
         handed = module.exports.get(HANDED_SERVERS)
         if not handed:
             return module.http_served
-        if self._go_handles is None:
-            self._go_handles = self._go_exports(HANDLER_PARAMETERS)
         served = set(module.http_served)
         for package, function, at, server in handed:
-            folder = self.go_folder(module, package)
-            declared = self._go_handles.get((folder, function), []) if folder else []
-            if any(at in places for _, places in declared):
+            if self._handler_parameter(module, package, function, at):
                 served.add(server)
         return served
+
+    def _handler_parameter(self, module: CodeFacts, package: str, function: str, at: int) -> bool:
+        """Whether a Go package's function, as `module` names it, takes an http.Handler at
+        that place (its declaring files' HANDLER_PARAMETERS exports)."""
+        if self._go_handles is None:
+            self._go_handles = self._go_exports(HANDLER_PARAMETERS)
+        folder = self.go_folder(module, package)
+        declared = self._go_handles.get((folder, function), []) if folder else []
+        return any(at in places for _, places in declared)
+
+    def http_waits(self, module: CodeFacts) -> list[Wait]:
+        """The module's waits, a wait through net/http on a gRPC server handed to another
+        package's function (`pending`) kept where that function's parameter is an
+        http.Handler, which serves it, and so no longer pending."""
+        return [
+            replace(wait, pending=None) if wait.pending is not None else wait
+            for wait in module.waits
+            if wait.pending is None or self._handler_parameter(module, *wait.pending)
+        ]
 
     def go_scheme(self, importer: CodeFacts) -> str | None:
         """The scheme a Go target with none gets in every program that links the module
@@ -725,7 +741,7 @@ class _Resolver:
             servers=servers,
             http_served=self.http_served(module),
             starts={name for name in module.starts if name not in unmade},
-            waits=[w for w in module.waits if w.server not in unmade],
+            waits=[w for w in self.http_waits(module) if w.server not in unmade],
             stops=[
                 replace(s, grace=resolve(module, s.grace))
                 for s in module.stops

@@ -95,6 +95,7 @@ from k8slb.core import regex
 from k8slb.core.findings import Problem
 from k8slb.languages.go.parse_callers import import_names, read_callers, serving_spans
 from k8slb.languages.go.parse_closers import Closers, literal_holders
+from k8slb.languages.go.parse_http_serve import HttpServes
 from k8slb.languages.go.parse_routes import collect_routes
 from k8slb.languages.go.parse_shutdown import (
     drain_pauses,
@@ -1072,6 +1073,10 @@ class _Collector:
                     self._http_listen(value, literal, scope)
         if any(path.startswith(H2C_PACKAGES) for path in self.import_paths):
             self.facts.http_listens = []  # HTTP/2 in the clear: gRPC may ride it
+        # gRPC servers an HTTP server serves (its handler): waited on through net/http
+        served = HttpServes(self, servers, HTTP_HANDLER_WRAPPERS).waits()
+        self.facts.waits += served
+        self.facts.deferred |= any(wait.pending for wait in served)  # read in imported.py
         self._export()
 
     def _index_calls(self) -> None:

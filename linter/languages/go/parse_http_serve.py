@@ -1,0 +1,303 @@
+"""A gRPC server served by a net/http server: the gRPC server is the HTTP server's handler,
+or inside it (`h2c.NewHandler(s, &http2.Server{})`, a mux given it, a function of the
+file whose handler calls `s.ServeHTTP(w, r)` for `application/grpc`), and the HTTP
+server is served and waited on (`http.ListenAndServe(addr, h)`, `srv.ListenAndServeTLS(
+cert, key)` of an `http.Server{Handler: h}`, `srv.Serve(lis)`). The gRPC server is then
+waited on through net/http (a `Wait` with `via_http`), and KLB403 judges its SIGTERM
+handling as it does a `Serve(lis)`'s.
+
+Only a tie k8slb reads is one: the handler is the server's name (bound once to
+`grpc.NewServer(...)`, or to what a function of the file returns that makes one), a
+wrapper of net/http or h2c given it, a function literal or function of the file that
+calls `ServeHTTP` on it, a mux whose `Handle` is given it, or a function of another
+package given it where that function's parameter is an http.Handler (known only once
+every file is read: `pending`). A handler given as a parameter, a field, or anything
+else is no tie: nothing is said. Budgets: a handler followed _DEPTH bindings or calls
+deep, a mux's `Handle` calls and a body's `ServeHTTP` calls read up to MAX_CHOICES."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from k8slb.code.budget import MAX_CHOICES
+from k8slb.code.facts import Server, Wait
+from k8slb.code.syntax_trees import node_text as _text
+from k8slb.languages.go import parse as go  # its helpers, read at call time (a cycle)
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+_DEPTH = 6  # bindings and calls a handler is followed through
+# net/http's functions that serve, with the place of their handler argument
+HTTP_SERVE_FUNCTIONS = {
+    "net/http.ListenAndServe": 1,
+    "net/http.ListenAndServeTLS": 3,
+    "net/http.Serve": 1,
+    "net/http.ServeTLS": 1,
+}
+# an http.Server's methods that serve until it is shut down, and those that stop it
+HTTP_SERVE_METHODS = frozenset({"Serve", "ServeTLS", "ListenAndServe", "ListenAndServeTLS"})
+HTTP_STOP_METHODS = frozenset({"Shutdown", "Close"})
+# the packages whose functions make an http.Handler of the handlers they are given
+# (`h2c.NewHandler(h, s)`, `http.HandlerFunc(s.ServeHTTP)`, `http.StripPrefix(p, h)`)
+_WRAPPING_PACKAGES = ("net/http.", "golang.org/x/net/http2/h2c.")
+# a mux's methods that route to the handler they are given last
+_ROUTING = ("Handle", "HandleFunc")
+
+# What a handler resolves to: the gRPC server's name, and the other package's function
+# it is handed to, when the tie rests on that function's parameter (`pending`).
+_Tie = tuple[str, tuple[str, str, int] | None]
+
+
+class HttpServes:
+    """The waits on gRPC servers that a file's net/http servers serve (`waits`)."""
+
+    def __init__(self, collector: Any, servers: dict[str, Server], wrappers: frozenset[str]):
+        # the file's reader (parse.py's _Collector): its calls, scopes and functions
+        self.c = collector
+        self.servers = servers
+        self.wrappers = wrappers  # other packages' functions that wrap a gRPC server
+
+    def waits(self) -> list[Wait]:
+        found: list[Wait] = []
+        if not self.servers:
+            return found
+        for call, scope, shape in self.c.shaped:
+            if scope.in_test():
+                continue
+            tie, how, stopped = self._served(call, scope, shape)
+            if tie is None:
+                continue
+            found.append(
+                Wait(
+                    self.c.loc(call),
+                    tie[0],
+                    how,
+                    via_http=True,
+                    http_stopped=stopped,
+                    pending=tie[1],
+                )
+            )
+        return found
+
+    def _served(self, call: Node, scope: Any, shape: Any) -> tuple[_Tie | None, str, bool | None]:
+        """The gRPC server a serving call of net/http serves, how the call is written, and
+        whether its HTTP server is stopped (`_stopped`); no tie for any other call."""
+        if shape.kind != "selector_expression":
+            return None, "", None
+        name = self.c._callee_of(shape, scope)
+        at = HTTP_SERVE_FUNCTIONS.get(name or "")
+        if at is not None:  # `http.ListenAndServe(addr, h)`: no server to shut down
+            args = shape.arguments
+            handler = args[at] if len(args) > at else None
+            if handler is None:
+                return None, "", None
+            tie = (
+                self._default_mux(scope)
+                if handler.type == "nil"
+                else self._handler(handler, scope, 0)
+            )
+            return tie, f"{shape.text}()", False
+        if shape.member not in HTTP_SERVE_METHODS or shape.operand_kind != "identifier":
+            return None, "", None
+        literal = go._literal_of(shape.operand, scope)
+        if literal is None or not self._http_server(literal):
+            return None, "", None
+        keyed = map(go._keyed, go._keyed_elements(literal))
+        handler = next((value for key, value in keyed if _text(key) == "Handler"), None)
+        # no Handler: http.DefaultServeMux
+        tie = self._default_mux(scope) if handler is None else self._handler(handler, scope, 0)
+        return tie, f"{shape.text}()", self._stopped(call, shape.receiver)
+
+    def _http_server(self, literal: Node) -> bool:
+        kind: str | None = self.c._type_name(literal.child_by_field_name("type"))
+        return kind == "net/http.Server"
+
+    def _stopped(self, call: Node, name: str) -> bool | None:
+        """Whether the function that serves the HTTP server `name` calls its `Shutdown` or
+        `Close` (a closure of it too); None when the name is handed on (passed, returned,
+        stored), and its stop may be anywhere."""
+        body = self.c._top_level(call).child_by_field_name("body")
+        if body is None:
+            return None
+        uses = self.c.uses_of(body, name)
+        stopped = False
+        for use in uses:
+            parent = use.parent
+            if parent is not None and parent.type == "selector_expression":
+                if parent.child_by_field_name("operand") != use:
+                    continue  # a field of another value named alike
+                method = _text(parent.child_by_field_name("field"))
+                stopped |= method in HTTP_STOP_METHODS and go._only_method_called(use)
+                continue
+            if not _bound_here(use):
+                return None
+        return stopped
+
+    def _default_mux(self, scope: Any) -> _Tie | None:
+        """A server routed to by `http.Handle(pattern, h)`: the DefaultServeMux's, which
+        a nil handler serves."""
+        for member in _ROUTING:
+            for _, within, shape in self.c.calls_to.get(member, [])[:MAX_CHOICES]:
+                if self.c._callee_of(shape, within) == f"net/http.{member}":
+                    tie = self._routed(shape, within, 0)
+                    if tie is not None:
+                        return tie
+        return None
+
+    def _routed(self, shape: Any, scope: Any, depth: int) -> _Tie | None:
+        args = shape.arguments
+        return self._handler(args[1], scope, depth + 1) if len(args) == 2 else None
+
+    def _handler(self, node: Node, scope: Any, depth: int) -> _Tie | None:
+        """The gRPC server an http.Handler expression serves, with the function of another
+        package the tie rests on (None: read here)."""
+        if depth > _DEPTH:
+            return None
+        node = go._unwrap_address(_unparenthesized(node))
+        if node.type == "identifier":
+            server = self.server_at(node, scope, depth)
+            return (server, None) if server is not None else self._named(node, scope, depth)
+        if node.type == "selector_expression":  # `s.ServeHTTP` given as a HandlerFunc
+            field = _text(node.child_by_field_name("field"))
+            operand = node.child_by_field_name("operand")
+            if field == "ServeHTTP" and operand is not None and operand.type == "identifier":
+                server = self.server_at(operand, scope, depth)
+                return (server, None) if server is not None else None
+            return None
+        if node.type == "func_literal":
+            return self._serves_within(node, None)
+        if node.type == "call_expression":
+            return self._wrapped(node, scope, depth)
+        return None
+
+    def _named(self, node: Node, scope: Any, depth: int) -> _Tie | None:
+        """A handler bound once to a name: what it is bound to, else a mux given the
+        server (`mux.Handle("/", s)`)."""
+        found = scope.lookup(_text(node))
+        if found is None or len(found[1]) != 1:
+            return None
+        home, values = found
+        tie = self._handler(values[0], home, depth + 1)
+        if tie is not None:
+            return tie
+        for member in _ROUTING:
+            for _, within, shape in self.c.calls_to.get(member, [])[:MAX_CHOICES]:
+                if shape.operand_kind != "identifier" or shape.receiver != _text(node):
+                    continue
+                held = within.lookup(shape.receiver)
+                if held is not None and held[0] is home:
+                    tie = self._routed(shape, within, depth)
+                    if tie is not None:
+                        return tie
+        return None
+
+    def _wrapped(self, call: Node, scope: Any, depth: int) -> _Tie | None:
+        """A call that makes a handler of one it is given: net/http's or h2c's
+        (`h2c.NewHandler(h, &http2.Server{})`), a wrapper of a gRPC server
+        (grpcweb's), a function of the file whose parameter is served
+        (`grpcHandler(s, mux)`, its body calling `grpcServer.ServeHTTP(w, r)`), or another
+        package's (tied once its parameter is read: `pending`)."""
+        shape = self.c._called(call)
+        name = self.c._callee_of(shape, scope) or ""
+        if name.startswith(_WRAPPING_PACKAGES) or name in self.wrappers:
+            for arg in shape.arguments[:MAX_CHOICES]:
+                tie = self._handler(arg, scope, depth + 1)
+                if tie is not None:
+                    return tie
+            return None
+        local = self.c._local_callee(call)
+        if local is not None:
+            return self._local_wrapper(local, shape, scope, depth)
+        key = self.c._call_key(shape, scope)
+        if key is None:
+            return None
+        _, package, member = key.split(" ", 2)
+        for at, arg in enumerate(shape.arguments[:MAX_CHOICES]):
+            arg = _unparenthesized(arg)
+            if arg.type == "identifier" and (server := self.server_at(arg, scope, depth)):
+                return server, (package, member, at)
+        return None
+
+    def _local_wrapper(self, function: Node, shape: Any, scope: Any, depth: int) -> _Tie | None:
+        """A function of the file given the gRPC server at a parameter that its body
+        serves: calls `ServeHTTP` on it, or gives it to a handler wrapper."""
+        parameters = function.child_by_field_name("parameters")
+        body = function.child_by_field_name("body")
+        if parameters is None or body is None:
+            return None
+        places = go._parameter_places(parameters)
+        for parameter, at in places.items():
+            if at >= len(shape.arguments):
+                continue
+            arg = _unparenthesized(shape.arguments[at])
+            if arg.type != "identifier":
+                continue
+            server = self.server_at(arg, scope, depth)
+            if server is not None and self._serves_within(body, parameter) is not None:
+                return server, None
+        return None
+
+    def _serves_within(self, node: Node, parameter: str | None) -> _Tie | None:
+        """A `ServeHTTP` call within `node` on the gRPC server (or on its function's
+        `parameter`, when one is given)."""
+        start, end = node.start_byte, node.end_byte
+        for call, within, shape in self.c.calls_to.get("ServeHTTP", [])[:MAX_CHOICES]:
+            if not start <= call.start_byte < end or shape.operand_kind != "identifier":
+                continue
+            if parameter is not None:
+                held = within.lookup(shape.receiver)
+                if shape.receiver == parameter and held is not None and not held[1]:
+                    return parameter, None  # the parameter itself (opaque: no value)
+                continue
+            server = self.server_at(shape.operand, within, 0)
+            if server is not None:
+                return server, None
+        return None
+
+    def server_at(self, node: Node, scope: Any, depth: int) -> str | None:
+        """The gRPC server of the file a name holds: bound once, to `grpc.NewServer(...)`
+        under that name, or to a call of a function of the file that returns a server it
+        makes (`grpcServer := as.newGRPCServer(ctx)`)."""
+        name = _text(node)
+        found = scope.lookup(name)
+        if found is None or len(found[1]) != 1 or depth > _DEPTH:
+            return None
+        home, values = found
+        value = _unparenthesized(values[0])
+        if value.type != "call_expression":
+            return None
+        shape = self.c._called(value)
+        made = self.c._callee_of(shape, home)
+        if made is not None:
+            return name if name in self.servers and made in go.SERVER_FACTORIES else None
+        local = self.c._local_callee(value)
+        body = local.child_by_field_name("body") if local is not None else None
+        inner = self.c.scope_of.get(body.id) if body is not None else None
+        if body is None or inner is None:
+            return None
+        returned = go._returned_names(body)
+        made_names = {
+            self.server_at(n, inner, depth + 1) if n.type == "identifier" else None
+            for n in returned
+        }
+        return made_names.pop() if len(made_names) == 1 else None
+
+
+def _unparenthesized(node: Node) -> Node:
+    for _ in range(_DEPTH):
+        if node.type != "parenthesized_expression" or node.named_child_count != 1:
+            break
+        node = node.named_children[0]
+    return node
+
+
+def _bound_here(use: Node) -> bool:
+    """Whether a use of a name is where it is declared or assigned (`srv := ...`)."""
+    parent = use.parent
+    if parent is not None and parent.type == "var_spec":
+        return use in parent.children_by_field_name("name")
+    holder = parent.parent if parent is not None and parent.type == "expression_list" else None
+    if holder is None or holder.type not in ("short_var_declaration", "assignment_statement"):
+        return False
+    return holder.child_by_field_name("left") == parent
