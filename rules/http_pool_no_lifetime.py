@@ -36,6 +36,13 @@ client = httpx.Client(base_url="http://inventory:8080", http2=True)
 """
 
 
+# Elasticsearch's and OpenSearch's Python clients: sniffing dials the nodes themselves
+SEARCH_LIBRARIES = ("elasticsearch.", "opensearchpy.")
+SNIFF_ADVICE = (
+    "turn on sniffing (sniff_on_start=True) so the client dials the nodes themselves and "
+    "spreads its requests over them, or recreate the client now and then"
+)
+
 # Node.js's global agent keeps connections alive from this major version on (v19.0.0)
 KEEP_ALIVE_SINCE = 19
 
@@ -58,10 +65,19 @@ class HttpPoolNoLifetime(Rule):
     not reported. Clients that never reuse a connection
     (`httpx.Limits(keepalive_expiry=0)`, `aiohttp.TCPConnector(force_close=True)`) and
     per-call clients (`with httpx.Client() as c`, `requests.get`) are not reported.
+    An Elasticsearch or OpenSearch client (`Elasticsearch(url)`, `OpenSearch(url)`, their
+    async ones) keeps a urllib3 (aiohttp) keep-alive pool to the one address it is given,
+    and is reported like them when that address is a cluster name; not when it is given
+    several addresses (it rotates over them), turns on sniffing (`sniff_on_start`,
+    `sniff_on_node_failure`, `sniff_on_connection_fail`, `sniffer_timeout`: it then dials
+    the nodes themselves) or is given a `**dict` that may. A module's own reader of the
+    environment (`def env(name, default)` returning `os.environ.get("APP_%s" % name)`, else
+    its default) reads `APP_<name>` where it is called, for this rule and the others.
 
     In Go: an `http.Transport` (or `http.Client`) literal kept for the process (a package
     variable, `main`, a constructor, a helper whose caller keeps it; a Client over
-    `http.DefaultTransport` or a wrapper of it, ochttp's, oauth2's, otelhttp's) and
+    `http.DefaultTransport` or a wrapper of it, ochttp's, oauth2's, otelhttp's), a clone of
+    the default transport kept so (`http.DefaultTransport.(*http.Transport).Clone()`) and
     `http.DefaultClient`/`http.Get`, whose default transport ends idle connections after
     90 s and busy ones never; a Client with no Transport of its own made per call
     (`&http.Client{Timeout: 2 * time.Second}`) pools there too, as `http.Post` does.
@@ -209,7 +225,11 @@ class HttpPoolNoLifetime(Rule):
                             f"long-lived {client.factory} keeps its connections for ever",
                             f"to {url!r}: {library} never ends a busy pooled connection, so it "
                             "stays on the pods it first reached",
-                            dialect_of(facts.language).http_pool_advice(),
+                            (
+                                SNIFF_ADVICE
+                                if client.factory.startswith(SEARCH_LIBRARIES)
+                                else dialect_of(facts.language).http_pool_advice()
+                            ),
                         ),
                         related=related,
                     )

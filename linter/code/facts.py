@@ -34,6 +34,8 @@ WATCHED = (
     b"httpx",
     b"aiohttp",
     b"urllib3",
+    b"elasticsearch",
+    b"opensearchpy",
     b"sqlalchemy",
     b"sqlmodel",
     b"psycopg",

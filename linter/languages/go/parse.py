@@ -1127,6 +1127,8 @@ class _Collector:
             self._default_client(call, scope, held)
         elif name in REQUEST_URLS:
             self._request_url(call, REQUEST_URLS[name], scope)
+        elif self._called(call).member == "Clone" and self._clones_default_transport(call):
+            self._cloned_transport(call, scope)
         elif name in HTTP_LISTENERS:
             args = self._called(call).arguments
             if args:
@@ -4258,6 +4260,59 @@ class _Collector:
                     reuse_disabled=fields.get("DisableKeepAlives") is True,
                 )
             )
+
+    def _clones_default_transport(self, call: Node) -> bool:
+        """`http.DefaultTransport.(*http.Transport).Clone()`: a Transport of its own, with
+        the default's settings (90 s idle timeout, no lifetime) and a pool of its own."""
+        operand = self._called(call).operand
+        if operand is None or operand.type != "type_assertion_expression":
+            return False
+        asserted = operand.child_by_field_name("operand")
+        kind = operand.child_by_field_name("type")
+        inner = kind.named_children[0] if kind is not None and kind.named_children else None
+        return (
+            asserted is not None
+            and self.qualified(asserted) == "net/http.DefaultTransport"
+            and self._type_name(inner) == "net/http.Transport"
+        )
+
+    def _cloned_transport(self, call: Node, scope: _Scope) -> None:
+        """A clone of http.DefaultTransport kept for the process (a package variable, a
+        field, made once: `_long_lived`) pools like a Transport literal: the module's URLs
+        are its; one its function sets `DisableKeepAlives = true` on reuses nothing. A
+        clone made per call and dropped keeps no pool past the call: not one."""
+        bound = self._bound_to(call)
+        if not self._long_lived(call, scope, bound):
+            return
+        body = _enclosing_body(call)
+        set_fields = self._fields_set(body, bound) if body is not None and bound else {}
+        self.facts.http_clients.append(
+            HttpClient(
+                loc=self.loc(call),
+                factory="http.Transport",
+                long_lived=True,
+                http2=False,  # as http.DefaultClient: h2 only over TLS, by ALPN
+                base_url=None,
+                reuse_disabled=_text(set_fields.get("DisableKeepAlives")) == "true",
+            )
+        )
+
+    @staticmethod
+    def _fields_set(body: Node, name: str) -> dict[str, Node]:
+        """The fields a function body assigns on `name` (`t.DisableKeepAlives = true`),
+        each with the last value it is given."""
+        found: dict[str, Node] = {}
+        for node in walk(body):
+            if node.type != "assignment_statement":
+                continue
+            left = _items(node.child_by_field_name("left"))
+            right = _items(node.child_by_field_name("right"))
+            for target, value in zip(left, right, strict=False):
+                if target.type != "selector_expression":
+                    continue
+                if _text(target.child_by_field_name("operand")) == name:
+                    found[_text(target.child_by_field_name("field"))] = value
+        return found
 
     def _sent_to(self, literal: Node) -> list[Any]:
         """The URLs the requests of the Client literal a name holds are made for:

@@ -57,6 +57,7 @@ from k8slb.code.syntax_trees import template_block
 from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
 from k8slb.languages.python.parse_ast import dotted
+from k8slb.languages.python.parse_envhelpers import EnvReader
 from k8slb.languages.python.parse_names import Scope
 from k8slb.languages.python.parse_order import (
     LOOK_BACK,
@@ -106,6 +107,25 @@ HTTP_CLIENTS = frozenset(
         "httpx.AsyncClient",
         "aiohttp.ClientSession",
     }
+)
+# Search clients that keep a keep-alive pool a node (elastic-transport's Urllib3HttpNode,
+# opensearch-py's Urllib3HttpConnection: a urllib3 HTTPConnectionPool each; the async
+# ones, aiohttp's) -> the keywords that turn on sniffing, which swaps the seed address for
+# the nodes' own and spreads requests over them: any of them given, not reported.
+SEARCH_CLIENTS = dict.fromkeys(
+    (
+        "elasticsearch.Elasticsearch",
+        "elasticsearch.AsyncElasticsearch",
+        "opensearchpy.OpenSearch",
+        "opensearchpy.AsyncOpenSearch",
+    ),
+    (
+        "sniff_on_start",
+        "sniff_before_requests",
+        "sniff_on_node_failure",
+        "sniff_on_connection_fail",
+        "sniffer_timeout",
+    ),
 )
 # qualified name -> the argument that bounds a pooled connection's age ("" for none)
 DB_POOLS = {
@@ -213,8 +233,13 @@ def _analyse(path: str, data: bytes, imports: tuple[Import, ...] | None) -> Code
 
 def _holds_settings(data: bytes) -> bool:
     """Whether a module may define a settings class, whose attributes (read from the
-    environment) span lines: a class, and a variable read or pydantic's settings base."""
-    return b"class " in data and any(w in data for w in (b"environ", b"getenv", b"BaseSettings"))
+    environment) span lines: a class, and a variable read or pydantic's settings base; or
+    a function of its own that reads a variable (parse_envhelpers.py), which spans lines
+    too."""
+    reads = b"environ" in data or b"getenv" in data
+    if b"class " in data:
+        return reads or b"BaseSettings" in data
+    return reads and b"def " in data
 
 
 def _analyse_settings(path: str, data: bytes) -> CodeFacts:
@@ -420,6 +445,7 @@ class _Collector(Values):
         self.stoppers: list[tuple[ast.Call, tuple[ast.AST, ...]]] = []
         # the module's own functions by name (`create_app`): what a factory returns
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self.env_readers: dict[int, EnvReader | None] = {}
         # `app.run(...)` of an app a function of the module makes, judged once every
         # function is known (the factory may be defined below its caller)
         self.factory_runs: list[tuple[ast.Call, Scope]] | None = []
@@ -855,6 +881,8 @@ class _Collector(Values):
             self.sites.append(site("server"))
         elif name in HTTP_CLIENTS:
             self.sites.append(site("http"))
+        elif name in SEARCH_CLIENTS:
+            self.sites.append(site("search"))
         elif name in DB_POOLS:
             self.sites.append(site("db"))
         elif name == ADD_HEALTH:
@@ -1074,6 +1102,38 @@ class _Collector(Values):
                     http2=http2 is not None and self.value(http2, site.scope) is True,
                     base_url=value,
                     reuse_disabled=reuse_disabled,
+                )
+            )
+
+    def _resolve_search(self, site: _Site) -> None:
+        """An Elasticsearch (OpenSearch) client: one pool a node it is given (`hosts`, a
+        URL or a list of them), reported like an HTTP client of its one seed. Several seeds
+        are several pools it rotates over; sniffing, or a `**spread` that may turn it on,
+        dials the nodes themselves: neither is a Service's pinned connection."""
+        if any(keyword.arg is None for keyword in site.keywords):
+            return  # a spread dict may sniff
+        if any(
+            (given := keyword_argument(site.keywords, word)) is not None
+            and self.value(given, site.scope) not in (False, None, 0)
+            for word in SEARCH_CLIENTS[site.name]
+        ):
+            return
+        hosts = self._argument(site.args, site.keywords, 0, "hosts")
+        if isinstance(hosts, ast.List | ast.Tuple):
+            if len(hosts.elts) != 1:
+                return
+            hosts = hosts.elts[0]
+        if hosts is None:
+            return  # localhost:9200, the library's default
+        for value, long_lived in self._lifetimes(site, hosts):
+            self.facts.http_clients.append(
+                HttpClient(
+                    loc=self.loc(site.call),
+                    factory=site.name,
+                    long_lived=long_lived,
+                    http2=False,
+                    base_url=UNKNOWN if value is None else value,
+                    reuse_disabled=False,
                 )
             )
 

@@ -31,10 +31,16 @@ from k8slb.code.facts import (
     settled,
 )
 from k8slb.languages.python.parse_ast import dotted
+from k8slb.languages.python.parse_envhelpers import EnvReader, env_reader
 from k8slb.languages.python.parse_names import Names, Scope
 
 
 class Values(Names):
+    # the module's own functions by name (the collector fills it) and those that read
+    # the environment (parse_envhelpers.py), by id, once asked
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
+    env_readers: dict[int, EnvReader | None]
+
     @staticmethod
     def _argument(
         args: Sequence[ast.expr], keywords: Sequence[ast.keyword], index: int, name: str
@@ -326,7 +332,47 @@ class Values(Names):
         fields = self._settings_made(call, scope)
         if fields is not None:
             return dict(fields)  # `Settings()`: its fields as the environment sets them
-        return UNKNOWN
+        return self._env_read(call, scope, depth)
+
+    def _env_read(self, call: ast.Call, scope: Scope, depth: int) -> Any:
+        """What a call of the module's own reader of the environment (parse_envhelpers.py)
+        reads: `env("DB_URL", "http://localhost")` of one that reads `APP_` + its name is
+        the EnvRef `APP_DB_URL` with that default; UNKNOWN for any other call."""
+        reader = self._env_reader_of(call, scope)
+        if reader is None or any(isinstance(a, ast.Starred) for a in call.args):
+            return UNKNOWN
+        if any(k.arg is None for k in call.keywords):
+            return UNKNOWN
+        given = dict(zip(reader.params, call.args, strict=False))
+        given.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
+        name = given.get(reader.name)
+        text = self.value(name, scope, depth + 1) if name is not None else None
+        if not isinstance(text, str):
+            return UNKNOWN
+        default: Any = None
+        if reader.default is not None:
+            function = self.functions[dotted(call.func)]
+            held = given.get(reader.default)
+            home = self.function_scopes.get(id(function))
+            if held is not None:
+                default = self.value(held, scope, depth + 1)
+            elif home is not None and home.parent is not None:  # the function's own default
+                found = _parameter(function, reader.default, home)
+                held = found[1] if found is not None else None
+                default = self.value(held, home.parent, depth + 1) if held else None
+        known = isinstance(default, str | None | Imported | Joined)
+        return EnvRef(f"{reader.prefix}{text}{reader.suffix}", default if known else UNKNOWN)
+
+    def _env_reader_of(self, call: ast.Call, scope: Scope) -> EnvReader | None:
+        if not isinstance(call.func, ast.Name):
+            return None
+        function = self.functions.get(call.func.id)
+        home = self._scope_of(call.func.id, scope)
+        if function is None or call.func.id in home.bindings or call.func.id in home.opaque:
+            return None
+        if id(function) not in self.env_readers:
+            self.env_readers[id(function)] = env_reader(function, self.qualified)
+        return self.env_readers[id(function)]
 
     def _settings_made(self, call: ast.Call, scope: Scope) -> dict[str, EnvRef] | None:
         """The fields of the settings class (parse_settings.py) the call makes, when it is
