@@ -9,6 +9,7 @@ from k8slb.model.index import is_headless
 from k8slb.model.objects import Container, PodTemplate
 from k8slb.model.routes import Key, key_of
 from k8slb.model.traffic import publishes_not_ready
+from k8slb.model.unlike_pods import client_services
 from k8slb.reading.objects import K8sObject
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule, grace_edit
 from k8slb.rulekit.examples import (
@@ -242,6 +243,7 @@ class NoPreStop(Rule):
                 drain = self_drain(context.index, context.links, workload, template, container)
                 if drain is not None and drain.complete:
                     continue  # it waits on SIGTERM itself: the pause is there
+                services, unlike = client_services(context.index, workload, container, services)
                 service, called = strongest(context, services)
                 served = f"Service {service.name}" + (f" ({called})" if called else "")
                 seconds = context.fix_values.prestop_seconds
@@ -271,8 +273,12 @@ class NoPreStop(Rule):
                     "route to it, failing requests",
                     f"add lifecycle.preStop.{hook} ({seconds} s)",
                 )
-                note, more = _info_only(
-                    context, workload, template, container, services, service, drain, routes
+                note, more = (
+                    (f"info only: {unlike.said}", [])
+                    if unlike is not None
+                    else _info_only(
+                        context, workload, template, container, services, service, drain, routes
+                    )
                 )
                 related = [Related(service.path, service.pos[0], "the Service it serves"), *more]
                 if note is not None:

@@ -6,6 +6,7 @@ from k8slb.core.findings import Finding, Related, Severity
 from k8slb.model.index import is_headless
 from k8slb.model.routes import key_of
 from k8slb.model.traffic import publishes_not_ready
+from k8slb.model.unlike_pods import client_services
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.rulekit.base import PROBES, Context, Example, Rule
 from k8slb.rulekit.examples import LIVE, READY, publishing_not_ready, web_deployment
@@ -156,6 +157,7 @@ class NoReadinessProbe(Rule):
     def check(self, context: Context) -> Iterator[Finding]:
         for workload, template, container, services in context.serving_containers():
             if container.probe("readinessProbe") is None:
+                services, unlike = client_services(context.index, workload, container, services)
                 service, called = strongest(context, services)
                 served = f"Service {service.name}" + (f" ({called})" if called else "")
                 started = container.probe("startupProbe") is not None
@@ -173,7 +175,9 @@ class NoReadinessProbe(Rule):
                 why = never_overlaps(context.index, workload, template)
                 note = None
                 related = [Related(service.path, service.pos[0], "the Service it serves")]
-                if why is not None:
+                if unlike is not None:
+                    note = f"info only: {unlike.said}"
+                elif why is not None:
                     note = f"info only: {why}, so readiness decides little there"
                 elif started and _one_replica(context, workload):
                     note = (
