@@ -51,7 +51,11 @@ class NoPreStop(Rule):
     `lifecycle.preStop`. Of the Services that select the pod, the message names the one
     that best shows it is called: one the API server calls (an admission or conversion
     webhook's, then an APIService's), then one an L7 route or a node port reaches, then
-    one not named for metrics (`no-readiness-probe` names the same).
+    one not named for metrics (`no-readiness-probe` names the same), and before all a
+    Service that may carry the app's clients over one that spans unlike pods (pods of
+    different programs: see `no-readiness-probe`). When only such Services select the
+    pod, the finding is `info`, saying that the Service carries only a port its programs
+    share, such as admin or metrics.
 
     ## Why it matters
     When a pod is deleted, two things start at the same time: the kubelet sends SIGTERM to

@@ -81,6 +81,20 @@ class NoReadinessProbe(Rule):
     of 0 is no placeholder: Kubernetes sends that port's traffic to the Service's own
     port number.)
 
+    It is `info` when every Service that sends the container traffic spans unlike pods:
+    the pods it selects run different programs in the containers its ports reach (images
+    of two or more repositories, the registry's host left out so a mirror is the same
+    program; or one repository whose tags each name words of their workload's or
+    container's name, `demo:demo-order_0.2` in `shop-order`, versions and release
+    channels such as `v2` or `canary` left out). A Service balances each connection to
+    any of its endpoints as if they were interchangeable, so no client can send one app's
+    requests through it (a request could land on any of the programs): it carries only
+    what they all serve alike, an admin, operations or metrics port, whatever its type or
+    routes. A canary of the same repository at another tag is the same program, and where
+    an image is not literal (templated, missing) nothing is said. The message then names
+    a Service that may carry the app's clients where one selects the pod too, and that
+    one decides the finding.
+
     It is only `info` where readiness decides little: when no other pod takes the traffic
     while one stops, as `no-prestop` reads it (a bare Pod; or no autoscaler and one
     replica with `strategy: Recreate` or `maxSurge: 0`, in a StatefulSet, or keeping its

@@ -413,7 +413,9 @@ class SharedProbe(Rule):
     - a container that no scanned Service sends clients to is `info`: its readiness gates
       no traffic here, though a failing check still restarts it. The message says which
       Service selects the pod and why it does not count (it publishes not-ready
-      addresses, or targets only a sidecar's ports), or that none does;
+      addresses, or targets only a sidecar's ports), or that none does; so is one that
+      only Services over unlike pods send traffic (pods of different programs: see
+      `no-readiness-probe`), which carry only a port they share, not the app's clients;
     - the check of a well-known server that reports only the process's own state
       (`linter/data/self_checks.json`, with sources: ZooKeeper's `ruok`, Pulsar's
       `/status.html`, `/ready` of Loki, Tempo, Mimir and Cortex components other than

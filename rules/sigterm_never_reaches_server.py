@@ -464,7 +464,9 @@ class SigtermNeverReachesServer(Rule):
     The rest is a warning for a container that serves clients through a Service (see
     `no-readiness-probe`): their requests are what is cut. For any other container it is
     `info`, saying so: nothing is cut but its own work, though each stop still waits out
-    the grace period.
+    the grace period; and so it is for one that only Services over unlike pods (pods of
+    different programs, see `no-readiness-probe`) send traffic, whose port they all
+    share is no app's clients'.
 
     ## Why it matters
     The kubelet stops a container by sending SIGTERM to its PID 1, and SIGKILL when the
