@@ -83,10 +83,12 @@ class NoReadinessProbe(Rule):
 
     It is `info` when every Service that sends the container traffic spans unlike pods:
     the pods it selects run different programs in the containers its ports reach (images
-    of two or more repositories, the registry's host left out so a mirror is the same
+    of two or more names, the name being the repository's last segment, so that a mirror
+    on another registry, or the image a build tool pushes for a bare name, is the same
     program; or one repository whose tags each name words of their workload's or
     container's name, `demo:demo-order_0.2` in `shop-order`, versions and release
-    channels such as `v2` or `canary` left out). A Service balances each connection to
+    channels such as `v2` or `canary` left out). Copies of one workload (the same kind,
+    namespace and name in variant folders) are one app. A Service balances each connection to
     any of its endpoints as if they were interchangeable, so no client can send one app's
     requests through it (a request could land on any of the programs): it carries only
     what they all serve alike, an admin, operations or metrics port, whatever its type or

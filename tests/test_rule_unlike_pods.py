@@ -11,7 +11,7 @@ import pytest
 from k8slb.core.findings import Finding, Severity
 from k8slb.model.unlike_pods import _program
 
-from .helpers import lint_text
+from .helpers import lint_files, lint_text
 
 RULES = ["KLB302", "KLB401"]
 
@@ -78,9 +78,7 @@ def test_a_service_over_two_programs_makes_only_infos(tmp_path: Path) -> None:
     assert len(found) == 4
     for finding in found:
         assert finding.severity == Severity.INFO
-        assert "Service ops spans 2 different programs (shop/cart, shop/user, ...)" in (
-            finding.text
-        )
+        assert "Service ops spans 2 different programs (cart, user, ...)" in (finding.text)
         assert "only a port they share, such as admin or metrics" in finding.text
 
 
@@ -103,8 +101,9 @@ def test_a_client_service_keeps_the_warning_and_is_the_one_named(tmp_path: Path)
     [
         # a canary: the same repository at another tag
         ("shop/cart:1.4", "shop/cart:1.5-rc1"),
-        # a mirror of it on another registry
+        # a mirror of it on another registry, the bare name a build tool replaces
         ("registry.example:5000/shop/cart:1.4", "shop/cart:1.4"),
+        ("registry.example/ci/images/cart:1.4", "cart"),
         # a tag naming a release channel, which its workload's name repeats
         ("shop/cart:stable", "shop/cart:canary"),
         # an image that is not literal: the programs may be one
@@ -129,7 +128,7 @@ def test_one_repository_whose_tags_name_the_programs(tmp_path: Path) -> None:
     )
     found = lint_text(tmp_path, text, RULES)
     assert {f.severity for f in found} == {Severity.INFO}
-    assert "(acme/demo (cart), acme/demo (user), ...)" in found[0].text
+    assert "(demo (cart), demo (user), ...)" in found[0].text
 
 
 def test_a_port_served_by_one_sidecar_program_everywhere_is_alike(tmp_path: Path) -> None:
@@ -147,6 +146,24 @@ def test_a_port_served_by_one_sidecar_program_everywhere_is_alike(tmp_path: Path
     )
     found = [f for f in lint_text(tmp_path, text, RULES) if f.container == "proxy"]
     assert len(found) == 4
+    assert {f.severity for f in found} == {Severity.WARNING}
+
+
+def test_copies_of_one_workload_in_variant_folders_are_one_app(tmp_path: Path) -> None:
+    """A plain tree's dev and release folders each hold the Deployment `cart`, built from
+    other images, and a common folder its Service: no cluster runs both copies, so the
+    Service over them spans one app."""
+    service = "---\napiVersion: v1\nkind: Service\nmetadata: {name: cart, namespace: shop}\n"
+    service += (
+        "spec:\n  selector: {app: cart}\n  ports: [{name: web, port: 80, targetPort: http}]\n"
+    )
+    files = {
+        "common/cart.yaml": service,
+        "dev/cart.yaml": app("cart", "cart-dev-build"),
+        "release/cart.yaml": app("cart", "registry.example/shop/cart-release:1.0"),
+    }
+    found = lint_files(tmp_path, files, RULES).findings
+    assert found
     assert {f.severity for f in found} == {Severity.WARNING}
 
 
@@ -191,10 +208,10 @@ def test_sigterm_lost_in_a_pod_only_an_unlike_service_selects_is_info(tmp_path: 
     ("image", "names", "program"),
     [
         ("docker.io/library/nginx:1.25", ("web",), "nginx"),
-        ("localhost/shop/cart@sha256:abc", ("cart",), "shop/cart"),
-        ("acme/demo:demo-order_v2_0.0.2", ("shop-order-v2", "shop-order"), "acme/demo (order)"),
-        ("acme/demo:demo-order_gray_0.0.2", ("shop-order-gray",), "acme/demo (order)"),
-        ("acme/web:java17", ("web",), "acme/web"),
+        ("localhost:5000/shop/cart@sha256:abc", ("cart",), "cart"),
+        ("acme/demo:demo-order_v2_0.0.2", ("shop-order-v2", "shop-order"), "demo (order)"),
+        ("acme/demo:demo-order_gray_0.0.2", ("shop-order-gray",), "demo (order)"),
+        ("acme/web:java17", ("web",), "web"),
         ("{{ .Values.image }}", ("web",), None),
         (None, ("web",), None),
     ],

@@ -2,12 +2,12 @@
 
 A Service balances each connection to any of its endpoints as if they were
 interchangeable. When the pods it selects run different programs in the containers it
-sends a port's traffic to (images of different repositories: a canary of the same
-repository at another tag is the same program), no client can send one app's requests
-through that port, since a request could land on any of them: the port only carries what
-they all serve alike, an admin, operations or metrics endpoint. The rules that take "a
-Service selects this pod" as evidence of client traffic ask here, so that such a Service
-alone does not make a warning.
+sends a port's traffic to (images of different names: a canary of the same image at
+another tag is the same program, and so is a mirror of it on another registry), no
+client can send one app's requests through that port, since a request could land on any
+of them: the port only carries what they all serve alike, an admin, operations or
+metrics endpoint. The rules that take "a Service selects this pod" as evidence of client
+traffic ask here, so that such a Service alone does not make a warning.
 
 Where an image is unknown (templated, missing), nothing is said: the programs may be one.
 """
@@ -19,7 +19,13 @@ from collections.abc import Sequence
 
 from k8slb.core.record import record
 from k8slb.model.index import Index, Target
-from k8slb.model.objects import Container, PodTemplate, service_ports, target_port
+from k8slb.model.objects import (
+    Container,
+    PodTemplate,
+    namespace_key,
+    service_ports,
+    target_port,
+)
 from k8slb.reading.build_files import image_tag, literal_image
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import YMap
@@ -133,14 +139,16 @@ def _work_out(index: Index, service: K8sObject) -> tuple[frozenset[int], int, tu
 def _port_programs(
     port: YMap, selected: list[tuple[K8sObject, PodTemplate]], targets: list[Target]
 ) -> list[set[str]] | None:
-    """For each selected workload the port reaches, the image repositories of the
-    containers it reaches there (the one that declares the port, or, for a number no
-    container declares, the pod's main container: its first app container). None when
-    one of those images is not literal (templated, missing)."""
+    """For each selected workload the port reaches, the programs of the containers it
+    reaches there (the one that declares the port, or, for a number no container
+    declares, the pod's main container: its first app container). Copies of one workload
+    (the same kind, namespace and name, in variant folders a plain tree holds) are one
+    app: no cluster runs both, so their programs are pooled. None when one of those
+    images is not literal (templated, missing)."""
     by_workload: dict[int, list[Container]] = {}
     for target in targets:
         by_workload.setdefault(id(target.workload), []).append(target.container)
-    found: list[set[str]] = []
+    found: dict[tuple[str, str, str], set[str]] = {}
     for workload, template in selected:
         containers = by_workload.get(id(workload))
         if containers is None:
@@ -151,14 +159,16 @@ def _port_programs(
         images = {_program(c.body.get("image"), (workload.name or "", c.name)) for c in containers}
         if None in images:
             return None
-        found.append({image for image in images if image is not None})
-    return found if len(found) >= 2 else []
+        app = (workload.kind, namespace_key(workload.namespace), workload.name or "")
+        found.setdefault(app, set()).update(i for i in images if i is not None)
+    return list(found.values()) if len(found) >= 2 else []
 
 
 def _program(image: object, names: tuple[str, ...]) -> str | None:
-    """The program an image runs: its repository without tag or digest, and without a
-    registry's host (`registry.example:5000/shop/web` is `shop/web`: a mirror of it is the
-    same program); None when it is not literal (templated, missing).
+    """The program an image runs: its name, the repository's last segment without tag or
+    digest (`registry.example:5000/shop/web` is `web`: a mirror of it, or the image a
+    build tool pushes for a bare `web`, is the same program, and so is a fork published
+    under the same name); None when it is not literal (templated, missing).
 
     One repository may hold several programs, a tag each (`acme/demo:demo-order_0.2`,
     `acme/demo:demo-user_0.2`): where the tag names words of its own workload's or
@@ -169,9 +179,7 @@ def _program(image: object, names: tuple[str, ...]) -> str | None:
     repository = literal_image(image)
     if repository is None or not isinstance(image, str):
         return None
-    head, slash, rest = repository.partition("/")
-    if slash and ("." in head or ":" in head or head == "localhost"):
-        repository = rest
+    repository = repository.rpartition("/")[2]
     tag = image_tag(image) or ""
     own = {word for name in names for word in _words(name)}
     named = [
