@@ -70,9 +70,10 @@ def unlike_pods(
     spans, programs, examples = _spans(index, service)
     if not spans:
         return None
-    reaching = [
-        t for t in index.targets(service) if t.workload is workload and t.container is container
-    ]
+    # the workload's own targets (Index.serving: made once a workload), not the Service's,
+    # which over many workloads would cost their number for each container asked
+    served = index.serving(workload).get(container.name, [])
+    reaching = [t for t in served if t.service is service]
     if not reaching or any(id(t.service_port) not in spans for t in reaching):
         return None
     return Unlike(service, programs, (examples[0], examples[1]))
