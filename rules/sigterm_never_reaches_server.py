@@ -27,6 +27,7 @@ from k8slb.model.links import MAX_BASE_DEPTH, STRENGTH, Link
 from k8slb.model.objects import STOP_SIGNALS, Container, PodTemplate, pos_of
 from k8slb.model.scripts import image_script, tail_scripts, tree_scripts
 from k8slb.model.shells import ASH, BASH, DASH, dockerfile_sh, image_sh
+from k8slb.model.unlike_pods import only_unlike
 from k8slb.reading.build_files import (
     DOCKERFILE_NAMES,
     OUTPUT_FOLDERS,
@@ -463,7 +464,9 @@ class SigtermNeverReachesServer(Rule):
     The rest is a warning for a container that serves clients through a Service (see
     `no-readiness-probe`): their requests are what is cut. For any other container it is
     `info`, saying so: nothing is cut but its own work, though each stop still waits out
-    the grace period.
+    the grace period; and so it is for one that only Services over unlike pods (pods of
+    different programs, see `no-readiness-probe`) send traffic, whose port they all
+    share is no app's clients'.
 
     ## Why it matters
     The kubelet stops a container by sending SIGTERM to its PID 1, and SIGKILL when the
@@ -609,6 +612,13 @@ class SigtermNeverReachesServer(Rule):
                 *message,
                 "info only: no Service sends it clients, so no request is cut; it still "
                 "waits out the grace period whenever the pod stops",
+            )
+        elif severity is None and (unlike := only_unlike(context.index, workload, container)):
+            severity = Severity.INFO
+            message = (
+                *message,
+                f"info only: {unlike.said}; it still waits out the grace period whenever the "
+                "pod stops",
             )
         related = [Related(workload.path, container.pos[0], f"{who} runs it")]
         if place.inherited:
