@@ -19,7 +19,7 @@ from k8slb.reading.sources import discover
 from k8slb.report import json as json_report
 from k8slb.rules import ALL_RULES
 from k8slb.run import engine, parsing, run_memory
-from k8slb.run.cache import KEPT_RUNS, MARKER, Cache, dumps, loads
+from k8slb.run.cache import KEPT_RUNS, MARKER, Cache, dumps_store, loads_store
 from k8slb.run.engine import run
 from k8slb.run.settings import Settings
 
@@ -230,8 +230,8 @@ def test_a_run_that_adds_a_few_parses_writes_them_beside_the_store_not_the_store
     (folder / "run.cache").unlink()  # so that the next run needs every parse
     assert _report(_run(tree, cache=Cache(tmp_path, base))) == expected
     assert parsed == [], "the changed file's parse came from recent.cache"
-    generation, _, uses, added = loads((folder / "recent.cache").read_bytes())
-    (folder / "recent.cache").write_bytes(dumps((generation, "another", uses, added)))
+    generation, _, uses, added = loads_store((folder / "recent.cache").read_bytes())
+    (folder / "recent.cache").write_bytes(dumps_store((generation, "another", uses, added)))
     (folder / "run.cache").unlink()
     assert _report(_run(tree, cache=Cache(tmp_path, base))) == expected
     assert parsed == [str(backend)], "an overlay of another store is ignored"
