@@ -88,7 +88,8 @@ def test_a_records_init_is_made_when_first_called_as_dataclasses_makes_it() -> N
     import inspect
 
     records = [c for c in _every_record() if c.__init__.__module__ == record.__module__]
-    assert len(records) > 100  # (those left: a plain dataclass, or a record's own __init__)
+    # (those left: a plain dataclass, a record's own __init__, or one with no docstring)
+    assert len(records) > 100
     for cls in records:
         assert cls.__init__.__qualname__ == f"{cls.__qualname__}.__init__"
         ours = _generated_init(cls)  # what the first call puts in place
@@ -112,6 +113,7 @@ def test_a_records_init_is_made_when_first_called_as_dataclasses_makes_it() -> N
         ).__init__
         assert str(inspect.signature(ours)) == str(inspect.signature(theirs)), cls
         assert ours.__qualname__ == cls.__init__.__qualname__
+        assert cls.__doc__ and not cls.__doc__.startswith(f"{cls.__name__}(")  # its own
 
 
 def test_a_record_made_first_sets_every_field_and_calls_its_post_init() -> None:
@@ -136,3 +138,13 @@ def test_a_record_made_first_sets_every_field_and_calls_its_post_init() -> None:
         assert "missing 1 required positional argument: 'x'" in str(error)
     else:
         raise AssertionError("a missing field must fail as dataclasses' __init__ does")
+
+
+def test_a_record_with_no_docstring_is_documented_by_its_fields_as_dataclasses_does() -> None:
+    @record
+    class Bare:
+        x: int
+        y: str = "a"
+
+    assert Bare.__doc__ == "Bare(x: 'int', y: 'str' = 'a')"
+    assert Bare(1).y == "a"

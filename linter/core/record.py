@@ -41,9 +41,14 @@ else:
 
     def record(cls: _Class) -> _Class:
         annotations = inspect.get_annotations(cls)  # its own (strings: not evaluated)
-        if "__init__" in cls.__dict__ or any("InitVar" in str(a) for a in annotations.values()):
-            # its own `__init__` (which dataclasses keeps), or one with arguments that are
-            # no fields: the `__init__` dataclasses makes, at once
+        if (
+            "__init__" in cls.__dict__
+            or any("InitVar" in str(a) for a in annotations.values())
+            or not cls.__dict__.get("__doc__")
+        ):
+            # its own `__init__` (which dataclasses keeps), one with arguments that are no
+            # fields, or no docstring (dataclasses writes one of `__init__`'s signature):
+            # the `__init__` dataclasses makes, at once
             return _with_field_methods(dataclasses.dataclass(eq=False, repr=False)(cls))
         made = dataclasses.dataclass(init=False, eq=False, repr=False)(cls)
         made.__init__ = _deferred_init(made)
