@@ -735,3 +735,36 @@ def test_a_hook_takes_the_build_facts_digest_the_whole_run_kept_while_its_build_
         assert restored and restored[0] > 0, "the whole run's links were taken"
         assert worked == ([] if edited == changed else ["builds"])
         assert _report(hook) == _report(run(sources, Settings(rules=ALL_RULES)))
+
+
+def test_a_files_name_says_it_is_a_build_file_once_a_run_and_a_workflows_folder_still_counts() -> (
+    None
+):
+    """`names_builds`, asked of every file two or three times a run, judges each name once;
+    a CI workflow is one by its folder, so the same name elsewhere is no build file."""
+    from k8slb.reading import build_files
+
+    build_files._name_builds.cache_clear()
+    said = {
+        "deploy/ci.yml": False,
+        ".github/workflows/ci.yml": True,
+        "svc/.github/workflows/ci.yml": True,
+        "workflows/ci.yml": False,
+        "svc/Dockerfile": True,
+        "svc/Dockerfile.dev": True,
+        "svc/api.Dockerfile": True,
+        "setup.py": True,
+        "svc/server.py": False,
+        "docker-compose.yml": True,
+        "skaffold.yaml": True,
+        "Makefile": True,
+        "k8s/deploy.yaml": False,
+        "Jenkinsfile": True,
+    }
+    for path, builds in said.items():
+        assert build_files.names_builds(path) is builds, path
+    asked = build_files._name_builds.cache_info()
+    for path, builds in said.items():
+        assert build_files.names_builds(path) is builds, path
+    again = build_files._name_builds.cache_info()
+    assert again.misses == asked.misses and again.hits > asked.hits  # each name once
