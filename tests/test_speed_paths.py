@@ -768,3 +768,94 @@ def test_a_files_name_says_it_is_a_build_file_once_a_run_and_a_workflows_folder_
         assert build_files.names_builds(path) is builds, path
     again = build_files._name_builds.cache_info()
     assert again.misses == asked.misses and again.hits > asked.hits  # each name once
+
+
+def _builds_tree(tmp_path: Path) -> Path:
+    """Three services of the demo, each built by a Dockerfile of its own, one with a
+    compose file too (a file of another kind whose name says it builds)."""
+    tree = tmp_path / "tree"
+    for team in range(3):
+        shutil.copytree(FIXTURES / "demo" / "bad", tree / f"team-{team}")
+        (tree / f"team-{team}" / "Dockerfile").write_text(
+            'FROM python:3.12-slim\nCOPY . /app\nCMD ["python", "/app/server.py"]\n'
+        )
+    (tree / "team-0" / "docker-compose.yml").write_text(
+        "services:\n  api:\n    build: .\n    image: acme/api:1\n"
+    )
+    return tree
+
+
+def test_a_hook_takes_the_build_facts_kept_while_every_file_they_rest_on_is_as_then(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run keeps its build facts by the key of the files that make them (the build
+    files in the run's order, and a compose file's bytes); a hook whose files are as then
+    takes them and loads no build file's parse, and one after a Dockerfile's or a compose
+    file's edit, or with a build file named first (another order), makes them anew. Each
+    finds what a run without the cache finds."""
+    from dataclasses import replace
+
+    from k8slb.reading.build_files import BuildFile
+
+    monkeypatch.setattr(run_memory, "RACY_NS", 0)
+    tree = _builds_tree(tmp_path)
+    cache = tmp_path / "cache"
+    made: list[int] = []
+    loaded: list[str] = []
+    facts, parsed = engine.read_build_facts, Cache.parsed_by_key
+
+    def making(files: Any) -> Any:
+        made.append(1)
+        return facts(files)
+
+    def loading(self: Cache, key: str, path: str) -> Any:
+        found = parsed(self, key, path)
+        loaded.extend([path] if isinstance(found, BuildFile) else [])
+        return found
+
+    monkeypatch.setattr(engine, "read_build_facts", making)
+    monkeypatch.setattr(Cache, "parsed_by_key", loading)
+    manifest = next(tree.glob("team-1/*.yaml"))
+    dockerfile, compose = tree / "team-2" / "Dockerfile", tree / "team-0" / "docker-compose.yml"
+    for edited, again in ((manifest, False), (dockerfile, True), (compose, True)):
+        _run(tree, cache=Cache(tmp_path, cache))  # the whole run: its build facts kept
+        edited.write_text(edited.read_text() + "# changed\n")
+        named = [replace(s, report=s.path == str(edited)) for s in discover([str(tree)]).sources]
+        made.clear(), loaded.clear()
+        hook = run(named, Settings(rules=ALL_RULES), cache=Cache(tmp_path, cache))
+        assert made == ([1] if again else []), edited
+        assert again or loaded == [], "no build file's parse is loaded"
+        assert _report(hook) == _report(run(named, Settings(rules=ALL_RULES)))
+    _run(tree, cache=Cache(tmp_path, cache))
+    sources = discover([str(tree)]).sources
+    first = sorted(sources, key=lambda s: s.path != str(dockerfile))  # a build file first
+    made.clear()
+    reordered = run(first, Settings(rules=ALL_RULES), cache=Cache(tmp_path, cache))
+    assert made == [1], "another order of the build files: the facts are made anew"
+    assert _report(reordered) == _report(run(first, Settings(rules=ALL_RULES)))
+
+
+def test_kept_build_facts_that_are_forged_or_damaged_are_made_anew(tmp_path: Path) -> None:
+    """facts.cache of the wrong shape, or whose pickle names what is no data, is not
+    taken: the run makes its build facts and finds what a run without the cache finds."""
+    import pickle
+
+    from k8slb.run.cache import dumps
+
+    tree = _builds_tree(tmp_path)
+    cache = tmp_path / "cache"
+    _run(tree, cache=Cache(tmp_path, cache))
+    (facts,) = cache.rglob("facts.cache")
+    key = Cache(tmp_path, cache)._load("facts.cache")[0]
+    plain = _report(_run(tree))
+    for forged in (
+        dumps(("key", "not a pickle")),
+        dumps((key, pickle.dumps(shutil.rmtree))),
+        dumps((key, pickle.dumps({"not": "facts"}))),
+    ):
+        facts.write_bytes(forged)
+        for stale in cache.rglob("run.cache"):
+            stale.unlink()  # so that the run reads its files again
+        (tree / "team-1" / "server.py").write_text("# touched\n", encoding="utf-8")
+        assert _report(_run(tree, cache=Cache(tmp_path, cache))) == _report(_run(tree))
+    assert plain

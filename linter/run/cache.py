@@ -294,6 +294,10 @@ class Cache(ParseMemo):
         self._whole: Any = None
         self._whole_kept = False
         self._links: Callable[[], Any] | None = None  # made when written (links.cache)
+        # the build facts of the last run that read them, by the key of their files (the
+        # key, and their pickle) as facts.cache holds them; and this run's, to write
+        self._facts: tuple[str, bytes] | None = None
+        self._facts_kept: tuple[str, bytes] | None = None
         self._words: dict[str, frozenset[str]] | None = None
         self._composes: dict[str, bool] = {}
         # noted by this run, and merged with words.cache only when it is loaded: a run
@@ -429,6 +433,32 @@ class Cache(ParseMemo):
     def keep_whole(self, whole: Any) -> None:
         self._whole, self._whole_kept = whole, True
         self.changed = True
+
+    def build_facts(self, key: str) -> Any:
+        """The build facts a run whose build files had this key made (engine._gather), or
+        None: not kept, or kept for other files."""
+        if self._facts is None:
+            stored = self._load("facts.cache")
+            valid = isinstance(stored, tuple) and len(stored) == 2
+            self._facts = stored if valid and _is_facts(*stored) else ("", b"")
+        found, blob = self._facts_kept or self._facts
+        return load_data(blob) if found == key and blob else None
+
+    def keep_build_facts(self, key: str, blob: bytes) -> None:
+        """Keep a run's build facts (their pickle, taken as they were made) by the key of
+        their files, unless they are those kept already."""
+        if (self._facts_kept or self._facts or ("", b""))[0] != key:
+            self._facts_kept = (key, blob)
+            self.changed = True
+
+    def keep_unread(self, key: str, path: str) -> bool:
+        """Keep the parse of these bytes as used by this run without loading it (a build
+        file whose facts are taken as kept); False when it is not kept."""
+        entry = self.files.get(key)
+        if entry is None:
+            return False
+        self.kept.setdefault(key, (path, entry[2]))
+        return True
 
     def kept_links(self) -> Any:
         """The links the last run that judged every file kept (run_memory.KeptLinks)."""
@@ -566,6 +596,8 @@ class Cache(ParseMemo):
                 self._write(self.folder, "whole.cache", dumps(self._whole))
             if self._links is not None:
                 self._write(self.folder, "links.cache", dumps(self._links()))
+            if self._facts_kept is not None:
+                self._write(self.folder, "facts.cache", dumps(self._facts_kept))
             if self._remembered is not None:
                 self._save_result(*self._remembered)
         except OSError:
@@ -778,6 +810,11 @@ def _valid_entries(entries: Any) -> bool:
         and _is_pickle(e[2])
         for k, e in entries.items()
     )
+
+
+def _is_facts(key: object, blob: object) -> bool:
+    """facts.cache: the key of the build files, and the pickle of their facts."""
+    return isinstance(key, str) and isinstance(blob, bytes)
 
 
 def _is_pickle(blob: object) -> bool:
