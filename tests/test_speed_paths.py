@@ -859,3 +859,47 @@ def test_kept_build_facts_that_are_forged_or_damaged_are_made_anew(tmp_path: Pat
         (tree / "team-1" / "server.py").write_text("# touched\n", encoding="utf-8")
         assert _report(_run(tree, cache=Cache(tmp_path, cache))) == _report(_run(tree))
     assert plain
+
+
+def test_a_whole_check_after_an_edit_takes_the_build_facts_kept_for_both_of_its_models(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`check .` after a manifest's edit makes the model before the edit and the one
+    after (incremental.after_edit): where the build files are as the last whole run read
+    them, both take the build facts it kept, and the check finds what a fresh one finds;
+    after a Dockerfile's edit, the model after it makes them anew."""
+    from k8slb.interface import api
+    from k8slb.run import incremental
+
+    monkeypatch.setattr(run_memory, "RACY_NS", 0)
+    tree = _builds_tree(tmp_path)
+    (tree / ".git").mkdir()
+    made: list[int] = []
+    judged: list[bool] = []
+    facts, after_edit = engine.read_build_facts, incremental.after_edit
+
+    def making(files: Any) -> Any:
+        made.append(1)
+        return facts(files)
+
+    def spied(*arguments: Any, **options: Any) -> Any:
+        found = after_edit(*arguments, **options)
+        judged.append(found is not None)
+        return found
+
+    monkeypatch.setattr(engine, "read_build_facts", making)
+    monkeypatch.setattr(api, "after_edit", spied)
+
+    def check() -> str:
+        run = api.plan([str(tree)])
+        return _report(api.check(run, jobs=1, cache=Cache(run.cache_root, tmp_path / "c")))
+
+    check()  # the whole run: its build facts kept
+    manifest, dockerfile = next(tree.glob("team-1/*.yaml")), tree / "team-2" / "Dockerfile"
+    for edited, anew in ((manifest, []), (dockerfile, [1])):
+        edited.write_text(edited.read_text() + "# changed\n")
+        made.clear(), judged.clear()
+        checked = check()
+        assert judged == [True], "judged again in part after the edit"
+        assert made == anew, edited
+        assert checked == _report(api.check(api.plan([str(tree)]), jobs=1))

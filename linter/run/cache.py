@@ -193,6 +193,23 @@ class ParseMemo:
         sends its results pickled), which the cache on disk keeps as it is."""
         self.used[key] = parsed
 
+    # A run's build facts kept by the key of the files that make them (engine._KeptFacts):
+    # by the cache on disk, not in memory (a memo's runs are the fixer's passes, the
+    # editor's edits: their build files are parsed once anyway).
+    keeps_facts = False
+
+    def build_facts(self, key: str) -> Any:
+        """The build facts a run whose build files had this key made, or None."""
+        return None
+
+    def keep_build_facts(self, key: str, blob: bytes) -> None:
+        """Keep a run's build facts (their pickle, taken as they were made) by that key."""
+
+    def keep_unread(self, key: str, path: str) -> bool:
+        """Keep the parse of these bytes as used by this run without loading it (a build
+        file whose facts are taken as kept); False when it is not kept."""
+        return False
+
 
 # What a cache remembers: the results of the last few runs (a whole-tree run and the
 # pre-commit hook's one-file runs take turns, and each should find its own); the parse of
@@ -434,6 +451,8 @@ class Cache(ParseMemo):
         self._whole, self._whole_kept = whole, True
         self.changed = True
 
+    keeps_facts = True
+
     def build_facts(self, key: str) -> Any:
         """The build facts a run whose build files had this key made (engine._gather), or
         None: not kept, or kept for other files."""
@@ -445,15 +464,13 @@ class Cache(ParseMemo):
         return load_data(blob) if found == key and blob else None
 
     def keep_build_facts(self, key: str, blob: bytes) -> None:
-        """Keep a run's build facts (their pickle, taken as they were made) by the key of
-        their files, unless they are those kept already."""
+        """Keep a run's build facts by the key of their files, unless they are those kept
+        already."""
         if (self._facts_kept or self._facts or ("", b""))[0] != key:
             self._facts_kept = (key, blob)
             self.changed = True
 
     def keep_unread(self, key: str, path: str) -> bool:
-        """Keep the parse of these bytes as used by this run without loading it (a build
-        file whose facts are taken as kept); False when it is not kept."""
         entry = self.files.get(key)
         if entry is None:
             return False

@@ -179,7 +179,9 @@ def read_sources(
     settings = settings or Settings(rules=())
     read = Sources(contents=data)
     parses = _Parses(cache)
-    facts = _KeptFacts(cache, keys) if isinstance(cache, Cache) and keys is not None else None
+    facts = None
+    if cache is not None and cache.keeps_facts and keys is not None:
+        facts = _KeptFacts(cache, keys)
     for source in sources:
         key = keys.get(source.path) if keys else None
         if key is None and source.path not in data:
@@ -244,7 +246,7 @@ class _KeptFacts:
     files the cache recognised are not loaded (a pre-commit hook on a manifest or a
     module: some 3,000 parses at 10,000 files) and the facts are taken as kept."""
 
-    def __init__(self, cache: Cache, keys: Mapping[str, str]) -> None:
+    def __init__(self, cache: ParseMemo, keys: Mapping[str, str]) -> None:
         self.cache, self.keys = cache, keys
         self.unread: list[tuple[Source, str]] = []  # build files recognised, not loaded
         self.also: dict[str, BuildFile | None] = {}  # another file's facts, by path
