@@ -17,11 +17,13 @@ from k8slb.code.launchers import (
     launcher,
     past_prefixes,
 )
+from k8slb.code.reach import reached_signal
 from k8slb.core import regex
 from k8slb.core.edits import Edit, LineEdit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.core.record import record
 from k8slb.languages import LANGUAGES
+from k8slb.languages.python.parse_calls import MAIN, MODULE
 from k8slb.model.entries import Entries, built_source, compiled_source, entries_of, within
 from k8slb.model.links import MAX_BASE_DEPTH, STRENGTH, Link
 from k8slb.model.objects import STOP_SIGNALS, Container, PodTemplate, pos_of
@@ -1042,6 +1044,8 @@ def _runtime(
         built_from, code, output = judged
     if not code or any(m.sigterm_handlers or m.signal_servers or _grpc_waited(m) for m in code):
         return None
+    if _reaches_handler(context, link, found):
+        return None
     program = f"{runner} (Python)" if runner is not None else found.program
     message: tuple[str, ...] = (
         f"{program} is PID 1 of {who} with no SIGTERM handler in the code it runs{built_from}",
@@ -1055,6 +1059,25 @@ def _runtime(
     # the file node runs is no module k8slb read: what it holds, or what a framework writes
     # into it at build time, may be a server and its SIGTERM handler
     return (*message, f"info only: {_unread(output, link.dockerfile)}"), Severity.INFO
+
+
+def _reaches_handler(context: Context, link: Link, found: Pid1) -> bool:
+    """Whether the Python program's entry reaches, by calls k8slb follows through the
+    tree's modules (code/reach.py), a SIGTERM handler or a server that installs one: from
+    the function its console script names (else its own code and `__main__` block), into
+    a helper of a package of another project of the tree (a workspace's shared library)
+    that its import closure does not hold."""
+    entry = os.path.normpath(link.entry) if link.entry is not None else None
+    facts = context.links.modules.get(entry) if entry is not None else None
+    if entry is None or facts is None or facts.language != "python":
+        return False
+    function = context.links.console_function(found.words)
+    functions: tuple[str, ...]
+    if function is None:
+        functions = (MODULE, MAIN)
+    else:  # an attribute path (`cli.main`) is a method: the module's own code alone
+        functions = (MODULE, function) if function.isidentifier() else (MODULE,)
+    return reached_signal(context.links.modules, entry, functions) is not None
 
 
 def _grpc_waited(module: CodeFacts) -> bool:
