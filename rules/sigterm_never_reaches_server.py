@@ -347,7 +347,13 @@ class SigtermNeverReachesServer(Rule):
       image's name alone, only when PID 1 is the Dockerfile's) registers a
       SIGTERM handler (`process.on('SIGTERM')`, a shutdown library, NestJS's
       `enableShutdownHooks()`; `signal.signal`, `loop.add_signal_handler`) or starts a
-      server that installs one (`uvicorn.run`, aiohttp's `web.run_app`; Apollo Server's
+      server that installs one (`uvicorn.run`, and `run()`, `serve()`, `capture_signals()`
+      or `install_signal_handlers()` of a `uvicorn.Server` the code makes, takes as an
+      annotated parameter, or gets from a function annotated to return one: each installs
+      uvicorn's SIGINT and SIGTERM handlers, which stop the server gracefully, where
+      `startup()` alone does not; hypercorn's asyncio `serve()` with no `shutdown_trigger`;
+      `run()` of a gunicorn application, a `BaseApplication` subclass, whose arbiter shuts
+      down gracefully on TERM; aiohttp's `web.run_app`; Apollo Server's
       `ApolloServer`, whose handler stops it once started, unless a serverless integration
       makes it or its options, read whole, set `stopOnTerminationSignals: false` or
       `nodeEnv: 'test'`; werkzeug's reloader:
@@ -355,7 +361,16 @@ class SigtermNeverReachesServer(Rule):
       Django's `manage.py runserver`, whose autoreloader sets one that exits at once, unless
       `--noreload` runs the server with none). Python that a script of the tree hands PID 1
       to (`exec python manage.py runserver` as its last line) is judged by the module its
-      words name, when the linked code holds one by that path.
+      words name, when the linked code holds one by that path. Python's handler may also
+      be a helper's of another project of the tree (a workspace's shared package,
+      `acme_utils.run.run_until_exit()`, whose folder the import closure does not reach)
+      that the program calls: from the function its console script names (else its own
+      code and `__main__` block), each call of a function of the module or of one it
+      imports is followed (a module the reader does not parse is taken to call what it
+      imports by name; an import of a package is looked up in the one project of the tree
+      whose outermost package bears that name), and a handler, or a server above, in a
+      function reached counts; a helper module the program imports for another function
+      (one that starts a metrics server only) lends it none.
       The `server.js` of Next.js's standalone output (copied from `.next/standalone/`) is
       not reported: `next build` writes SIGTERM and SIGINT handlers into it (they exit at
       once) unless NEXT_MANUAL_SIG_HANDLE is set, which the container's `env` or an ENV
