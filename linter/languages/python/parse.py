@@ -57,7 +57,7 @@ from k8slb.code.syntax_trees import template_block
 from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
 from k8slb.languages.python.parse_ast import dotted
-from k8slb.languages.python.parse_calls import function_calls, owner, signal_functions
+from k8slb.languages.python.parse_calls import function_calls, signal_functions
 from k8slb.languages.python.parse_envhelpers import EnvReader
 from k8slb.languages.python.parse_names import Scope
 from k8slb.languages.python.parse_order import (
@@ -478,9 +478,10 @@ class _Collector(Values):
         # for parse_shutdown: SIGTERM's handlers (the registration, the handler), the
         # sleeps and the calls that stop a server or the process
         self.signal_handlers: list[tuple[ast.Call, ast.expr]] = []
-        # each call's top-level function (parse_calls.owner) and dotted name; the calls of
-        # a method SIGNAL_SERVERS may name, judged once every function is known
-        self.calls: list[tuple[str, str]] = []
+        # each call's top-level statement (its function: parse_calls.owner) and dotted
+        # name; the calls of a method SIGNAL_SERVERS may name, judged once every function
+        # is known
+        self.calls: list[tuple[ast.AST, str]] = []
         self.server_methods: list[tuple[ast.Call, Scope]] = []
         self.unpacked: dict[int, dict[str, str]] = {}  # by function: _unpacked_class
         self.sleeps: list[tuple[ast.Call, Scope, tuple[ast.AST, ...]]] = []
@@ -1004,9 +1005,8 @@ class _Collector(Values):
             callee = func.attr if isinstance(func, ast.Attribute) else func.id
             self.facts.called.add(callee)
             self.calls_to[callee].append((node, scope, parents))
-            function = owner(parents)
-            if function is not None and called:
-                self.calls.append((function, called))
+            if called and called.count(".") < 2:  # a name, a module's (a method's at most)
+                self.calls.append((parents[1], called))
         if not self.runs_as_main and self._in_stand_in(scope):
             return  # a test's fake: no pod runs its server
         if self.registries != []:

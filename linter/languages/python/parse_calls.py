@@ -27,15 +27,16 @@ MAX_MODULE_CALLS = 4000
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def owner(parents: tuple[ast.AST, ...]) -> str | None:
-    """The top-level function (MODULE, MAIN) a node below the module is in, from its
-    parents (the module first); None in a class."""
-    top = parents[1] if len(parents) > 1 else None
-    if isinstance(top, _FUNCTIONS):
-        return top.name
-    if isinstance(top, ast.ClassDef):
+def owner(statement: ast.AST) -> str | None:
+    """The top-level function (MODULE, MAIN) a top-level statement of the module is, or
+    holds the code of; None for a class."""
+    if isinstance(statement, _FUNCTIONS):
+        return statement.name
+    if isinstance(statement, ast.ClassDef):
         return None
-    return MAIN if isinstance(top, ast.If) and _is_main_check(top.test) else MODULE
+    if isinstance(statement, ast.If) and _is_main_check(statement.test):
+        return MAIN
+    return MODULE
 
 
 def _is_main_check(test: ast.expr) -> bool:
@@ -75,19 +76,22 @@ def callee(
 
 
 def function_calls(
-    calls: Iterable[tuple[str, str]],
+    calls: Iterable[tuple[ast.AST, str]],
     origins: Mapping[str, Imported],
     imports: Mapping[str, str],
     functions: Iterable[str],
 ) -> dict[str, tuple[str, ...]]:
-    """Each top-level function's calls (`callee`), in order, each once; MAX_MODULE_CALLS
-    at most in all."""
+    """Each top-level function's calls (`callee`), in order, each once, from each call's
+    top-level statement and dotted name; MAX_MODULE_CALLS at most in all."""
     own = set(functions)
+    owners: dict[int, str | None] = {}  # by statement: owner, once each
     found: dict[str, dict[str, None]] = {}
     kept = 0
-    for function, called in calls:
-        target = callee(called, origins, imports, own)
-        if target is None or target in found.get(function, {}):
+    for statement, called in dict.fromkeys(calls):
+        key = id(statement)
+        function = owners[key] if key in owners else owners.setdefault(key, owner(statement))
+        target = callee(called, origins, imports, own) if function is not None else None
+        if function is None or target is None or target in found.get(function, {}):
             continue
         found.setdefault(function, {})[target] = None
         kept += 1
