@@ -41,7 +41,9 @@ class UnrenderedTemplate(ReadProblemRule):
     that makes Helm fail on fewer templates and no template uses the value as a number, a
     list or a map; each finding says which values; the value read from the action, from
     the variables it reads followed back to `.Values`, or from a `--set KEY=` its message
-    names),
+    names; a `fail` whose message names a value the chart's values.yaml leaves an empty
+    string, or, the message writing it as the template reads it, `.Values.tag`, leaves
+    unset),
     a chart with only a stand-in for its values
     (`values.yaml.tpl`) that renders to text that is not YAML, a chart whose templates
     all render nothing (info: with no `values.yaml`, at the `values-ENV.yaml` beside it),
