@@ -61,7 +61,9 @@ class UnrenderedTemplate(ReadProblemRule):
     the `${...}` Maven's resource filtering puts in from the POMs that filter its folder;
     the finding names what was put in for each),
     a chart that another chart of the run uses from its folder (`repository:
-    file://../base`) and that fails alone with its own defaults (info, naming the chart
+    file://../base`; packed into it in memory as `helm dependency build` would vendor it,
+    and so are that chart's own such dependencies, five levels deep at most, never one
+    inside itself) and that fails alone with its own defaults (info, naming the chart
     that lints it with its values; a warning still when the repository's own command
     installs it alone; not said at a place where the chart that uses it fails too),
     a chart nothing on this

@@ -104,8 +104,8 @@ class Rendering:
     # Rendered with files the chart's cache key does not cover (the values its installer's
     # command passes: chart_installers.py): rendered again every run, not kept.
     uncached: bool = False
-    # The dependencies packed from a folder of their own (linked_dependencies): the
-    # members' prefix (`charts/common/`) -> that folder, as shown.
+    # The dependencies packed from a folder of their own (linked_tree): the members'
+    # prefix (`charts/common/`, `charts/web/charts/common/`) -> that folder, as shown.
     linked: dict[str, str] = field(default_factory=dict)
     # Helm's name of a subchart's folder that is not the folder of its files (a chart
     # named apart from its folder, an `alias:` of a dependency) -> that folder, as the
@@ -134,10 +134,13 @@ class Rendering:
 
     def member_of(self, path: str) -> str:
         """The member of the chart (as packed) that a file shown is."""
+        found = None  # the deepest folder the file is in (a folder may hold another's)
         for prefix, folder in self.linked.items():
             inside = os.path.relpath(path, folder)
-            if not inside.startswith(".."):
-                return prefix + Path(inside).as_posix()
+            if not inside.startswith("..") and (found is None or len(inside) < len(found[1])):
+                found = (prefix, inside)
+        if found is not None:
+            return found[0] + Path(found[1]).as_posix()
         return Path(os.path.relpath(path, self.chart)).as_posix()
 
     def is_linked(self, member: str) -> bool:
@@ -195,9 +198,10 @@ _MAX_ALIASES = 1000  # dependencies of one Chart.yaml read for their aliases
 
 
 def _member_path(chart: str, member: str, linked: Mapping[str, str]) -> str:
-    for prefix, folder in linked.items():
-        if member.startswith(prefix):
-            return os.path.join(folder, member[len(prefix) :])
+    # the longest prefix: a dependency's own (`charts/web/charts/common/`) inside its
+    prefix = max((p for p in linked if member.startswith(p)), key=len, default=None)
+    if prefix is not None:
+        return os.path.join(linked[prefix], member[len(prefix) :])
     return os.path.join(chart, member)
 
 
@@ -259,12 +263,43 @@ def pack(location: str) -> bytes:
     is rendered from, what the cache keys its result on (a folder's own time stamp misses
     edits inside it), and what a fix edits in memory before anything is written. A
     dependency in a sibling folder (`repository: file://../common`) that charts/ lacks is
-    packed as `charts/common/`, as `helm dependency build` would vendor it."""
+    packed as `charts/common/`, as `helm dependency build` would vendor it, and so are its
+    own such dependencies, inside it (`charts/product/charts/common/`: linked_tree). Only
+    memory is written: the user's folders stay as they are."""
     members: dict[str, bytes] = {}
     total = _read_into(members, location, "", 0)
-    for name, folder in linked_dependencies(location).items():
-        total = _read_into(members, folder, f"charts/{name}/", total)
+    read: dict[str, dict[str, bytes] | None] = {}  # a folder (resolved) -> its files, once
+    left: list[str] = []  # prefixes of folders past the budget, and all inside them
+    tree = linked_tree(location)
+    # level by level: a dependency's own never takes the room of the chart's own
+    for prefix, folder in sorted(tree.items(), key=lambda item: item[0].count("charts/")):
+        inner = "/charts/" in prefix.removeprefix("charts/")  # a dependency's own
+        real = os.path.realpath(folder)
+        if real not in read:
+            read[real] = _folder_files(folder) if inner else _folder_files(folder, strict=True)
+        files = read[real]
+        size = sum(map(len, files.values())) if files is not None else MAX_CHART_BYTES + 1
+        if files is None or total + size > MAX_CHART_BYTES or any(map(prefix.startswith, left)):
+            if not inner:
+                raise OSError(f"the chart's files exceed {MAX_CHART_BYTES // 2**20} MiB")
+            left.append(prefix)  # past the budget: packed as if not vendored, nor inside it
+            continue
+        total += size
+        members.update({prefix + name: data for name, data in files.items()})
     return pack_members(members)
+
+
+def _folder_files(folder: str, strict: bool = False) -> dict[str, bytes] | None:
+    """A dependency folder's files, by their path inside it; None past MAX_CHART_BYTES or
+    unreadable (`strict`: the error raised)."""
+    files: dict[str, bytes] = {}
+    try:
+        _read_into(files, folder, "", 0)
+    except OSError:
+        if strict:
+            raise
+        return None
+    return files
 
 
 def _read_into(members: dict[str, bytes], location: str, prefix: str, total: int) -> int:
@@ -278,10 +313,43 @@ def _read_into(members: dict[str, bytes], location: str, prefix: str, total: int
     return total
 
 
+MAX_LINK_DEPTH = 5  # levels of `file://` dependencies packed: a dependency's own, and so on
+MAX_LINKED = 256  # dependency folders packed into one chart, at all levels together
+
+
+def linked_tree(chart: str) -> dict[str, str]:
+    """Where each dependency on a folder is packed (`charts/product/`) -> that folder (as
+    `chart` is shown): the chart's own (linked_dependencies), then theirs inside them
+    (`charts/product/charts/common/`), as `helm dependency build` run in each folder would
+    vendor them (Helm renders a subchart with its own subcharts, never its parent's).
+    Within MAX_LINK_DEPTH levels and MAX_LINKED folders; a folder already on the way
+    down (a cycle) is not packed again inside itself, and each must be a chart inside the
+    chart's repository."""
+    top = os.path.realpath(repository_of(chart))
+    tree: dict[str, str] = {}
+    level = [("", chart, frozenset({os.path.realpath(chart)}))]
+    for _ in range(MAX_LINK_DEPTH):
+        below = []
+        for prefix, folder, above in level:
+            for name, linked in _linked_of(folder, top).items():
+                real = os.path.realpath(linked)
+                if real in above or len(tree) >= MAX_LINKED:
+                    continue
+                tree[f"{prefix}charts/{name}/"] = linked
+                below.append((f"{prefix}charts/{name}/", linked, above | {real}))
+        level = below
+    return dict(sorted(tree.items()))  # a folder's prefix before those inside it
+
+
 def linked_dependencies(chart: str) -> dict[str, str]:
     """The chart's dependencies on a folder (`repository: file://../common`) that its
     charts/ folder does not vendor, by name: each its folder (shown as `chart` is), a
     chart inside the chart's repository (a link out of it is not followed)."""
+    return _linked_of(chart, os.path.realpath(repository_of(chart)))
+
+
+def _linked_of(chart: str, top: str) -> dict[str, str]:
+    """linked_dependencies, the folders inside `top` (resolved)."""
     declared = _dependencies(chart)
     if not declared:
         return {}
@@ -290,7 +358,7 @@ def linked_dependencies(chart: str) -> dict[str, str]:
         if os.path.isdir(os.path.join(chart, "charts"))
         else []
     )
-    top, own = os.path.realpath(repository_of(chart)), os.path.realpath(chart)
+    own = os.path.realpath(chart)
     subcharts = os.path.join(own, "charts")
     linked = {}
     for name, repository in declared:
@@ -652,7 +720,7 @@ def render(
         rendering.problems.append(unknown)
         return rendering
     rendering.members = unpack(data if data is not None else pack(chart))
-    linked = {f"charts/{name}/": folder for name, folder in linked_dependencies(chart).items()}
+    linked = linked_tree(chart)
     rendering.linked = linked
     filled = any(b"${" in data for data in rendering.members.values())
     pom = filtering_pom(chart) if filled else None  # what Maven would fill, if it does
@@ -1492,7 +1560,7 @@ def _key_line(path: str, key: str) -> int:
 def stat_signature(location: str) -> str:
     """Size and time of every file of the chart (a folder's own time misses edits in it),
     and of the folders it depends on."""
-    folders = [location, *linked_dependencies(location).values()]
+    folders = [location, *dict.fromkeys(linked_tree(location).values())]
     return stamps([path for folder in folders for path in _chart_files(folder)])
 
 
