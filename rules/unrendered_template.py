@@ -14,7 +14,9 @@ class UnrenderedTemplate(ReadProblemRule):
     rendered and linted without it (up to four such templates a chart, a helper whose
     `define`s others include taking those templates with it; in a chart whose subcharts
     are not vendored, up to sixteen, each naming the missing subcharts it may need: their
-    named templates, the defaults of their values; all within the chart's budget of work,
+    named templates, the defaults of their values; a subchart's own dependency nobody
+    vendored, an OCI chart k8slb cannot fetch, named as that subchart's, with `helm
+    dependency build` in its folder as the fix; all within the chart's budget of work,
     bytes of templates rendered, never seconds: past it the chart is not rendered, its
     finding saying how many times k8slb rendered it and which templates had failed), a
     chart Helm cannot render at all (past those, a fault in a packaged subchart, every

@@ -1,9 +1,12 @@
 """A chart's dependencies on folders (`repository: file://../web`) are packed as `helm
 dependency build` would vendor them, and so are theirs (`web` on `file://../common`),
-level after level within a budget, cycle-safe, in memory only."""
+level after level within a budget, cycle-safe, in memory only; a template that needs a
+subchart one of its subcharts declares and nobody vendored is said to need that one, of
+that subchart."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -175,3 +178,110 @@ def test_folder_dependencies_past_the_count_or_size_budget_are_left_out_below_th
     monkeypatch.setattr(charts, "MAX_CHART_BYTES", own - 100)
     with pytest.raises(OSError, match="exceed"):
         pack(str(env))
+
+
+def test_a_template_that_needs_a_subchart_s_own_missing_dependency_names_that_one(
+    tmp_path: Path,
+) -> None:
+    """`store` (a folder dependency of `platform`) depends on `minio` from an OCI registry,
+    not vendored; `platform` lacks `preview` of its own. store's template that includes
+    `minio.fullname` is said to need minio, store's subchart, vendored in store's folder
+    by `helm dependency build` there: not platform's missing preview (round 29 named
+    the umbrella's)."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    oci = "    version: 1.0.0\n    repository: oci://registry.example/charts\n"
+    store = write(
+        repo / "store",
+        {
+            "Chart.yaml": "apiVersion: v2\nname: store\nversion: 1.0.0\n"
+            f"dependencies:\n  - name: minio\n{oci}",
+            "templates/deployment.yaml": (
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n"
+                '  name: {{ include "minio.fullname" . }}\n'
+            ),
+            "templates/service.yaml": SERVICE,
+        },
+    )
+    platform = write(
+        repo / "platform",
+        {
+            "Chart.yaml": "apiVersion: v2\nname: platform\nversion: 1.0.0\ndependencies:\n"
+            f"  - name: preview\n{oci}"
+            "  - name: store\n    version: 1.0.0\n    repository: file://../store\n",
+            "templates/service.yaml": SERVICE,
+        },
+    )
+    _, report = check("--select", "KLB003", str(platform))
+    [left] = [
+        f
+        for f in report["findings"]
+        if f["severity"] == "warning" and f["path"] == str(store / "templates/deployment.yaml")
+    ]
+    assert f"without minio, the subchart of {store}:" in left["headline"]
+    assert "preview" not in left["message"]
+    assert f"`helm dependency build {store}`" in left["message"]
+    [own] = [f for f in report["findings"] if f["path"] == str(platform / "Chart.yaml")]
+    assert own["headline"] == f"chart {platform} is rendered without its subchart preview"
+    assert sorted(os.listdir(platform)) == ["Chart.yaml", "templates"]
+
+
+def test_the_missing_subcharts_a_subchart_s_template_may_need_are_its_own_chart_s() -> None:
+    """A named template not found is any chart's (named templates are global): the
+    missing one whose name prefixes it, wherever it is declared; values are read only of
+    the template's own chart's subcharts; with neither, its own chart's missing ones,
+    else those of the nearest chart above it that lacks some."""
+    nested = {"charts/store/": ("minio",), "charts/store/charts/cache/": ("redis",)}
+    failure = charts.HelmFailure(
+        'template: p/charts/store/templates/x.yaml:3:1: template "minio.fullname" not defined',
+        missing=["preview"],
+    )
+    member = "charts/store/templates/x.yaml"
+    assert charts._needs_missing(failure, member, b"a: 1\n", nested) == (
+        ("minio",),
+        "charts/store/",
+    )
+    deep = "charts/store/charts/cache/templates/x.yaml"
+    assert charts._needs_missing(failure, deep, b"a: 1\n", nested) == (("minio",), "charts/store/")
+    unnamed = charts.HelmFailure(
+        'template: p/charts/store/templates/x.yaml:3:1: template "shared.name" not defined',
+        missing=["preview"],
+    )
+    assert charts._needs_missing(unnamed, member, b"a: 1\n", nested) == (
+        ("minio",),
+        "charts/store/",
+    )
+    other = "charts/web/templates/x.yaml"  # web lacks nothing: the chart's own, above it
+    assert charts._needs_missing(unnamed, other, b"a: 1\n", nested) == (("preview",), "")
+    nil = charts.HelmFailure(
+        "template: p/charts/store/templates/x.yaml:3:1: nil pointer evaluating interface {}.port",
+        missing=["preview"],
+    )
+    assert charts._needs_missing(nil, member, b"{{ .Values.preview.port }}", nested) == ((), "")
+    assert charts._needs_missing(nil, member, b"{{ .Values.minio.port }}", nested) == (
+        ("minio",),
+        "charts/store/",
+    )
+
+
+def test_a_subchart_s_own_missing_dependencies_are_found_among_the_chart_s_files() -> None:
+    """By alias else name; vendored as a folder of that name, a folder whose Chart.yaml
+    names it, or an archive `NAME-VERSION.tgz`; the chart's own Chart.yaml is Helm's to
+    say (not here); a Chart.yaml outside a subchart's folder is no subchart's."""
+    declared = (
+        b"apiVersion: v2\nname: store\nversion: 1.0.0\ndependencies:\n"
+        b"  - name: minio\n    repository: oci://r\n"
+        b"  - name: redis\n    alias: cache\n    repository: oci://r\n"
+        b"  - name: pg\n    repository: oci://r\n"
+        b"  - name: nats\n    repository: oci://r\n"
+        b"  - name: etcd\n    repository: oci://r\n"
+    )
+    members = {
+        "Chart.yaml": declared,
+        "ci/Chart.yaml": declared,
+        "charts/store/Chart.yaml": declared,
+        "charts/store/charts/pg/Chart.yaml": b"name: pg\n",
+        "charts/store/charts/queue/Chart.yaml": b"name: nats\n",
+        "charts/store/charts/etcd-1.2.3.tgz": b"",
+    }
+    assert charts._nested_missing(members) == {"charts/store/": ("minio", "cache")}

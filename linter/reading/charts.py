@@ -905,6 +905,7 @@ def _render_without_failing(
     try_start = rendering.work
     left_out: list[Problem] = []
     theirs = False  # a template was left out that may need the missing subcharts
+    nested: dict[str, tuple[str, ...]] | None = None  # its subcharts' own missing ones
     while True:
         price = cost(members)
         if (again or first is not None) and not affordable(rendering.work, try_start, price):
@@ -921,15 +922,18 @@ def _render_without_failing(
                 first = failure
             members = _opened_for(failure, members, rendering.renamed)
             member = _failing_template(failure, members, rendering.renamed)
-            budget = MAX_LEFT_OUT_WITHOUT_SUBCHARTS if failure.missing else MAX_LEFT_OUT
+            nested = _nested_missing(members) if nested is None else nested
+            lacking = failure.missing or nested
+            budget = MAX_LEFT_OUT_WITHOUT_SUBCHARTS if lacking else MAX_LEFT_OUT
             if member is None or len(left_out) >= budget:
                 raise first from None
             problem = _problem(
                 chart, chart_file(chart), str(failure), linked=linked, renamed=rendering.renamed
             )
-            needs = _needs_missing(failure, member, members[member])
+            needs, owner = _needs_missing(failure, member, members[member], nested)
             theirs = theirs or bool(needs)
-            left_out.append(_left_out(problem, chart, member, members[member], needs))
+            whose = rendering.path_of(owner).rstrip("/") if owner else None
+            left_out.append(_left_out(problem, chart, member, members[member], needs, whose))
             rendering.left_out.append(member)
             members = {name: data for name, data in members.items() if name != member}
     if theirs and first is not None and not any(map(_writes_objects, by_name, by_name.values())):
@@ -1030,28 +1034,93 @@ def _archive_of(
     return None
 
 
-def _needs_missing(failure: HelmFailure, member: str, data: bytes) -> tuple[str, ...]:
-    """The missing subcharts a template Helm failed on may need: none for a `fail` or
-    `required` of its own that reads none of their values (_fails_by_itself); those whose
-    values its text reads, or whose name prefixes the named template Helm did not find
-    (`postgresql.primary.fullname`, as charts name what they define); all of them for a
-    named template not found that names none; none for another failure of a template
-    that reads none of their values (a value of its own the defaults leave out)."""
-    if not failure.missing:
-        return ()
+def _needs_missing(
+    failure: HelmFailure, member: str, data: bytes, nested: Mapping[str, Sequence[str]]
+) -> tuple[tuple[str, ...], str]:
+    """The missing subcharts a template Helm failed on may need, and the folder (as the
+    members name it, "" for the chart) of the chart that declares them: none for a `fail`
+    or `required` of its own that reads none of their values (_fails_by_itself); those
+    whose name prefixes the named template Helm did not find (`minio.fullname`, as
+    charts name what they define; named templates are global, so the missing subchart
+    of any chart of the tree, its own chart's first); those of its own chart whose
+    values its text reads (a chart reads only its own subcharts' values); for a named
+    template not found that names none, those of its own chart, else of the nearest
+    chart above it that lacks some; none for another failure of a template that reads
+    none of their values (a value of its own the defaults leave out). `nested`: each
+    subchart folder's own missing dependencies (_nested_missing)."""
+    own = _own_chart(member)
+    lacking = {"": tuple(failure.missing), **{k: tuple(v) for k, v in nested.items()}}
+    if not any(lacking.values()):
+        return (), ""
     said = str(failure)
     first = next((line.strip() for line in said.splitlines() if line.strip()), "")
-    if _fails_by_itself(first, member, data, failure):
-        return ()
+    if _fails_by_itself(first, member[len(own) :], data, lacking.get(own, ())):
+        return (), ""
     found = _NO_TEMPLATE.search(said)
     named = (found.group(1) or found.group(2)) if found is not None else ""
+    above = [p for p in sorted(lacking, key=len, reverse=True) if own.startswith(p)]
+    for folder in [*above, *(p for p in lacking if p not in above)]:
+        prefixed = tuple(name for name in lacking[folder] if named.startswith(f"{name}."))
+        if prefixed:
+            return prefixed, folder
     text = data.decode("utf-8", "replace")
-    needs = tuple(
-        name
-        for name in failure.missing
-        if named.startswith(f"{name}.") or _reads_values_of(text, name)
-    )
-    return needs or (tuple(failure.missing) if found is not None else ())
+    reads = tuple(name for name in lacking.get(own, ()) if _reads_values_of(text, name))
+    if reads or found is None:
+        return reads, own if reads else ""
+    nearest = next((p for p in above if lacking[p]), "")
+    return lacking[nearest], nearest
+
+
+def _own_chart(member: str) -> str:
+    """The folder (as the members name it: `charts/api/charts/db/`, "" for the chart) of
+    the chart whose file the member is."""
+    parts = member.split("/")
+    at = 0
+    while at + 2 < len(parts) and parts[at] == "charts" and at < 2 * _SUBCHART_DEPTH:
+        at += 2
+    return "/".join(parts[:at]) + "/" if at else ""
+
+
+def _nested_missing(members: Mapping[str, bytes]) -> dict[str, tuple[str, ...]]:
+    """Each subchart folder among the chart's files (`charts/storage-api/`) -> the
+    dependencies its own Chart.yaml declares that its charts/ folder lacks (by alias, else
+    name, as Helm names them): an OCI or repository chart nobody vendored there. A
+    subchart packed as an archive is not read (no folder to look in)."""
+    lacking: dict[str, tuple[str, ...]] = {}
+    for name, data in members.items():
+        folder = name.removesuffix("Chart.yaml")
+        if folder == name or not folder or _own_chart(folder + "x") != folder:
+            continue
+        if len(data) > _MAX_CHART_YAML or b"dependencies" not in data:
+            continue
+        declared = _declared(data.decode("utf-8", "replace"))[:_MAX_ALIASES]
+        absent = tuple(
+            alias or dependency
+            for dependency, _, alias in declared
+            if not _vendored(members, f"{folder}charts/", dependency)
+        )
+        if absent:
+            lacking[folder] = absent
+    return lacking
+
+
+def _vendored(members: Mapping[str, bytes], subcharts: str, name: str) -> bool:
+    """Whether a charts/ folder (`subcharts`, as the members name it) holds the chart
+    `name`: a folder of that name, an archive `name-VERSION.tgz`, or a folder whose
+    Chart.yaml names it."""
+    for member in members:
+        if not member.startswith(subcharts):
+            continue
+        inside = member[len(subcharts) :]
+        if inside.startswith(f"{name}/") or (
+            "/" not in inside and is_package(member) and inside.startswith((f"{name}-", f"{name}."))
+        ):
+            return True
+        if inside.count("/") == 1 and inside.endswith("/Chart.yaml"):
+            found = _CHART_NAME.search(members[member][:65536].decode("utf-8", "replace"))
+            if found is not None and found.group(1) == name:
+                return True
+    return False
 
 
 # Helm's words for an `include` or `template` of a name nothing defines
@@ -1060,17 +1129,18 @@ _NO_TEMPLATE = regex.compile(
 )
 
 
-def _fails_by_itself(first: str, member: str, data: bytes, failure: HelmFailure) -> bool:
+def _fails_by_itself(first: str, member: str, data: bytes, missing: Sequence[str]) -> bool:
     """Whether a template of a chart whose subcharts are missing fails whatever they hold:
     Helm's error is a call of its own (`execution error at`: a `fail`, a `required`) in a
-    template of the chart's own `templates/` that is no helper (`_*.tpl`), and its text
-    reads none of the missing subcharts' values (`.Values.NAME`, whose defaults they hold)."""
+    template of its chart's own `templates/` (`member`, inside that chart's folder) that
+    is no helper (`_*.tpl`), and its text reads none of that chart's missing subcharts'
+    values (`.Values.NAME`, whose defaults they hold)."""
     if "execution error at (" not in first or not member.startswith("templates/"):
         return False
     if os.path.basename(member).startswith("_"):
         return False
     text = data.decode("utf-8", "replace")
-    return not any(_reads_values_of(text, name) for name in failure.missing)
+    return not any(_reads_values_of(text, name) for name in missing)
 
 
 def _reads_values_of(text: str, name: str) -> bool:
@@ -1088,10 +1158,16 @@ def _reads_values_of(text: str, name: str) -> bool:
 
 
 def _left_out(
-    problem: Problem, chart: str, member: str, data: bytes, needs: Sequence[str] = ()
+    problem: Problem,
+    chart: str,
+    member: str,
+    data: bytes,
+    needs: Sequence[str] = (),
+    whose: str | None = None,
 ) -> Problem:
     """The KLB003 of a template the chart is rendered without: what is still linted, the
-    named templates that went with it, and the missing subcharts it may need."""
+    named templates that went with it, and the missing subcharts it may need (`whose`:
+    the folder of the subchart that declares them, shown; None: the chart's own)."""
     names: dict[str, None] = {}
     for found in _DEFINES.finditer(data.decode("utf-8", "replace")):
         names[found.group(1)] = None
@@ -1103,9 +1179,13 @@ def _left_out(
     if needs:
         plural = "s" if len(needs) > 1 else ""
         without = f" without its subchart{plural} {', '.join(needs)}"
+        vendored = "in its charts/ folder (`helm dependency build`)"
+        if whose is not None:  # a subchart's own dependencies
+            without = f" without {', '.join(needs)}, the subchart{plural} of {whose}"
+            vendored = f"in the charts/ folder of {whose} (`helm dependency build {whose}`)"
         until = (
-            "until they are vendored in its charts/ folder (`helm dependency build`): it may "
-            "need their named templates or the defaults of their values"
+            f"until they are vendored {vendored}: it may need their named templates or the "
+            "defaults of their values"
         )
     # a packaged subchart's file: the finding is at its archive, the file inside it said
     inside = problem.detail[:1] if problem.path.endswith(".tgz") else ()
