@@ -132,6 +132,10 @@ def test_a_dependency_s_own_folder_dependencies_are_packed_inside_it_and_the_cha
         "env/charts/web/templates/deployment.yaml",
     ]
     assert _files(repo) == before
+    # a warm run sees an edit of the folder two levels down
+    write(repo / "helm" / "common", {"values.yaml": "probe:\n  enabled: true\n"})
+    _, edited = check("--select", "KLB003,KLB302", str(env))
+    assert edited["findings"] == []
 
 
 def test_folder_dependencies_that_depend_on_each_other_are_packed_once_each_way_down(
