@@ -227,6 +227,10 @@ def test_a_template_that_needs_a_subchart_s_own_missing_dependency_names_that_on
     assert f"`helm dependency build {store}`" in left["message"]
     [own] = [f for f in report["findings"] if f["path"] == str(platform / "Chart.yaml")]
     assert own["headline"] == f"chart {platform} is rendered without its subchart preview"
+    assert (
+        "(`helm dependency build` vendors them from oci://registry.example/charts; k8slb "
+        "fetches nothing (no network))" in own["message"]
+    )
     assert sorted(os.listdir(platform)) == ["Chart.yaml", "templates"]
 
 

@@ -1492,14 +1492,32 @@ def _schema_reaches_out(chart: str, reach: Reach) -> Problem:
 
 
 def _missing(chart: str, where: str, names: list[str]) -> Problem:
-    """One info finding naming the subcharts that are declared but not vendored."""
-    line = 1
+    """One info finding naming the subcharts that are declared but not vendored, and the
+    repositories `helm dependency build` would fetch them from (k8slb fetches nothing)."""
+    line, text = 1, ""
     try:
-        for number, text in enumerate(Path(where).read_text("utf-8").splitlines(), start=1):
-            if text.startswith("dependencies:"):
-                line = number
+        with open(where, "rb") as handle:
+            data = read_bounded(handle, _MAX_CHART_YAML)
+        text = data.decode("utf-8") if data is not None else ""
     except (OSError, UnicodeDecodeError):
         pass
+    for number, said in enumerate(text.splitlines(), start=1):
+        if said.startswith("dependencies:"):
+            line = number
+    if is_made_name(os.path.basename(where)):  # `{{ .Version }}` is no YAML yet
+        text = stood_in(text, lambda _: None, every=True)[0]
+    wanted = set(names)
+    sources = list(
+        dict.fromkeys(
+            repository
+            for name, repository, alias in _declared(text)[:_MAX_ALIASES]
+            if repository and (alias or name) in wanted and not repository.startswith("file://")
+        )
+    )
+    fetched = ""
+    if sources:
+        more = f" and {len(sources) - 3} more" if len(sources) > 3 else ""
+        fetched = f" from {', '.join(sources[:3])}{more}; k8slb fetches nothing (no network)"
     plural = "s" if len(names) > 1 else ""
     return Problem(
         UNRENDERED,
@@ -1510,8 +1528,8 @@ def _missing(chart: str, where: str, names: list[str]) -> Problem:
         None,
         Severity.INFO,
         (
-            "they are not in its charts/ folder (`helm dependency build` vendors them): the "
-            "chart's own objects are linted, theirs are not",
+            f"they are not in its charts/ folder (`helm dependency build` vendors them"
+            f"{fetched}): the chart's own objects are linted, theirs are not",
         ),
     )
 
