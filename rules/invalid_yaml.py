@@ -35,13 +35,12 @@ class InvalidYaml(ReadProblemRule):
     (Maven's and Gradle's resources, packed into the program, which reads them: an API
     description it fills by `{resource}` substitution) or in a test's data folder
     (`testdata`, `test_data`, `test-data`, `fixtures`, `test_fixtures`, `test-fixtures`,
-    `__fixtures__`, or a test suite's `test/e2e` or `tests/e2e`: an input or an expected
-    output a test compares, or what an end-to-end suite applies to a throwaway cluster).
-    No manifest tool applies those. A file with either key may be a Kubernetes manifest,
-    and stays an error however it breaks, but in a test's data below the folder named: a
-    manifest there is a test's input, some broken on purpose (a parser's test of a
-    repeated key), or the output it expects, which no deploy tool applies, so it is
-    `info`, with that reason first, as every rule's finding in such a file. Naming the folder itself
+    `__fixtures__`: an input or an expected output a test compares). No manifest tool
+    applies those. A file with either key may be a Kubernetes manifest, and stays an
+    error however it breaks, but in a test's data below the folder named: a manifest
+    there is a test's input, some broken on purpose (a parser's test of a repeated key),
+    or the output it expects, which no deploy tool applies, so it is `info`, with that
+    reason first, as every rule's finding in such a file. Naming the folder itself
     (`k8slb check pkg/parser/testdata`) asks for it to be judged in full: an error.
 
     Any other broken file that holds neither key (in block style, in flow style or as

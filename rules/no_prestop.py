@@ -137,9 +137,7 @@ class NoPreStop(Rule):
     Every rule's finding in a file of a test's data is `info` too, the reason first: a
     file below the folder named in a `testdata/` folder (Go's tool skips it), or in
     `test-data`, `test_data`, `fixtures`, `test_fixtures`, `test-fixtures` or
-    `__fixtures__`, or in a test suite's end-to-end folder (`test/e2e`, `tests/e2e`: a
-    folder named `e2e` elsewhere may be an environment), is a test's input or the output
-    it expects, or what the suite applies to a throwaway cluster, which no deploy tool
+    `__fixtures__`, is a test's input or the output it expects, which no deploy tool
     applies; its objects are applied with none of the repository's own files, so a copy
     of a Service there serves none of their pods. Naming that folder (`k8slb check
     pkg/render/testdata`) asks for it to be judged in full.

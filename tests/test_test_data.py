@@ -203,14 +203,6 @@ def test_the_cache_tells_the_tests_data_from_the_folder_named(tmp_path: Path) ->
         ("repo/testdata", "repo", None),  # a chart folder named testdata: its own name
         ("repo/pkg/testdata.yaml", "repo", None),
         ("repo/pkg/mytestdata/a.yaml", "repo", None),
-        # a test suite's end-to-end folder: what it applies to a throwaway cluster
-        ("repo/test/e2e/manifests/a.yaml", "repo", "repo/test/e2e"),
-        ("tests/e2e/a.yaml", ".", "tests/e2e"),
-        ("repo/test/e2e/testdata/a.yaml", "repo", "repo/test/e2e"),
-        ("repo/test/e2e/a.yaml", "repo/test", None),  # the suite named: judged in full
-        ("repo/deploy/overlays/e2e/a.yaml", "repo", None),  # an environment, not a test
-        ("repo/test/a.yaml", "repo", None),
-        ("repo/e2e/test/a.yaml", "repo", None),
     ],
 )
 def test_the_tests_data_is_found_below_the_folder_named(

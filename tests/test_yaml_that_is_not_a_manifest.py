@@ -165,7 +165,6 @@ paths:
         ("api/src/test/resources/expected.yaml", "build resources (`src/test/resources/`)"),
         ("pkg/proxy/testdata/bootstrap.yaml", "a test's data (`testdata/`)"),
         ("pkg/proxy/test_fixtures/bootstrap.yaml", "a test's data (`test_fixtures/`)"),
-        ("test/e2e/smoke/invalid.yaml", "a test's data (`e2e/`)"),
     ],
 )
 def test_broken_yaml_a_build_or_a_test_reads_is_no_manifest(

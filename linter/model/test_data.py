@@ -1,7 +1,6 @@
 """The files of a test's data: below the folder the user named, in a `testdata/` (or
-`fixtures/`, ...: core/paths.py's TEST_DATA; or a test suite's `test/e2e/`) folder, which
-the repository's tests read as an input or an expected output, or apply to a throwaway
-cluster, and no deploy tool applies (Go's tool skips `testdata`).
+`fixtures/`, ...: core/paths.py's TEST_DATA) folder, which the repository's tests read as
+an input or an expected output and no deploy tool applies (Go's tool skips `testdata`).
 Their findings are kept, at info, with that reason (`said_at_info`, as those of a file no
 kustomization builds), and their objects are a deployment unit of their own (units.py):
 a copy of a Service there never makes a real Deployment served, nor a copy of a
