@@ -998,7 +998,9 @@ def jib_builds(path: str, text: str) -> list[ImageBuild]:
     = '...' } }`) or Spring Boot's buildpacks (`spring-boot-maven-plugin`'s `<image><name>`,
     Gradle's `bootBuildImage { imageName = '...' }`) build from the module, from the build
     file's folder: Java services built so have no Dockerfile. A name whose repository has a
-    property in it (`${project.name}`) is no evidence; one in its tag is no matter."""
+    property in it (`${project.name}`) is no evidence; one in its tag is no matter. The
+    tag is kept (`apache/shop:order_v1_1.0`; None when not literal): modules that push to
+    one repository are told apart by it."""
     maven = path.endswith(".xml")
     found = []
     for kind, pattern in (
@@ -1015,7 +1017,9 @@ def jib_builds(path: str, text: str) -> list[ImageBuild]:
             continue
         line = text.count("\n", 0, match.start(1)) + 1
         folder = os.path.dirname(path) or "."
-        found.append(_built(image, folder, None, kind, path, text, line))
+        # its tag kept: modules that push to one repository are told apart by their tags
+        built = _built(image, folder, None, kind, path, text, line)
+        found.append(replace(built, tags=(image_tag(image),)))
     return found
 
 
@@ -1200,7 +1204,12 @@ def _inherited_jib_builds(poms: list[Pom], builds: list[ImageBuild]) -> list[Ima
     built = {os.path.normpath(b.context) for b in builds if b.kind == "jib"}
     return [
         ImageBuild(
-            found.image, found.module, None, "jib", Said(found.path, found.line, found.quoted)
+            found.image,
+            found.module,
+            None,
+            "jib",
+            Said(found.path, found.line, found.quoted),
+            tags=(image_tag(found.image),),
         )
         for found in inherited_jib_images(poms)
         if os.path.normpath(found.module) not in built
@@ -1262,6 +1271,7 @@ def _subproject_jib_builds(
             None,
             "jib",
             Said(each.said.path, each.said.line, f"{each.said.quoted} (subproject {each.folder})"),
+            tags=(image_tag(each.image),),
         )
         for each in found
         if given[each.image] == 1
