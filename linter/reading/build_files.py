@@ -2242,7 +2242,12 @@ _BUILD_FLAGS_WITH_VALUE = frozenset(
 )
 
 
-_DOCKER_BUILD_COMMAND = regex.compile(r"\b(?:docker|podman)(?:\s+buildx|\s+image)?\s+build\b")
+# `docker build`, `docker buildx build`, `docker image build`, and a variable word between
+# (`docker ${USE_BUILDX} build`: `buildx` or nothing, as the script chooses)
+_DOCKER_BUILD_COMMAND = regex.compile(
+    r"\b(?:docker|podman)"
+    r"(?:\s+(?:buildx|image|\$\{[A-Za-z_]\w*\}|\$[A-Za-z_]\w*|\$\([A-Za-z_]\w*\)))?\s+build\b"
+)
 _WORKFLOW_EXPRESSION = regex.compile(r"\$\{\{[^}]*\}\}")  # GitHub's `${{ ... }}`
 _VARIABLE = regex.compile(r"\w+=\S*")  # `CGO_ENABLED=0` before a command
 
@@ -2365,6 +2370,12 @@ _SHELL_ASSIGNMENT = regex.compile(
 _SCRIPT_FOLDER = regex.compile(
     r'"?\$\(\s*dirname\s+"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE)"?\s*\)"?'
 )
+# The shell's idiom for a folder's absolute path, `$(cd DIR && pwd)` (`;` for `&&`, `cd
+# -P`, `pwd -P`): DIR, from where the script runs (a `$(dirname "$0")` in it already the
+# script's folder, `.`)
+_CD_PWD = regex.compile(
+    r"\$\(\s*cd\s+(?:-[PL]\s+)?([^\s;&|()$`]+)\s*(?:;|&&)\s*pwd(?:\s+-[PL])?\s*\)"
+)
 _VARIABLE_ONLY = regex.compile(
     r"\$\{?\(?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9])\}?\)?"
 )  # `${REGISTRY}`, `$1`
@@ -2418,6 +2429,8 @@ def script_facts(
     for number, raw in lines:
         # `$(dirname "$0")` is the script's own folder, where it starts
         line = raw if make or "dirname" not in raw else _SCRIPT_FOLDER.sub(".", raw)
+        if not make and "pwd" in line:  # `$(cd "$(dirname "$0")/.." && pwd)`: `./..`
+            line = _CD_PWD.sub(lambda found: found[1].replace('"', ""), line)
         recipe = line.lstrip("@-+ \t") if make else line
         # the `if`/`case` branches around its commands (a script's: from the lines before)
         if GUARD_WORDS.search(recipe) or (guards.frames and not make):  # a `case`'s arm too
