@@ -9,7 +9,9 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    `docker_build`, a CI workflow's, a Makefile's, a shell script's or a Jenkins
    pipeline's `docker build`, Cloud Build, a Drone pipeline's Docker plugin step (its
    image also as `${PLUGIN_REPO}`), Jib, Spring Boot's buildpacks or Quarkus's
-   container-image extension (its module's `quarkus.container-image.*`); weaker, a
+   container-image extension (its module's `quarkus.container-image.*`); of several
+   builds of one repository, the one that writes the image's tag, else the one whose tag
+   is it at another version (`order_v1_1.4` run as `order_v1_1.3`); weaker, a
    `docker build` written in a Markdown file's shell block (`docs`; of those, one its
    page follows with the `kubectl apply` of the manifest is that manifest's);
 2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
@@ -64,7 +66,10 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    a server's image named as the gRPC service one build folder's code registers
    (`payments:v1`, `RegisterPaymentsServiceServer`); or the one Dockerfile named for a
    role (`docker/client.Dockerfile`) that the image's tag or name and the workload's or
-   container's name both say (`acme/go-grpc:client-1.0.0` run as `go-grpc-client`).
+   container's name both say (`acme/go-grpc:client-1.0.0` run as `go-grpc-client`); or,
+   of the builds of one repository told apart by their tags (Jib modules pushing
+   `acme/shop:shop-order_v1_1.4`), none of the image's tag at any version, the one whose
+   tag's own words are the image's tag's (`acme/shop:demo-order_v1_1.4`: `order v1`).
 Of several folders named as an image with no build, the fewest steps from the manifest is a
 guess only between copies of one service (code of the same languages): the programs among
 them (a Go `package main`, a Node package, a Dockerfile's folder) first, never one of two
@@ -465,6 +470,67 @@ _SEPARATORS = dict.fromkeys(map(ord, "-_."))  # deleted
 _WORDS = regex.compile(r"[-_.]")  # what separates the words of an image's name
 _MAX_END_NAMES = 3  # the most folder names (and words) an image's name's end is matched to
 _MAX_START_WORDS = 64  # the words of an entry point searched for its start script
+
+
+# A tag's version at its end (`order_v1_0.0.2`: `_0.0.2`; `web-1.4.0-rc.1`): dotted
+# numbers, a `v` before them allowed, a pre-release after
+_TAG_VERSION = regex.compile(r"[-_.]?v?[0-9]+(?:\.[0-9]+)+(?:-[A-Za-z0-9.]+)?$")
+
+
+def _unversioned(tag: str) -> str:
+    """A tag less the version at its end (`order_v1_0.0.2` -> `order_v1`)."""
+    return _TAG_VERSION.sub("", tag)
+
+
+def _tagged_at_another_version(builds: list[ImageBuild], wanted: str) -> list[ImageBuild]:
+    """Of builds of one repository from several folders, none of the container's tag: the
+    ones whose tag is that tag at another version (`shop:order_v1_0.0.1` of the build
+    of `shop:order_v1_0.0.2`; what is left once the version is cut must name something),
+    with those whose tag is not known (which may be it); none when none is."""
+    unversioned = _unversioned(wanted)
+    if not unversioned or unversioned == wanted:
+        return []
+    kept = []
+    for build in builds:
+        tags = [t for t in build.tags if t is not None and _unversioned(t) == unversioned]
+        if tags:
+            text = f"{build.said.text} (its tag {tags[0]}: {wanted} at another version)"
+            kept.append(replace(build, said=replace(build.said, text=text)))
+        elif None in build.tags or not build.tags:
+            kept.append(build)
+    return kept if any(build.tags and None not in build.tags for build in kept) else []
+
+
+def _tag_words_guess(builds: list[ImageBuild], image: str) -> ImageBuild | None:
+    """A guess, of builds of one repository from several folders each with one literal
+    tag, none the container's at any version: the one build whose tag's own words (less
+    the words every build's tag shares, the repository's name's words and bare numbers)
+    are the container's tag's own (`dubbo-demo:demo-order_v1_2.0` run, `dubbo-demo:
+    shop-order_v1_2.1` and `dubbo-demo:shop-order_v2_2.1` built: `order v1`); none when
+    several or none are, or a build's tag is not known. Its evidence is a guess (`image
+    name guess`)."""
+    wanted = image_tag(image)
+    if not wanted or any(len(b.tags) != 1 or b.tags[0] is None for b in builds):
+        return None
+    named = set(_words(image_repository(image).rsplit("/", 1)[-1]))
+
+    def own(tag: str) -> frozenset[str]:
+        return frozenset(w for w in _words(tag) if not w.isdigit()) - named
+
+    tagged = [(build, own(build.tags[0] or "")) for build in builds]
+    shared = frozenset.intersection(*(words for _, words in tagged))
+    wanted_words = own(wanted) - shared
+    if not wanted_words:
+        return None
+    chosen = [build for build, words in tagged if words - shared == wanted_words]
+    if len({build.context for build in chosen}) != 1:
+        return None
+    build = chosen[0]
+    text = (
+        f"{build.said.text} (a guess: of the builds of {image_repository(image)}, its tag "
+        f"{build.tags[0]} alone says what {wanted} says: {' '.join(sorted(wanted_words))})"
+    )
+    return replace(build, said=replace(build.said, text=text))
 
 
 def _normal(name: str) -> str:
@@ -2245,10 +2311,17 @@ class _Finder:
         ]
         # a build that names the image itself, over a loop's whose name only fits it
         builds = [build for loop, build in matched if not loop] or [b for _, b in matched]
+        guess = None
         if wanted is not None and any(wanted in build.tags for build in builds):
             # builds of the very tag the container runs (`:v2-timeout`) decide between the
             # folders the other tags of the name are built from (a tag not known stays)
             builds = [b for b in builds if wanted in b.tags or None in b.tags or not b.tags]
+        elif wanted is not None and len({b.context for b in builds}) > 1:
+            # modules pushing to one repository, told apart by their tags: the one whose
+            # tag is the container's but for its version; else a guess by the tag's words
+            builds = _tagged_at_another_version(builds, wanted) or builds
+            guess = _tag_words_guess(builds, image) if len(builds) > 1 else None
+            builds = [guess] if guess is not None else builds
         found = []
         for build in builds:
             run_from = self._run_from(build)
@@ -2261,7 +2334,7 @@ class _Finder:
                 said, run_from = replace(said, text=text), (module, None)
             found.append(
                 Evidence(
-                    build.kind,
+                    "image name guess" if guess is not None else build.kind,
                     said,
                     *run_from,
                     build.args,

@@ -1004,7 +1004,9 @@ def jib_builds(path: str, text: str) -> list[ImageBuild]:
     = '...' } }`) or Spring Boot's buildpacks (`spring-boot-maven-plugin`'s `<image><name>`,
     Gradle's `bootBuildImage { imageName = '...' }`) build from the module, from the build
     file's folder: Java services built so have no Dockerfile. A name whose repository has a
-    property in it (`${project.name}`) is no evidence; one in its tag is no matter."""
+    property in it (`${project.name}`) is no evidence; one in its tag is no matter. The
+    tag is kept (`apache/shop:order_v1_1.0`; None when not literal): modules that push to
+    one repository are told apart by it."""
     maven = path.endswith(".xml")
     found = []
     for kind, pattern in (
@@ -1021,7 +1023,9 @@ def jib_builds(path: str, text: str) -> list[ImageBuild]:
             continue
         line = text.count("\n", 0, match.start(1)) + 1
         folder = os.path.dirname(path) or "."
-        found.append(_built(image, folder, None, kind, path, text, line))
+        # its tag kept: modules that push to one repository are told apart by their tags
+        built = _built(image, folder, None, kind, path, text, line)
+        found.append(replace(built, tags=(image_tag(image),)))
     return found
 
 
@@ -1206,7 +1210,12 @@ def _inherited_jib_builds(poms: list[Pom], builds: list[ImageBuild]) -> list[Ima
     built = {os.path.normpath(b.context) for b in builds if b.kind == "jib"}
     return [
         ImageBuild(
-            found.image, found.module, None, "jib", Said(found.path, found.line, found.quoted)
+            found.image,
+            found.module,
+            None,
+            "jib",
+            Said(found.path, found.line, found.quoted),
+            tags=(image_tag(found.image),),
         )
         for found in inherited_jib_images(poms)
         if os.path.normpath(found.module) not in built
@@ -1268,6 +1277,7 @@ def _subproject_jib_builds(
             None,
             "jib",
             Said(each.said.path, each.said.line, f"{each.said.quoted} (subproject {each.folder})"),
+            tags=(image_tag(each.image),),
         )
         for each in found
         if given[each.image] == 1
@@ -2238,7 +2248,12 @@ _BUILD_FLAGS_WITH_VALUE = frozenset(
 )
 
 
-_DOCKER_BUILD_COMMAND = regex.compile(r"\b(?:docker|podman)(?:\s+buildx|\s+image)?\s+build\b")
+# `docker build`, `docker buildx build`, `docker image build`, and a variable word between
+# (`docker ${USE_BUILDX} build`: `buildx` or nothing, as the script chooses)
+_DOCKER_BUILD_COMMAND = regex.compile(
+    r"\b(?:docker|podman)"
+    r"(?:\s+(?:buildx|image|\$\{[A-Za-z_]\w*\}|\$[A-Za-z_]\w*|\$\([A-Za-z_]\w*\)))?\s+build\b"
+)
 _WORKFLOW_EXPRESSION = regex.compile(r"\$\{\{[^}]*\}\}")  # GitHub's `${{ ... }}`
 _VARIABLE = regex.compile(r"\w+=\S*")  # `CGO_ENABLED=0` before a command
 
@@ -2361,6 +2376,12 @@ _SHELL_ASSIGNMENT = regex.compile(
 _SCRIPT_FOLDER = regex.compile(
     r'"?\$\(\s*dirname\s+"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE)"?\s*\)"?'
 )
+# The shell's idiom for a folder's absolute path, `$(cd DIR && pwd)` (`;` for `&&`, `cd
+# -P`, `pwd -P`): DIR, from where the script runs (a `$(dirname "$0")` in it already the
+# script's folder, `.`)
+_CD_PWD = regex.compile(
+    r"\$\(\s*cd\s+(?:-[PL]\s+)?([^\s;&|()$`]+)\s*(?:;|&&)\s*pwd(?:\s+-[PL])?\s*\)"
+)
 _VARIABLE_ONLY = regex.compile(
     r"\$\{?\(?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9])\}?\)?"
 )  # `${REGISTRY}`, `$1`
@@ -2414,6 +2435,8 @@ def script_facts(
     for number, raw in lines:
         # `$(dirname "$0")` is the script's own folder, where it starts
         line = raw if make or "dirname" not in raw else _SCRIPT_FOLDER.sub(".", raw)
+        if not make and "pwd" in line:  # `$(cd "$(dirname "$0")/.." && pwd)`: `./..`
+            line = _CD_PWD.sub(lambda found: found[1].replace('"', ""), line)
         recipe = line.lstrip("@-+ \t") if make else line
         # the `if`/`case` branches around its commands (a script's: from the lines before)
         if GUARD_WORDS.search(recipe) or (guards.frames and not make):  # a `case`'s arm too
