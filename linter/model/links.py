@@ -158,6 +158,7 @@ from k8slb.reading.build_files import (
     ShellScript,
     arg_folder,
     context_paths,
+    go_binary_name,
     image_repository,
     image_tag,
     literal_image,
@@ -1950,6 +1951,13 @@ class _Finder:
             for dockerfile in (*apart.get(role, ()), *beside.get(role, ()))
             if os.path.basename(dockerfile.path).lower() not in ("dockerfile", "containerfile")
         }
+        whole = _normal(segment)
+        if whole in {_normal(workload.name or ""), _normal(container.name)}:
+            # the image's whole name, the container's too (`registration-operator`), over
+            # a word of it (`Dockerfile.registration` beside `Dockerfile.registration-operator`)
+            exact = {d.path: d for d in (*apart.get(whole, ()), *beside.get(whole, ()))}
+            if len(exact) == 1:
+                named = {(segment, path): d for path, d in exact.items()}
         if not named:
             return self._role_named_by_image(workload, container, image, segment)
         if len(named) != 1:
@@ -2027,6 +2035,8 @@ class _Finder:
             # only the binary it built): the module's go.mod places its context
             for copy in (*dockerfile.copies, *dockerfile.stage_copies):
                 if copy.source in (".", "./"):
+                    if self._builds_from(dockerfile, base):
+                        return base, copy.source  # `COPY . .` then `make`: the Makefile's
                     continue
                 source = _joined_folder(base, copy.source)
                 if source in self.by_folder or (
@@ -2037,6 +2047,27 @@ class _Finder:
             if not folder or folder in (os.sep, "."):
                 return None
             folder = os.path.dirname(folder)
+
+    def _builds_from(self, dockerfile: Dockerfile, base: str) -> bool:
+        """Whether a Dockerfile that copies its whole context builds Go from `base` as that
+        context: a `make` of its finds a Makefile read there (through the stage's copies),
+        or a `go build` of its names a package of the tree there. What the build runs,
+        not a guess: a context without that file fails the build."""
+        for call in dockerfile.make_calls:
+            names = [call.makefile] if call.makefile else ["GNUmakefile", "makefile", "Makefile"]
+            for name in names:
+                in_image = posixpath.normpath(posixpath.join(call.folder, name))
+                for source in context_paths(in_image, call.copies)[:1]:
+                    if os.path.normpath(os.path.join(base, source)) in self.builds.make_rules:
+                        return True
+        for build in dockerfile.go_builds:
+            below = build.package.partition("/...")[0]
+            if (
+                below not in (".", "")
+                and os.path.normpath(os.path.join(base, below)) in self.go.files
+            ):
+                return True
+        return False
 
     def _copied_folder(self, dockerfile: Dockerfile, context: str) -> str | None:
         """The one folder of code a Dockerfile copies from its wide context (`COPY
@@ -3125,6 +3156,31 @@ class _Finder:
             f"makes; {folder} is no one Go program's folder: no code is linked"
         )
 
+    def _runs_image_file(self, argv: Sequence[object], dockerfile: Dockerfile | None) -> str | None:
+        """Why an image whose program is a file its last stage copies from another image
+        the tree does not build (`COPY --from=registry.k8s.io/pause:3.9 /pause /pause`, `CMD
+        ["/pause"]`) runs no code of the repository, whatever else it copies (a script
+        another container of the pod runs). Only for a program named by its path in the
+        image, run as it is (no shell), which no later COPY from the context covers."""
+        if dockerfile is None or not argv or shell_script_of(argv) is not None:
+            return None
+        words = past_prefixes([str(w) for w in argv])
+        ran = posixpath.normpath(words[0]) if words and words[0].startswith("/") else ""
+        if not ran or "$" in ran or dockerfile.sources_of(ran) or dockerfile.built_sources_of(ran):
+            return None
+        for image, copy in dockerfile.image_copies:
+            dest = posixpath.normpath(copy.dest)
+            at = (dest, posixpath.join(dest, posixpath.basename(copy.source.rstrip("/"))))
+            if ran not in at or "$" in image:
+                continue
+            if any(same_image(build.image, image) for build in self.builds.builds):
+                return None  # an image of the tree's: its program may be the tree's code
+            return (
+                f"{dockerfile.path}: the image runs {ran}, a file it copies from the image "
+                f"{image}, which the repository does not build: no code of the repository"
+            )
+        return None
+
     @staticmethod
     def _named_at_top(chosen: Evidence, folder: str, modules: Sequence[str]) -> str | None:
         """Why a Dockerfile at the repository's top named for the image (`Dockerfile.cache`)
@@ -3471,7 +3527,8 @@ class _Finder:
         through = self._through_base(own)
         dockerfile = through[1] if through is not None else own
         return (
-            self._refused(chosen, folder, dockerfile)
+            self._runs_image_file(argv, dockerfile)
+            or self._refused(chosen, folder, dockerfile)
             or self._named_at_top(chosen, folder, modules)
             or self._host_binary_untraced(argv, chosen.folder, folder, dockerfile)
             or self._go_programs_unnamed(chosen, folder, dockerfile)
@@ -4052,12 +4109,21 @@ class _Finder:
             context = built_by.folder if built_by is not None else folder
             made = self._host_builds_copied(given, dockerfile, context)
             host = [_named(b, ran) for b in self.builds.go_builds]
-            builds = made or tuple(
-                {b.package: b for b in host if b is not None and _binary(b) == ran}.values()
-            )
+            named: dict[str, GoBuild] = {}  # of a package's builds, the file's first
+            for build in host:
+                if build is not None and _binary(build) == ran:
+                    named.setdefault(build.package, build)
+            builds = made or tuple(named.values())
 
         def package_of(build: GoBuild) -> str:
             below, dots, _ = build.package.partition("/...")
+            module = self._import_folder(below)
+            if module is not None:  # an import path (a host's build): its module's folder
+                return (
+                    os.path.join(module, ran)
+                    if dots and posixpath.basename(module) != ran
+                    else module
+                )
             # a pattern builds each main package below it: the one named as the binary (the
             # pattern's own folder when so named: `go install ./...` in /src/api makes `api`)
             named = dots and posixpath.basename(below) != ran
@@ -4085,10 +4151,63 @@ class _Finder:
         by_package: dict[str, GoBuild] = {}  # two scripts that build the same package agree
         for build in chosen:
             by_package.setdefault(package_of(build), build)
-        if len(by_package) != 1:
+        if len(by_package) > 1:
             return None
-        ((package, build),) = by_package.items()
-        return (build, package) if package in self.go.files else None
+        if by_package:
+            ((package, build),) = by_package.items()
+            if package in self.go.files:
+                return build, package
+        unread = [b for b in builds if package_of(b) not in self.go.files]
+        return self._binary_main(ran, dockerfile, folder, bool(unread))
+
+    def _binary_main(
+        self, ran: str, dockerfile: Dockerfile, folder: str, unread: bool
+    ) -> tuple[GoBuild, str] | None:
+        """The `main` package an image builds in a stage whose Go build is not read in full
+        (`make build` whose recipe Make's functions hide, `go build $(WHAT)`: `unread`, or
+        a `make` target no Makefile read makes), named as the binary the container runs:
+        the one `package main` of what the stages copy from the build context `folder`
+        that Go names so (`cmd/registration-operator`, for `/registration-operator`), as
+        several binaries of one image are each run by name. None when each build read is
+        of a known package (a binary none of them makes is not guessed), or not one
+        package so named."""
+        steps = [*dockerfile.go_builds, *dockerfile.make_calls]
+        if not ran or not _NAME.fullmatch(ran) or not steps:
+            return None
+        if not unread and not self._make_unread(dockerfile, folder):
+            return None
+        copied = {
+            _joined_folder(folder, copy.source)
+            for copy in (*dockerfile.stage_copies, *dockerfile.copies)
+            if "$" not in copy.source and not any(c in copy.source for c in "*?[")
+        }
+        mains = {
+            main
+            for source in copied
+            if _within(source, folder)
+            for main in self.go.mains_below(source)
+            if go_binary_name(main) == ran and not _vendored(main)
+        }
+        if len(mains) != 1:
+            return None
+        (main,) = mains
+        said = steps[-1].said
+        text = f"{said.text} (builds {ran}, the binary the container runs: {main} is the one "
+        text += "main package of those it copies that Go names so)"
+        return GoBuild(main, ran, replace(said, text=text)), main
+
+    def _make_unread(self, dockerfile: Dockerfile, folder: str) -> bool:
+        """Whether a `make` of the Dockerfile runs a target whose `go build`s no Makefile
+        read shows: a Makefile not found, a target it does not hold (one an included file
+        or a pattern rule makes), or one named by a build argument."""
+        for call in dockerfile.make_calls:
+            base, rules = self._makefile(call, folder)
+            if base is None:
+                return True
+            for target in call.targets or tuple(rules)[:1]:
+                if "$" in target or not rules.get(target):
+                    return True
+        return False
 
     def _host_builds_copied(
         self, argv: Sequence[object], dockerfile: Dockerfile, context: str
@@ -4192,15 +4311,28 @@ class _Finder:
         """A target's recipe's builds, their packages (relative to the folder make runs
         in) as folders of the tree, through the stage's copies from the context `base`."""
         found = []
+        run_by = f"{call.said.path}:{call.said.line}"
         for build in builds:
+            text = f"{build.said.text} (make {target}, run by {run_by})"
             below, dots, _ = build.package.partition("/...")
+            module = self._import_folder(below)
+            if module is not None:  # `go build antrea.io/antrea/v2/cmd/agent`: the module's
+                found.append(GoBuild(module + dots, build.output, replace(build.said, text=text)))
+                continue
             in_image = posixpath.normpath(posixpath.join(call.folder, below))
             for source in context_paths(in_image, call.copies, package=True):
                 package = os.path.normpath(os.path.join(base or ".", source)) + dots
-                run_by = f"{call.said.path}:{call.said.line}"
-                text = f"{build.said.text} (make {target}, run by {run_by})"
                 found.append(GoBuild(package, build.output, replace(build.said, text=text)))
         return found
+
+    def _import_folder(self, package: str) -> str | None:
+        """The folder of the tree a `go build` names by its import path (its first element
+        a domain: `example.com/shop/cmd/api`), below the module a go.mod of the tree
+        declares (Go's module mode); None for a path (`./cmd/api`) or another module's."""
+        first = package.split("/", 1)[0]
+        if "." not in first or first in (".", "..") or "$" in package:
+            return None
+        return self.go.module_folder(package)
 
     def _program_path(
         self, call: MakeCall, base: str | None, folder: str, target: str
