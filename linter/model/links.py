@@ -19,7 +19,16 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    container's `command`/`args` names as a binary; none named, no link); of a binary it
    copies from the context, built on the host, the `go build` of a Tiltfile's command
    string, a Makefile's, a script's: none read, no link when the folder found is not one
-   Go program's (the top, a library copied beside it);
+   Go program's (the top, a library copied beside it). A Makefile's recipe is read with
+   the variables the file sets (`$(GO) build -o $(BINDIR) ...`), an `-o` folder (one its
+   recipe `mkdir`s, one ending with `/`, or given several packages) naming each binary
+   for its package, an import path (`example.com/shop/cmd/api`) the folder its go.mod
+   says; where an image's build is not read in full (a target an included Makefile
+   makes, `go build $(WHAT)`), the one `main` package of the code it copies that Go names
+   as the binary the container runs (`/usr/local/bin/binder`: `cmd/binder`). A program
+   that is a file the image copies from another image the tree does not build (`COPY
+   --from=registry.k8s.io/pause:3.9 /pause /pause`, `CMD ["/pause"]`) runs no code of the
+   repository;
 3. the container's own `command`/`args` naming a script or module (they override the
    Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree,
    or the one Go `package main` named as the binary it runs, a prefix that execs it
@@ -3161,8 +3170,13 @@ class _Finder:
         the tree does not build (`COPY --from=registry.k8s.io/pause:3.9 /pause /pause`, `CMD
         ["/pause"]`) runs no code of the repository, whatever else it copies (a script
         another container of the pod runs). Only for a program named by its path in the
-        image, run as it is (no shell), which no later COPY from the context covers."""
+        image, run as it is (no shell), which no COPY from the context covers, in an
+        image none of whose stages takes code from the context or builds any."""
         if dockerfile is None or not argv or shell_script_of(argv) is not None:
+            return None
+        if dockerfile.stage_copies or dockerfile.go_builds or dockerfile.make_calls:
+            return None  # a stage of its own builds from the context (`--from=build`)
+        if dockerfile.arg_go_builds or dockerfile.cargo_builds:
             return None
         words = past_prefixes([str(w) for w in argv])
         ran = posixpath.normpath(words[0]) if words and words[0].startswith("/") else ""
@@ -4114,36 +4128,16 @@ class _Finder:
                 if build is not None and _binary(build) == ran:
                     named.setdefault(build.package, build)
             builds = made or tuple(named.values())
+        elif not builds and not ran:
+            # no program named (a kustomize base's, its overlay setting the command): the
+            # one binary built on the host that the image copies, and nothing else
+            builds = self._host_binaries_copied(dockerfile, built_by.folder if built_by else folder)
 
         def package_of(build: GoBuild) -> str:
-            below, dots, _ = build.package.partition("/...")
-            module = self._import_folder(below)
-            if module is not None:  # an import path (a host's build): its module's folder
-                return (
-                    os.path.join(module, ran)
-                    if dots and posixpath.basename(module) != ran
-                    else module
-                )
-            # a pattern builds each main package below it: the one named as the binary (the
-            # pattern's own folder when so named: `go install ./...` in /src/api makes `api`)
-            named = dots and posixpath.basename(below) != ran
-            relative = os.path.join(below, ran if named else "")
-            # the build context is the Dockerfile's folder or, as often, one above it (the
-            # repository's: `docker build -f services/geo/Dockerfile .`); a host's build
-            # runs from its file's folder or, as often, one above it (a script that first
-            # changes to the repository's root)
-            base = folder
-            if build not in dockerfile.go_builds:
-                base = os.path.dirname(build.said.path) or "."
-                relative = os.path.relpath(relative, base)
-            while True:
-                package = os.path.normpath(os.path.join(base, relative))
-                parent = os.path.dirname(base) or "."
-                if package in self.go.files or base in ("", ".") or parent == base:
-                    return package  # a named folder's climb ends at the root ("/")
-                base = parent
+            return self._built_package(build, ran, folder, dockerfile)
 
-        patterns = [b for b in builds if b.package.endswith("/...")]
+        # every program below a pattern (`./cmd/...`), not one written to a file
+        patterns = [b for b in builds if b.package.endswith("/...") and b.output is None]
         chosen = [b for b in builds if ran and _binary(b) == ran]
         chosen += [b for b in patterns if ran and package_of(b) in self.go.files]
         if not chosen and len({b.package for b in builds}) == 1 and not patterns:
@@ -4160,6 +4154,45 @@ class _Finder:
         unread = [b for b in builds if package_of(b) not in self.go.files]
         return self._binary_main(ran, dockerfile, folder, bool(unread))
 
+    def _built_package(self, build: GoBuild, ran: str, folder: str, dockerfile: Dockerfile) -> str:
+        """The folder of the tree of the package a `go build` makes the binary `ran` of: a
+        pattern's (`./cmd/...`) the one main below named as the binary (the pattern's own
+        folder when so named: `go install ./...` in /src/api makes `api`), or, written to
+        one file (`-o bin/x ./cmd/...`, as Go allows of a pattern of one `main`), its one
+        main package; an import path's below its module's go.mod."""
+        below, dots, _ = build.package.partition("/...")
+        one = bool(dots and build.output)  # a pattern of one program, written to a file
+        named = dots and not one and posixpath.basename(below) != ran
+        module = self._import_folder(below)
+        if module is not None:  # an import path (a host's build): its module's folder
+            package = os.path.join(module, ran) if named else module
+        else:
+            package = self._context_package(
+                build, os.path.join(below, ran if named else ""), folder, dockerfile
+            )
+        if one:
+            mains = self.go.mains_below(package)
+            return mains[0] if len(mains) == 1 else package + "/..."
+        return package
+
+    def _context_package(
+        self, build: GoBuild, relative: str, folder: str, dockerfile: Dockerfile
+    ) -> str:
+        """A build's package path as a folder of the tree: the build context is the
+        Dockerfile's folder or, as often, one above it (the repository's: `docker build
+        -f services/geo/Dockerfile .`); a host's build runs from its file's folder or, as
+        often, one above it (a script that first changes to the repository's root)."""
+        base = folder
+        if build not in dockerfile.go_builds:
+            base = os.path.dirname(build.said.path) or "."
+            relative = os.path.relpath(relative, base)
+        while True:
+            package = os.path.normpath(os.path.join(base, relative))
+            parent = os.path.dirname(base) or "."
+            if package in self.go.files or base in ("", ".") or parent == base:
+                return package  # a named folder's climb ends at the root ("/")
+            base = parent
+
     def _binary_main(
         self, ran: str, dockerfile: Dockerfile, folder: str, unread: bool
     ) -> tuple[GoBuild, str] | None:
@@ -4169,13 +4202,15 @@ class _Finder:
         the one `package main` of what the stages copy from the build context `folder`
         that Go names so (`cmd/registration-operator`, for `/registration-operator`), as
         several binaries of one image are each run by name. None when each build read is
-        of a known package (a binary none of them makes is not guessed), or not one
-        package so named."""
-        steps = [*dockerfile.go_builds, *dockerfile.make_calls]
+        of a known package (a binary none of them makes is not guessed), when the context
+        holds one program at most, or not one package so named."""
+        steps: list[GoBuild | MakeCall] = [*dockerfile.go_builds, *dockerfile.make_calls]
         if not ran or not _NAME.fullmatch(ran) or not steps:
             return None
         if not unread and not self._make_unread(dockerfile, folder):
             return None
+        if len(self.go.mains_below(folder)) < 2:
+            return None  # one program at most: the folder says as much
         copied = {
             _joined_folder(folder, copy.source)
             for copy in (*dockerfile.stage_copies, *dockerfile.copies)
@@ -4188,6 +4223,9 @@ class _Finder:
             for main in self.go.mains_below(source)
             if go_binary_name(main) == ran and not _vendored(main)
         }
+        chosen = self._packages_set(dockerfile, folder)
+        if chosen:  # `GO_BUILD_PACKAGES=./cmd/x make build`: of the packages its line names
+            mains &= chosen
         if len(mains) != 1:
             return None
         (main,) = mains
@@ -4195,6 +4233,28 @@ class _Finder:
         text = f"{said.text} (builds {ran}, the binary the container runs: {main} is the one "
         text += "main package of those it copies that Go names so)"
         return GoBuild(main, ran, replace(said, text=text)), main
+
+    def _packages_set(self, dockerfile: Dockerfile, folder: str) -> set[str]:
+        """The `main` packages of the context `folder` a `make` line's variables name
+        (`GO_BUILD_PACKAGES=./cmd/ledger make build`, `make build WHAT=cmd/ledger`): a
+        value that is a package's path from the folder make runs in, through its copies."""
+        found: set[str] = set()
+        for call in dockerfile.make_calls:
+            try:
+                words = shell_words(call.said.text.removeprefix("RUN "))
+            except ValueError:
+                continue
+            for word in words[:MAX_LINE_WORDS]:
+                name, equals, value = word.partition("=")
+                if not equals or not name.isidentifier() or "$" in value:
+                    continue
+                for path in value.split()[:MAX_LINE_WORDS]:
+                    in_image = posixpath.normpath(posixpath.join(call.folder, path))
+                    for source in context_paths(in_image, call.copies, package=True)[:1]:
+                        package = os.path.normpath(os.path.join(folder, source))
+                        if self.go.is_main(package):
+                            found.add(package)
+        return found
 
     def _make_unread(self, dockerfile: Dockerfile, folder: str) -> bool:
         """Whether a `make` of the Dockerfile runs a target whose `go build`s no Makefile
@@ -4234,6 +4294,15 @@ class _Finder:
                 found.setdefault(build.package, build)
         return tuple(found.values())
 
+    def _host_binaries_copied(self, dockerfile: Dockerfile, context: str) -> tuple[GoBuild, ...]:
+        """The host's `go build` of the one file the image's last stage copies from the
+        build `context`, when that file is a binary such a build writes (`COPY
+        bin/manager /`); none when it copies anything else from the context."""
+        if len(dockerfile.copies) != 1 or dockerfile.stage_copies:
+            return ()
+        source = os.path.normpath(os.path.join(context, dockerfile.copies[0].source))
+        return tuple(self._host_written().get(source, ())[:1])
+
     def _host_written(self) -> Mapping[str, list[GoBuild]]:
         """The files the host's `go build`s write (their `-o`, else the package's folder's
         name in the folder the build runs from), as paths of the tree, with their builds;
@@ -4241,7 +4310,9 @@ class _Finder:
         if self._written is None:
             self._written = defaultdict(list)
             for build in self.builds.go_builds:
-                if build.variable is not None or build.package.endswith("/..."):
+                if build.variable is not None or (
+                    build.package.endswith("/...") and build.output is None
+                ):
                     continue
                 output = build.output or posixpath.basename(build.package)
                 if "$" in output or os.path.isabs(output):
@@ -4451,6 +4522,7 @@ class _Finder:
 
 
 _NAME = regex.compile(r"[\w.-]+")  # a binary's name a script's variable may hold
+MAX_LINE_WORDS = 256  # the words of a RUN line read for the packages its variables name
 
 
 def _crate_name(said: Said) -> str:

@@ -3438,12 +3438,12 @@ def make_rules(path: str, text: str) -> tuple[tuple[str, tuple[GoBuild, ...]], .
                 if len(rules) < MAX_MAKE_RULES or target in rules:
                     rules.setdefault(target, [])
             continue
+        said = Said(path, number, line[:200])  # as written, the variables' names in it
         line = _expanded(line, variables=variables, make=True) if "$" in line else line
         made_folders |= _made_folders(line)
         start = _RECIPE_GO_BUILD.search(line)
         if start is None or not current:
             continue
-        said = Said(path, number, line[:200])
         made = _go_builds(
             line[start.start() :], "/make", [Copy(".", "/make")], said, folders=made_folders
         )
@@ -4143,14 +4143,29 @@ def _go_builds(
             if package.endswith(".go"):  # `go build ./cmd/main.go`: that file's package
                 package = posixpath.dirname(package) or "."
             package = _below_import_path(package, within)
+            if _import_path(package):
+                # `go build example.com/shop/cmd/api`: a module's package wherever it runs,
+                # its folder the one go.mod says (model/links.py), not the folder it runs in
+                found.append(
+                    GoBuild(package + dots, written if not dots or not into else None, said)
+                )
+                continue
             in_image = posixpath.normpath(posixpath.join(within, package))
             context = _package_in_context(in_image, copies)
             if context is not None:
                 template = variable if "$" in package else None
-                found.append(
-                    GoBuild(context + dots, None if dots else written, said, variable=template)
-                )
+                # a pattern's binaries named for their packages, unless one file is
+                # given (`-o bin/x ./cmd/...`: Go requires the pattern's one main)
+                kept = None if dots and (into or output is None) else written
+                found.append(GoBuild(context + dots, kept, said, variable=template))
     return found
+
+
+def _import_path(package: str) -> bool:
+    """Whether a `go build`'s package is an import path (its first element a domain:
+    `example.com/shop/cmd/api`), not a folder (`./cmd/api`, `cmd/api/main.go`)."""
+    first = package.split("/", 1)[0]
+    return "." in first and first not in (".", "..") and not package.endswith(".go")
 
 
 _MAJOR_VERSION = regex.compile(r"v[0-9]+")
