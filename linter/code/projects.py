@@ -373,6 +373,19 @@ class GoPackages:
         folder = os.path.normpath(os.path.join(root, name)) if root is not None else None
         return folder if folder in self.files else None
 
+    def module_folder(self, import_path: str) -> str | None:
+        """The folder of the tree an import path names below the module a go.mod declares
+        (`antrea.io/antrea/v2/cmd/agent` of the module `antrea.io/antrea/v2` at the top:
+        `cmd/agent`), as the go command finds it, whether or not it holds scanned files (a
+        pattern's `.../cmd`); None for a path below no module declared once."""
+        parts = import_path.split("/")
+        for length in range(min(len(parts), MAX_IMPORT_DEPTH), 0, -1):
+            module = "/".join(parts[:length])
+            root = self.declared.get(module)
+            if root is not None and module not in self.shared:
+                return os.path.normpath(os.path.join(root, *parts[length:]))
+        return None
+
     def _declared_folder(self, import_path: str) -> str | None:
         """The scanned folder an import path names below the module a go.mod declares, as
         the go command finds it: the longest module path the import starts with, then the

@@ -21,7 +21,16 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    container's `command`/`args` names as a binary; none named, no link); of a binary it
    copies from the context, built on the host, the `go build` of a Tiltfile's command
    string, a Makefile's, a script's: none read, no link when the folder found is not one
-   Go program's (the top, a library copied beside it);
+   Go program's (the top, a library copied beside it). A Makefile's recipe is read with
+   the variables the file sets (`$(GO) build -o $(BINDIR) ...`), an `-o` folder (one its
+   recipe `mkdir`s, one ending with `/`, or given several packages) naming each binary
+   for its package, an import path (`example.com/shop/cmd/api`) the folder its go.mod
+   says; where an image's build is not read in full (a target an included Makefile
+   makes, `go build $(WHAT)`), the one `main` package of the code it copies that Go names
+   as the binary the container runs (`/usr/local/bin/binder`: `cmd/binder`). A program
+   that is a file the image copies from another image the tree does not build (`COPY
+   --from=registry.k8s.io/pause:3.9 /pause /pause`, `CMD ["/pause"]`) runs no code of the
+   repository;
 3. the container's own `command`/`args` naming a script or module (they override the
    Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree,
    or the one Go `package main` named as the binary it runs, a prefix that execs it
@@ -163,6 +172,7 @@ from k8slb.reading.build_files import (
     ShellScript,
     arg_folder,
     context_paths,
+    go_binary_name,
     image_repository,
     image_tag,
     literal_image,
@@ -2022,6 +2032,13 @@ class _Finder:
             for dockerfile in (*apart.get(role, ()), *beside.get(role, ()))
             if os.path.basename(dockerfile.path).lower() not in ("dockerfile", "containerfile")
         }
+        whole = _normal(segment)
+        if whole in {_normal(workload.name or ""), _normal(container.name)}:
+            # the image's whole name, the container's too (`registration-operator`), over
+            # a word of it (`Dockerfile.registration` beside `Dockerfile.registration-operator`)
+            exact = {d.path: d for d in (*apart.get(whole, ()), *beside.get(whole, ()))}
+            if len(exact) == 1:
+                named = {(segment, path): d for path, d in exact.items()}
         if not named:
             return self._role_named_by_image(workload, container, image, segment)
         if len(named) != 1:
@@ -2099,6 +2116,8 @@ class _Finder:
             # only the binary it built): the module's go.mod places its context
             for copy in (*dockerfile.copies, *dockerfile.stage_copies):
                 if copy.source in (".", "./"):
+                    if self._builds_from(dockerfile, base):
+                        return base, copy.source  # `COPY . .` then `make`: the Makefile's
                     continue
                 source = _joined_folder(base, copy.source)
                 if source in self.by_folder or (
@@ -2109,6 +2128,27 @@ class _Finder:
             if not folder or folder in (os.sep, "."):
                 return None
             folder = os.path.dirname(folder)
+
+    def _builds_from(self, dockerfile: Dockerfile, base: str) -> bool:
+        """Whether a Dockerfile that copies its whole context builds Go from `base` as that
+        context: a `make` of its finds a Makefile read there (through the stage's copies),
+        or a `go build` of its names a package of the tree there. What the build runs,
+        not a guess: a context without that file fails the build."""
+        for call in dockerfile.make_calls:
+            names = [call.makefile] if call.makefile else ["GNUmakefile", "makefile", "Makefile"]
+            for name in names:
+                in_image = posixpath.normpath(posixpath.join(call.folder, name))
+                for source in context_paths(in_image, call.copies)[:1]:
+                    if os.path.normpath(os.path.join(base, source)) in self.builds.make_rules:
+                        return True
+        for build in dockerfile.go_builds:
+            below = build.package.partition("/...")[0]
+            if (
+                below not in (".", "")
+                and os.path.normpath(os.path.join(base, below)) in self.go.files
+            ):
+                return True
+        return False
 
     def _copied_folder(self, dockerfile: Dockerfile, context: str) -> str | None:
         """The one folder of code a Dockerfile copies from its wide context (`COPY
@@ -3215,6 +3255,36 @@ class _Finder:
             f"makes; {folder} is no one Go program's folder: no code is linked"
         )
 
+    def _runs_image_file(self, argv: Sequence[object], dockerfile: Dockerfile | None) -> str | None:
+        """Why an image whose program is a file its last stage copies from another image
+        the tree does not build (`COPY --from=registry.k8s.io/pause:3.9 /pause /pause`, `CMD
+        ["/pause"]`) runs no code of the repository, whatever else it copies (a script
+        another container of the pod runs). Only for a program named by its path in the
+        image, run as it is (no shell), which no COPY from the context covers, in an
+        image none of whose stages takes code from the context or builds any."""
+        if dockerfile is None or not argv or shell_script_of(argv) is not None:
+            return None
+        if dockerfile.stage_copies or dockerfile.go_builds or dockerfile.make_calls:
+            return None  # a stage of its own builds from the context (`--from=build`)
+        if dockerfile.arg_go_builds or dockerfile.cargo_builds:
+            return None
+        words = past_prefixes([str(w) for w in argv])
+        ran = posixpath.normpath(words[0]) if words and words[0].startswith("/") else ""
+        if not ran or "$" in ran or dockerfile.sources_of(ran) or dockerfile.built_sources_of(ran):
+            return None
+        for image, copy in dockerfile.image_copies:
+            dest = posixpath.normpath(copy.dest)
+            at = (dest, posixpath.join(dest, posixpath.basename(copy.source.rstrip("/"))))
+            if ran not in at or "$" in image:
+                continue
+            if any(same_image(build.image, image) for build in self.builds.builds):
+                return None  # an image of the tree's: its program may be the tree's code
+            return (
+                f"{dockerfile.path}: the image runs {ran}, a file it copies from the image "
+                f"{image}, which the repository does not build: no code of the repository"
+            )
+        return None
+
     @staticmethod
     def _named_at_top(chosen: Evidence, folder: str, modules: Sequence[str]) -> str | None:
         """Why a Dockerfile at the repository's top named for the image (`Dockerfile.cache`)
@@ -3561,7 +3631,8 @@ class _Finder:
         through = self._through_base(own)
         dockerfile = through[1] if through is not None else own
         return (
-            self._refused(chosen, folder, dockerfile)
+            self._runs_image_file(argv, dockerfile)
+            or self._refused(chosen, folder, dockerfile)
             or self._named_at_top(chosen, folder, modules)
             or self._host_binary_untraced(argv, chosen.folder, folder, dockerfile)
             or self._go_programs_unnamed(chosen, folder, dockerfile)
@@ -4142,32 +4213,21 @@ class _Finder:
             context = built_by.folder if built_by is not None else folder
             made = self._host_builds_copied(given, dockerfile, context)
             host = [_named(b, ran) for b in self.builds.go_builds]
-            builds = made or tuple(
-                {b.package: b for b in host if b is not None and _binary(b) == ran}.values()
-            )
+            named: dict[str, GoBuild] = {}  # of a package's builds, the file's first
+            for build in host:
+                if build is not None and _binary(build) == ran:
+                    named.setdefault(build.package, build)
+            builds = made or tuple(named.values())
+        elif not builds and not ran:
+            # no program named (a kustomize base's, its overlay setting the command): the
+            # one binary built on the host that the image copies, and nothing else
+            builds = self._host_binaries_copied(dockerfile, built_by.folder if built_by else folder)
 
         def package_of(build: GoBuild) -> str:
-            below, dots, _ = build.package.partition("/...")
-            # a pattern builds each main package below it: the one named as the binary (the
-            # pattern's own folder when so named: `go install ./...` in /src/api makes `api`)
-            named = dots and posixpath.basename(below) != ran
-            relative = os.path.join(below, ran if named else "")
-            # the build context is the Dockerfile's folder or, as often, one above it (the
-            # repository's: `docker build -f services/geo/Dockerfile .`); a host's build
-            # runs from its file's folder or, as often, one above it (a script that first
-            # changes to the repository's root)
-            base = folder
-            if build not in dockerfile.go_builds:
-                base = os.path.dirname(build.said.path) or "."
-                relative = os.path.relpath(relative, base)
-            while True:
-                package = os.path.normpath(os.path.join(base, relative))
-                parent = os.path.dirname(base) or "."
-                if package in self.go.files or base in ("", ".") or parent == base:
-                    return package  # a named folder's climb ends at the root ("/")
-                base = parent
+            return self._built_package(build, ran, folder, dockerfile)
 
-        patterns = [b for b in builds if b.package.endswith("/...")]
+        # every program below a pattern (`./cmd/...`), not one written to a file
+        patterns = [b for b in builds if b.package.endswith("/...") and b.output is None]
         chosen = [b for b in builds if ran and _binary(b) == ran]
         chosen += [b for b in patterns if ran and package_of(b) in self.go.files]
         if not chosen and len({b.package for b in builds}) == 1 and not patterns:
@@ -4175,10 +4235,129 @@ class _Finder:
         by_package: dict[str, GoBuild] = {}  # two scripts that build the same package agree
         for build in chosen:
             by_package.setdefault(package_of(build), build)
-        if len(by_package) != 1:
+        if len(by_package) > 1:
             return None
-        ((package, build),) = by_package.items()
-        return (build, package) if package in self.go.files else None
+        if by_package:
+            ((package, build),) = by_package.items()
+            if package in self.go.files:
+                return build, package
+        unread = [b for b in builds if package_of(b) not in self.go.files]
+        return self._binary_main(ran, dockerfile, folder, bool(unread))
+
+    def _built_package(self, build: GoBuild, ran: str, folder: str, dockerfile: Dockerfile) -> str:
+        """The folder of the tree of the package a `go build` makes the binary `ran` of: a
+        pattern's (`./cmd/...`) the one main below named as the binary (the pattern's own
+        folder when so named: `go install ./...` in /src/api makes `api`), or, written to
+        one file (`-o bin/x ./cmd/...`, as Go allows of a pattern of one `main`), its one
+        main package; an import path's below its module's go.mod."""
+        below, dots, _ = build.package.partition("/...")
+        one = bool(dots and build.output)  # a pattern of one program, written to a file
+        named = dots and not one and posixpath.basename(below) != ran
+        module = self._import_folder(below)
+        if module is not None:  # an import path (a host's build): its module's folder
+            package = os.path.join(module, ran) if named else module
+        else:
+            package = self._context_package(
+                build, os.path.join(below, ran if named else ""), folder, dockerfile
+            )
+        if one:
+            mains = self.go.mains_below(package)
+            return mains[0] if len(mains) == 1 else package + "/..."
+        return package
+
+    def _context_package(
+        self, build: GoBuild, relative: str, folder: str, dockerfile: Dockerfile
+    ) -> str:
+        """A build's package path as a folder of the tree: the build context is the
+        Dockerfile's folder or, as often, one above it (the repository's: `docker build
+        -f services/geo/Dockerfile .`); a host's build runs from its file's folder or, as
+        often, one above it (a script that first changes to the repository's root)."""
+        base = folder
+        if build not in dockerfile.go_builds:
+            base = os.path.dirname(build.said.path) or "."
+            relative = os.path.relpath(relative, base)
+        while True:
+            package = os.path.normpath(os.path.join(base, relative))
+            parent = os.path.dirname(base) or "."
+            if package in self.go.files or base in ("", ".") or parent == base:
+                return package  # a named folder's climb ends at the root ("/")
+            base = parent
+
+    def _binary_main(
+        self, ran: str, dockerfile: Dockerfile, folder: str, unread: bool
+    ) -> tuple[GoBuild, str] | None:
+        """The `main` package an image builds in a stage whose Go build is not read in full
+        (`make build` whose recipe Make's functions hide, `go build $(WHAT)`: `unread`, or
+        a `make` target no Makefile read makes), named as the binary the container runs:
+        the one `package main` of what the stages copy from the build context `folder`
+        that Go names so (`cmd/registration-operator`, for `/registration-operator`), as
+        several binaries of one image are each run by name. None when each build read is
+        of a known package (a binary none of them makes is not guessed), when the context
+        holds one program at most, or not one package so named."""
+        steps: list[GoBuild | MakeCall] = [*dockerfile.go_builds, *dockerfile.make_calls]
+        if not ran or not _NAME.fullmatch(ran) or not steps:
+            return None
+        if not unread and not self._make_unread(dockerfile, folder):
+            return None
+        if len(self.go.mains_below(folder)) < 2:
+            return None  # one program at most: the folder says as much
+        copied = {
+            _joined_folder(folder, copy.source)
+            for copy in (*dockerfile.stage_copies, *dockerfile.copies)
+            if "$" not in copy.source and not any(c in copy.source for c in "*?[")
+        }
+        mains = {
+            main
+            for source in copied
+            if _within(source, folder)
+            for main in self.go.mains_below(source)
+            if go_binary_name(main) == ran and not _vendored(main)
+        }
+        chosen = self._packages_set(dockerfile, folder)
+        if chosen:  # `GO_BUILD_PACKAGES=./cmd/x make build`: of the packages its line names
+            mains &= chosen
+        if len(mains) != 1:
+            return None
+        (main,) = mains
+        said = steps[-1].said
+        text = f"{said.text} (builds {ran}, the binary the container runs: {main} is the one "
+        text += "main package of those it copies that Go names so)"
+        return GoBuild(main, ran, replace(said, text=text)), main
+
+    def _packages_set(self, dockerfile: Dockerfile, folder: str) -> set[str]:
+        """The `main` packages of the context `folder` a `make` line's variables name
+        (`GO_BUILD_PACKAGES=./cmd/ledger make build`, `make build WHAT=cmd/ledger`): a
+        value that is a package's path from the folder make runs in, through its copies."""
+        found: set[str] = set()
+        for call in dockerfile.make_calls:
+            try:
+                words = shell_words(call.said.text.removeprefix("RUN "))
+            except ValueError:
+                continue
+            for word in words[:MAX_LINE_WORDS]:
+                name, equals, value = word.partition("=")
+                if not equals or not name.isidentifier() or "$" in value:
+                    continue
+                for path in value.split()[:MAX_LINE_WORDS]:
+                    in_image = posixpath.normpath(posixpath.join(call.folder, path))
+                    for source in context_paths(in_image, call.copies, package=True)[:1]:
+                        package = os.path.normpath(os.path.join(folder, source))
+                        if self.go.is_main(package):
+                            found.add(package)
+        return found
+
+    def _make_unread(self, dockerfile: Dockerfile, folder: str) -> bool:
+        """Whether a `make` of the Dockerfile runs a target whose `go build`s no Makefile
+        read shows: a Makefile not found, a target it does not hold (one an included file
+        or a pattern rule makes), or one named by a build argument."""
+        for call in dockerfile.make_calls:
+            base, rules = self._makefile(call, folder)
+            if base is None:
+                return True
+            for target in call.targets or tuple(rules)[:1]:
+                if "$" in target or not rules.get(target):
+                    return True
+        return False
 
     def _host_builds_copied(
         self, argv: Sequence[object], dockerfile: Dockerfile, context: str
@@ -4205,6 +4384,15 @@ class _Finder:
                 found.setdefault(build.package, build)
         return tuple(found.values())
 
+    def _host_binaries_copied(self, dockerfile: Dockerfile, context: str) -> tuple[GoBuild, ...]:
+        """The host's `go build` of the one file the image's last stage copies from the
+        build `context`, when that file is a binary such a build writes (`COPY
+        bin/manager /`); none when it copies anything else from the context."""
+        if len(dockerfile.copies) != 1 or dockerfile.stage_copies:
+            return ()
+        source = os.path.normpath(os.path.join(context, dockerfile.copies[0].source))
+        return tuple(self._host_written().get(source, ())[:1])
+
     def _host_written(self) -> Mapping[str, list[GoBuild]]:
         """The files the host's `go build`s write (their `-o`, else the package's folder's
         name in the folder the build runs from), as paths of the tree, with their builds;
@@ -4212,7 +4400,9 @@ class _Finder:
         if self._written is None:
             self._written = defaultdict(list)
             for build in self.builds.go_builds:
-                if build.variable is not None or build.package.endswith("/..."):
+                if build.variable is not None or (
+                    build.package.endswith("/...") and build.output is None
+                ):
                     continue
                 output = build.output or posixpath.basename(build.package)
                 if "$" in output or os.path.isabs(output):
@@ -4282,15 +4472,28 @@ class _Finder:
         """A target's recipe's builds, their packages (relative to the folder make runs
         in) as folders of the tree, through the stage's copies from the context `base`."""
         found = []
+        run_by = f"{call.said.path}:{call.said.line}"
         for build in builds:
+            text = f"{build.said.text} (make {target}, run by {run_by})"
             below, dots, _ = build.package.partition("/...")
+            module = self._import_folder(below)
+            if module is not None:  # `go build antrea.io/antrea/v2/cmd/agent`: the module's
+                found.append(GoBuild(module + dots, build.output, replace(build.said, text=text)))
+                continue
             in_image = posixpath.normpath(posixpath.join(call.folder, below))
             for source in context_paths(in_image, call.copies, package=True):
                 package = os.path.normpath(os.path.join(base or ".", source)) + dots
-                run_by = f"{call.said.path}:{call.said.line}"
-                text = f"{build.said.text} (make {target}, run by {run_by})"
                 found.append(GoBuild(package, build.output, replace(build.said, text=text)))
         return found
+
+    def _import_folder(self, package: str) -> str | None:
+        """The folder of the tree a `go build` names by its import path (its first element
+        a domain: `example.com/shop/cmd/api`), below the module a go.mod of the tree
+        declares (Go's module mode); None for a path (`./cmd/api`) or another module's."""
+        first = package.split("/", 1)[0]
+        if "." not in first or first in (".", "..") or "$" in package:
+            return None
+        return self.go.module_folder(package)
 
     def _program_path(
         self, call: MakeCall, base: str | None, folder: str, target: str
@@ -4409,6 +4612,7 @@ class _Finder:
 
 
 _NAME = regex.compile(r"[\w.-]+")  # a binary's name a script's variable may hold
+MAX_LINE_WORDS = 256  # the words of a RUN line read for the packages its variables name
 
 
 def _crate_name(said: Said) -> str:

@@ -15,7 +15,7 @@ import json
 import os
 import posixpath
 from collections import ChainMap, Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -769,12 +769,12 @@ def host_go_builds(
     lines: Iterable[tuple[int, str]] = enumerate(text.splitlines(), start=first)
     if make:
         lines = list(_logical_lines(text, comments=True))
-        for _, line in lines:
-            _assign(line, variables, make=True)
+        variables = _make_variables(text)
     pattern = _SHELL_GO_BUILD if shell or make else _HOST_GO_BUILD
     recipes = {number for number, recipe, _ in _make_lines(text) if recipe} if make else set()
     targets: list[str] = []  # the rule's targets a recipe's `$@` names in turn
     room = [MAX_TARGET_COMMANDS]  # what a file's commands made for each target may hold
+    made: set[str] = set()  # the folders a `mkdir` of the rule's recipe made so far
     found: list[GoBuild] = []
     for number, line in lines:
         if shell:
@@ -782,10 +782,13 @@ def host_go_builds(
         said = Said(path, number, line.strip())
         if make and number not in recipes and ":" in line and not _MAKE_DIRECTIVE.match(line):
             targets = _rule_targets(_expanded(line, variables=variables, make=True))
-        if make and _MAKE_ASSIGNMENT.match(line):
+            made = set()
+        if make and number not in recipes and _MAKE_ASSIGNMENT.match(line):
             continue  # `GOBUILD = $(GOCMD) build`: a value, run where a recipe uses it
         if make and "$" in line:
             line = _expanded(line, variables=variables, make=True)
+        if make and number in recipes:
+            made |= _made_folders(line.lstrip("\t@-+ "))
         if "go" not in line or line.lstrip().startswith("#") or here is None:
             continue
         # the tree (from the root, for an absolute path) as if copied to /host, the
@@ -797,7 +800,7 @@ def host_go_builds(
             for command in commands:
                 # a target's own command, as make runs it (`go build -o ./api/api ./api/`)
                 run = said if command == match.group(0) else replace(said, text=command.strip())
-                found += _go_builds(command, workdir, copied, run, templates=True)
+                found += _go_builds(command, workdir, copied, run, templates=True, folders=made)
     return tuple(found)
 
 
@@ -3453,24 +3456,59 @@ def make_rules(path: str, text: str) -> tuple[tuple[str, tuple[GoBuild, ...]], .
     target's (`.PHONY`)."""
     if len(text) > MAX_SCRIPT or ":" not in text:
         return ()
+    variables = _make_variables(text)
     rules: dict[str, list[GoBuild]] = {}
     current: list[str] = []
+    made_folders: set[str] = set()  # what this rule's recipe made with `mkdir` so far
     for number, recipe, line in _make_lines(text):
         if not recipe:
-            current = _rule_targets(line)
+            current, made_folders = _rule_targets(line), set()
             for target in current:
                 if len(rules) < MAX_MAKE_RULES or target in rules:
                     rules.setdefault(target, [])
             continue
+        said = Said(path, number, line[:200])  # as written, the variables' names in it
+        line = _expanded(line, variables=variables, make=True) if "$" in line else line
+        made_folders |= _made_folders(line)
         start = _RECIPE_GO_BUILD.search(line)
         if start is None or not current:
             continue
-        said = Said(path, number, line[:200])
-        made = _go_builds(line[start.start() :], "/make", [Copy(".", "/make")], said)
+        made = _go_builds(
+            line[start.start() :], "/make", [Copy(".", "/make")], said, folders=made_folders
+        )
         for target in current:
             if target in rules:
                 rules[target] = (rules[target] + made)[:MAX_RULE_BUILDS]
     return tuple((target, tuple(builds)) for target, builds in rules.items())
+
+
+def _make_variables(text: str) -> dict[str, str | None]:
+    """The variables a Makefile sets, as Make reads them all before it runs a recipe (with
+    their values expanded as set); `CURDIR`, Make's own, the folder it runs in: `.`, the
+    paths of a recipe being relative to it. A recipe's `GO=$(GO) hack/x.sh` sets none:
+    it is the shell's, for that command."""
+    variables: dict[str, str | None] = {"CURDIR": "."}
+    for _, recipe, line in _make_lines(text):
+        if not recipe:
+            _assign(line, variables, make=True)
+    return variables
+
+
+MAX_MKDIR_FOLDERS = 16
+# a `mkdir -p DIR` of a recipe or a script (after `@`, before `&&`): the folders it makes
+_MKDIR = regex.compile(r"(?:^|[;&|(]\s*)mkdir((?:\s+[^\s;&|)]+)+)")
+
+
+def _made_folders(line: str) -> set[str]:
+    """The literal folders a line's `mkdir` commands make (quotes and a last `/` left out):
+    what a later `go build -o DIR` writes its binary into, named for its package."""
+    found: set[str] = set()
+    for match in _MKDIR.finditer(line.strip()):
+        for word in match.group(1).split()[:MAX_MKDIR_FOLDERS]:
+            folder = word.strip("\"'").rstrip("/")
+            if folder and not folder.startswith("-") and "$" not in folder:
+                found.add(posixpath.normpath(folder))
+    return found
 
 
 def _make_lines(text: str) -> Iterator[tuple[int, bool, str]]:
@@ -4082,13 +4120,17 @@ def _go_builds(
     said: Said,
     templates: bool = False,
     declared: Mapping[str, str | None] | None = None,
+    folders: Collection[str] = (),
 ) -> list[GoBuild]:
     """The `go build`/`go install` commands of a RUN line, run where its `cd`s lead from
     the stage's WORKDIR (`cd server && go build`), their packages mapped back from the
     image to the build context through the stage's COPY lines. With `templates` (a host's
     script), a build whose binary is named by a variable alone keeps the package that
     variable names too (`go build -o bin/$1 service/$1/main.go`); with `declared` (a
-    Dockerfile's ARGs), one whose package the build arguments choose (`./${CMD_PATH}`)."""
+    Dockerfile's ARGs), one whose package the build arguments choose (`./${CMD_PATH}`).
+    An `-o` that is a folder (ending with `/`, one of `folders` a `mkdir` made before, or
+    given with several packages, as Go requires) writes each binary into it under Go's
+    name for it (go_binary_name): `-o bin/ ./cmd/api` writes `bin/api`."""
     found = []
     for here, command in _commands_where(script, workdir):
         if len(command) < 2 or posixpath.basename(command[0]) not in _GO_COMMANDS:
@@ -4116,20 +4158,57 @@ def _go_builds(
             or (variable and {variable} == _variables_used(p) and "/..." not in p)
             or (declared is not None and _chooses(p, declared) and "/..." not in p)
         ]
+        into = output is not None and (
+            output.endswith("/")
+            or posixpath.normpath(output) in folders
+            or len({p for p in packages if not p.endswith(".go")}) > 1
+        )
         for package in packages or ["."]:
+            written = output
+            if into and output is not None and "/..." not in package:
+                written = posixpath.join(output.rstrip("/") or "/", go_binary_name(package))
             # `./cmd/...`: every main package below, each binary named for its folder
             package, dots, _ = package.partition("/...")
             if package.endswith(".go"):  # `go build ./cmd/main.go`: that file's package
                 package = posixpath.dirname(package) or "."
             package = _below_import_path(package, within)
+            if _import_path(package):
+                # `go build example.com/shop/cmd/api`: a module's package wherever it runs,
+                # its folder the one go.mod says (model/links.py), not the folder it runs in
+                found.append(
+                    GoBuild(package + dots, written if not dots or not into else None, said)
+                )
+                continue
             in_image = posixpath.normpath(posixpath.join(within, package))
             context = _package_in_context(in_image, copies)
             if context is not None:
                 template = variable if "$" in package else None
-                found.append(
-                    GoBuild(context + dots, None if dots else output, said, variable=template)
-                )
+                # a pattern's binaries named for their packages, unless one file is
+                # given (`-o bin/x ./cmd/...`: Go requires the pattern's one main)
+                kept = None if dots and (into or output is None) else written
+                found.append(GoBuild(context + dots, kept, said, variable=template))
     return found
+
+
+def _import_path(package: str) -> bool:
+    """Whether a `go build`'s package is an import path (its first element a domain:
+    `example.com/shop/cmd/api`), not a folder (`./cmd/api`, `cmd/api/main.go`)."""
+    first = package.split("/", 1)[0]
+    return "." in first and first not in (".", "..") and not package.endswith(".go")
+
+
+_MAJOR_VERSION = regex.compile(r"v[0-9]+")
+
+
+def go_binary_name(package: str) -> str:
+    """The name Go gives a package's binary: its path's last element (of a file, the
+    folder's), or the one before a major version's (`example.com/tool/v2`: `tool`)."""
+    parts = [p for p in package.split("/") if p not in ("", ".", "...")]
+    if parts and parts[-1].endswith(".go"):
+        parts = parts[:-1]
+    if len(parts) > 1 and _MAJOR_VERSION.fullmatch(parts[-1]):
+        parts = parts[:-1]
+    return parts[-1] if parts else "."
 
 
 # `cargo build` options that take a value (`--target x86_64-unknown-linux-musl`); what a
