@@ -478,19 +478,7 @@ class GrpcNoGracefulShutdown(Rule):
         the wait (`_late_handlers`)."""
         if facts.language != "go":
             return
-        stopped = {stop.server for stop in facts.stops}
-        servers = {s.name: s for s in facts.servers if s.name}
-        waits = [
-            (wait, servers[wait.server])
-            for wait in facts.waits
-            if wait.server in servers
-            and not servers[wait.server].handed
-            and wait.server not in stopped
-            # served through net/http: neither server stopped where it is served
-            and (wait.server in facts.starts or wait.http_stopped is False)
-            and wait.pending is None
-            and wait.late_handler is None
-        ]
+        waits = _unstopped_waits(facts)
         if not waits:
             # most modules: the program's code (a closure of every file a container
             # runs) is not gathered for them, which made this quadratic in a program
@@ -737,6 +725,24 @@ def _http_advice(wait: Wait, name: str, grace: int, caught: bool) -> str:
         "does not drain the connections ServeHTTP serves",
     ]
     return "".join(steps)
+
+
+def _unstopped_waits(facts: CodeFacts) -> list[tuple[Wait, Server]]:
+    """The waits of a Go module's servers that nothing stops, with each server: none
+    handed to code k8slb does not follow, no handler registered after the wait."""
+    stopped = {stop.server for stop in facts.stops}
+    servers = {s.name: s for s in facts.servers if s.name}
+    return [
+        (wait, servers[wait.server])
+        for wait in facts.waits
+        if wait.server in servers
+        and not servers[wait.server].handed
+        and wait.server not in stopped
+        # served through net/http: neither server stopped where it is served
+        and (wait.server in facts.starts or wait.http_stopped is False)
+        and wait.pending is None
+        and wait.late_handler is None
+    ]
 
 
 def _programs_handling_sigterm(context: Context, facts: CodeFacts) -> dict[str, bool]:
