@@ -5,7 +5,7 @@ from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts, Server, Wait
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
-from k8slb.model.addresses import unix_socket
+from k8slb.model.addresses import unix_socket_only
 from k8slb.model.entries import Entries, entries_of, signal_owner
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
@@ -61,12 +61,18 @@ _UNIX_SOCKET = (
     "runs), it gets no SIGTERM from Kubernetes, which signals the container's main "
     "process, and that process stops it; run as a container's own process, it does"
 )
+# Said of a server on a Unix socket a container runs (or whose runner is not asked).
+LOCAL_SOCKET = (
+    "info only: it listens on a Unix socket alone, which no Service reaches (kube-proxy "
+    "balances IP addresses and ports): its callers share the socket file on the node (a "
+    "kubelet, a CNI or runtime plugin's binary), so its stop cuts no Service traffic, "
+    "only those callers' calls in flight"
+)
 
 
-def _unix_only(facts: CodeFacts, server: str) -> bool:
+def _unix_only(facts: CodeFacts, server: str | None) -> bool:
     """Whether every address the module's server listens on is a Unix socket."""
-    listens = [listen.address for listen in facts.listens if listen.server == server]
-    return bool(listens) and all(unix_socket(address) for address in listens)
+    return unix_socket_only(facts, server)
 
 
 class GrpcNoGracefulShutdown(Rule):
@@ -236,13 +242,16 @@ class GrpcNoGracefulShutdown(Rule):
     timer that calls `forceShutdown`, then ends the process.
 
     A server that listens on a Unix socket alone (`net.Listen("unix", path)`, `unix:PATH`,
-    `'unix://' + path`, Netty's `DomainSocketAddress`) and that no container is known to
-    run is reported at `info`: its callers share its socket file, and such a server is
-    often a plugin its host process starts as a child (HashiCorp's go-plugin prints its
-    socket in the handshake), which Kubernetes' SIGTERM never reaches (the kubelet signals
-    each container's main process), and which its host stops. A container known to run
-    it as its own process (a kubelet plugin's, a sidecar's) gets SIGTERM, and it keeps the
-    warning there.
+    `'unix://' + path`, Netty's `DomainSocketAddress`; read as `grpc-server-no-max-age`
+    (KLB201) reads it) is reported at `info`: no Service reaches it (kube-proxy balances
+    IP addresses and ports), its callers share its socket file on the node (a kubelet, a
+    CNI or runtime plugin's binary), so its stop cuts no Service traffic, only their calls
+    in flight. Where no container is known to run it, the finding says too that such a
+    server is often a plugin its host process starts as a child (HashiCorp's go-plugin
+    prints its socket in the handshake), which Kubernetes' SIGTERM never reaches (the
+    kubelet signals each container's main process), and which its host stops. An exit on
+    SIGTERM that ends the code's servers is `info` when each of them listens on a Unix
+    socket alone; otherwise the finding names a server a Service may reach.
 
     ## Why it matters
     Kubernetes stops a pod with SIGTERM, then SIGKILL when the grace period is over.
@@ -428,7 +437,7 @@ class GrpcNoGracefulShutdown(Rule):
                 if name is None or name not in facts.starts:
                     continue
                 server = servers[name]
-                on_socket = not runners and _unix_only(facts, name)
+                on_socket = _unix_only(facts, name)
                 if owner is not None and wait.awaited:
                     # an asyncio server on the loop of a framework that owns SIGTERM
                     yield from self._cancelled(context, facts, wait, name, owner, where)
@@ -441,7 +450,7 @@ class GrpcNoGracefulShutdown(Rule):
                 if severity == Severity.INFO:
                     also.append(_others_handle(handled, "start"))
                 if on_socket:
-                    also.append(_UNIX_SOCKET)
+                    also.append(LOCAL_SOCKET if runners else _UNIX_SOCKET)
                 yield self.code_finding(
                     wait.loc,
                     (
@@ -469,19 +478,7 @@ class GrpcNoGracefulShutdown(Rule):
         the wait (`_late_handlers`)."""
         if facts.language != "go":
             return
-        stopped = {stop.server for stop in facts.stops}
-        servers = {s.name: s for s in facts.servers if s.name}
-        waits = [
-            (wait, servers[wait.server])
-            for wait in facts.waits
-            if wait.server in servers
-            and not servers[wait.server].handed
-            and wait.server not in stopped
-            # served through net/http: neither server stopped where it is served
-            and (wait.server in facts.starts or wait.http_stopped is False)
-            and wait.pending is None
-            and wait.late_handler is None
-        ]
+        waits = _unstopped_waits(facts)
         if not waits:
             # most modules: the program's code (a closure of every file a container
             # runs) is not gathered for them, which made this quadratic in a program
@@ -519,6 +516,7 @@ class GrpcNoGracefulShutdown(Rule):
                     ],
                 )
                 continue
+            local = _unix_only(facts, name)
             yield self.code_finding(
                 wait.loc,
                 (
@@ -527,6 +525,7 @@ class GrpcNoGracefulShutdown(Rule):
                     "no GracefulStop() or Stop() is called on it: it serves until the "
                     "process ends (at SIGKILL, when nothing else ends it), its clients get no "
                     "GOAWAY and go on sending to the pod, and the calls in flight are cut",
+                    *([LOCAL_SOCKET] if local else []),
                     f"when the signal's context is done, call {name}.GracefulStop(), bounded "
                     f"by time.AfterFunc({grace}*time.Second, {name}.Stop), and let the "
                     "process exit once it has returned",
@@ -535,6 +534,7 @@ class GrpcNoGracefulShutdown(Rule):
                     Related(handler.path, handler.line, "the signal"),
                     Related(server.loc.path, server.loc.line, "the server"),
                 ],
+                severity=Severity.INFO if local else None,
             )
 
     def _through_http(
@@ -602,14 +602,19 @@ class GrpcNoGracefulShutdown(Rule):
         in code that runs a gRPC server: the server is cut however it drains."""
         if not facts.signal_exits:
             return
-        servers = [
-            server
+        made_in = [
+            (module, server)
             for module in _code_of(context, entries, facts)
             if module.language == facts.language and not module.is_test
             for server in module.servers
         ]
-        if not servers:
+        if not made_in:
             return
+        # the server named is one a Service may reach, where there is one: a Unix socket's
+        # stop cuts no Service traffic (said at info when every server is on one)
+        reached = [s for m, s in made_in if not unix_socket_only(m, s.name)]
+        local = not reached
+        servers = reached or [s for _, s in made_in]
         server = next((s for s in servers if s.loc.path == facts.path), servers[0])
         name = server.name or "the server"
         made = (
@@ -617,6 +622,7 @@ class GrpcNoGracefulShutdown(Rule):
             if server.loc.path == facts.path
             else [f"{name} is made at {server.loc.path}:{server.loc.line}"]
         )
+        made += [LOCAL_SOCKET] if local else []
         grace = context.fix_values.stop_grace_seconds
         dialect = dialect_of(facts.language)
         for exit in facts.signal_exits:
@@ -654,6 +660,7 @@ class GrpcNoGracefulShutdown(Rule):
                     Related(exit.handler.path, exit.handler.line, "the signal"),
                     Related(server.loc.path, server.loc.line, "the server"),
                 ],
+                severity=Severity.INFO if local else None,
             )
 
     def _late_handlers(
@@ -718,6 +725,24 @@ def _http_advice(wait: Wait, name: str, grace: int, caught: bool) -> str:
         "does not drain the connections ServeHTTP serves",
     ]
     return "".join(steps)
+
+
+def _unstopped_waits(facts: CodeFacts) -> list[tuple[Wait, Server]]:
+    """The waits of a Go module's servers that nothing stops, with each server: none
+    handed to code k8slb does not follow, no handler registered after the wait."""
+    stopped = {stop.server for stop in facts.stops}
+    servers = {s.name: s for s in facts.servers if s.name}
+    return [
+        (wait, servers[wait.server])
+        for wait in facts.waits
+        if wait.server in servers
+        and not servers[wait.server].handed
+        and wait.server not in stopped
+        # served through net/http: neither server stopped where it is served
+        and (wait.server in facts.starts or wait.http_stopped is False)
+        and wait.pending is None
+        and wait.late_handler is None
+    ]
 
 
 def _programs_handling_sigterm(context: Context, facts: CodeFacts) -> dict[str, bool]:

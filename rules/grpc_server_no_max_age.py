@@ -133,7 +133,13 @@ class GrpcServerNoMaxAge(Rule):
     host process that started a plugin). A
     Unix socket is read as Python and Node write its target (`unix:PATH`,
     `unix:///PATH`, `unix-abstract:NAME`), as Go listens on it (`net.Listen("unix",
-    path)`, `"unixpacket"`, `net.ListenUnix`) and as grpc-java's Netty server is given
+    path)`, `"unixpacket"`, `net.ListenUnix`; the listener `Serve` is given followed
+    through a field the file writes once, `s.listener = l`, and through a function of the
+    tree that returns a `net.Listener` whose every return is such a listener,
+    `util.ListenLocalSocket(path)` over a helper of another file, a Windows build of it
+    that returns go-winio's named pipe counted with it; a network a parameter or a flag
+    chooses, `net.Listen(s.options.Network, addr)`, is not read, and keeps the warning)
+    and as grpc-java's Netty server is given
     one (`NettyServerBuilder.forAddress(new DomainSocketAddress(path))`, in Kotlin too).
     The host is read where the address is built from a literal host and a port (or path)
     k8slb cannot read: Go's `fmt.Sprintf("localhost:%v", port)`, `"localhost:" + port` and

@@ -4,6 +4,7 @@ from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts, Stop
 from k8slb.core.findings import Finding, FixInfo, Severity
+from k8slb.model.addresses import unix_socket_only
 from k8slb.model.links import may_call_into
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
@@ -18,6 +19,7 @@ from k8slb.rulekit.examples import (
     java_server,
     node_server,
 )
+from k8slb.rules.grpc_no_graceful_shutdown import LOCAL_SOCKET
 
 _HANDLER = (
     "    import signal\n\n"
@@ -55,6 +57,12 @@ class StopWithoutGrace(Rule):
     which its `Shutdown(ctx)` drains, and grpc-go's `GracefulStop()` cannot drain them
     (it panics on such connections: grpc-go's maintainers advise the HTTP server's
     `Shutdown` there).
+
+    A `Stop()` of a server that listens on a Unix socket alone (read as
+    `grpc-server-no-max-age` (KLB201) reads it: `net.Listen("unix", path)`, a listener a
+    field holds or a function of the tree returns) is reported at `info`: no Service
+    reaches it, its callers share the socket file on the node (a kubelet, a CNI or runtime
+    plugin's binary), so the stop cuts no Service traffic, only their calls in flight.
 
     In Java: `server.shutdownNow()` on a server the file builds, unless it only bounds a
     graceful stop: after `shutdown()` of the same server in the same method (the usual
@@ -201,15 +209,18 @@ class StopWithoutGrace(Rule):
                 grace = context.fix_values.stop_grace_seconds
                 dialect = dialect_of(facts.language)
                 advice, fix = dialect.stop_words(stop, grace)
+                local = unix_socket_only(facts, stop.server)
                 yield self.code_finding(
                     stop.loc,
                     (
                         f"{stop.written or dialect.stop_call(stop.server, stop.grace)} aborts "
                         "every call in flight",
+                        *([LOCAL_SOCKET] if local else []),
                         advice,
                     ),
                     fix=fix,
                     edits=dialect.graceful_stop(stop, grace),
+                    severity=Severity.INFO if local else None,
                 )
 
 

@@ -223,13 +223,14 @@ def test_a_server_on_a_unix_socket_no_container_runs_is_info_for_klb403(
     assert "it listens on a Unix socket alone" in finding.text
 
 
-def test_a_server_on_a_unix_socket_a_container_runs_keeps_klb403s_warning(
+def test_a_server_on_a_unix_socket_a_container_runs_is_info_for_klb403(
     tmp_path: Path,
 ) -> None:
-    """Run as its container's process, it gets SIGTERM, and dies with calls in flight."""
+    """Run as its container's process, it gets SIGTERM and dies with calls in flight, but
+    those are its socket's callers on the node: no Service traffic is cut."""
     (finding,) = lint_files(tmp_path, _plugin_deployed(), ["KLB403"]).findings
-    assert finding.severity.label == "warning"
-    assert "Unix socket" not in finding.text
+    assert finding.severity.label == "info"
+    assert "which no Service reaches" in finding.text
 
 
 def test_a_server_on_tcp_no_container_runs_keeps_klb403s_warning(tmp_path: Path) -> None:
@@ -240,3 +241,223 @@ def test_a_server_on_tcp_no_container_runs_keeps_klb403s_warning(tmp_path: Path)
     }
     (finding,) = lint_files(tmp_path, files, ["KLB403"]).findings
     assert finding.severity.label == "warning"
+
+
+GO_FIELD_LISTENER = """\
+package main
+
+import (
+	"net"
+
+	"google.golang.org/grpc"
+)
+
+type hookServer struct {
+	listener net.Listener
+	server   *grpc.Server
+}
+
+func (s *hookServer) setup() error {
+	l, err := net.Listen(NETWORK, "/run/hooks/hook.sock")
+	if err != nil {
+		return err
+	}
+	s.listener = l
+	s.server = grpc.NewServer()
+	return nil
+}
+
+func (s *hookServer) Start() {
+	go s.server.Serve(s.listener)
+}
+
+func (s *hookServer) Stop() {
+	s.server.Stop()
+}
+
+func main() {
+	s := &hookServer{}
+	_ = s.setup()
+	s.Start()
+	select {}
+}
+"""
+
+
+@pytest.mark.parametrize(("network", "severity"), [('"unix"', "info"), ('"tcp"', "warning")])
+def test_a_go_listener_a_field_holds_is_read_where_it_is_written(
+    tmp_path: Path, network: str, severity: str
+) -> None:
+    """`s.listener = l` in the method that listens, `Serve(s.listener)` in another."""
+    code = GO_FIELD_LISTENER.replace("NETWORK", network)
+    (finding,) = lint_files(tmp_path, {"cmd/hook/main.go": code}, ["KLB201"]).findings
+    assert finding.severity.label == severity
+
+
+@pytest.mark.parametrize(("network", "severity"), [('"unix"', "info"), ('"tcp"', "warning")])
+def test_klb404_on_a_server_on_a_unix_socket_is_info(
+    tmp_path: Path, network: str, severity: str
+) -> None:
+    """Its Stop() cuts its socket's callers on the node, no Service traffic."""
+    code = GO_FIELD_LISTENER.replace("NETWORK", network)
+    (finding,) = lint_files(tmp_path, {"cmd/hook/main.go": code}, ["KLB404"]).findings
+    assert finding.severity.label == severity
+    assert ("which no Service reaches" in finding.text) == (severity == "info")
+
+
+GO_CNI_SERVER = """\
+package cniserver
+
+import (
+	"example.com/agent/pkg/util"
+	"google.golang.org/grpc"
+)
+
+func Run(path string, stop <-chan struct{}) {
+	listener, err := util.ListenLocalSocket(path)
+	if err != nil {
+		return
+	}
+	rpcServer := grpc.NewServer()
+	go rpcServer.Serve(listener)
+	<-stop
+}
+"""
+
+GO_LISTEN_LINUX = """\
+package util
+
+import (
+	"net"
+	"os"
+)
+
+// ListenLocalSocket listens on a Unix socket.
+func ListenLocalSocket(address string) (net.Listener, error) {
+	_ = os.Remove(address)
+	listener, err := listenUnix(address)
+	if err != nil {
+		return nil, err
+	}
+	return listener, nil
+}
+"""
+
+GO_LISTEN_WINDOWS = """\
+//go:build windows
+
+package util
+
+import (
+	"net"
+	"strings"
+
+	"github.com/Microsoft/go-winio"
+)
+
+func ListenLocalSocket(address string) (net.Listener, error) {
+	if strings.HasPrefix(address, `\\.\\pipe\\`) {
+		return winio.ListenPipe(address, nil)
+	}
+	return listenUnix(address)
+}
+"""
+
+GO_LISTEN_UNIX = """\
+package util
+
+import "net"
+
+func listenUnix(address string) (net.Listener, error) {
+	return net.Listen(NETWORK, address)
+}
+"""
+
+
+@pytest.mark.parametrize(("network", "severity"), [('"unix"', "info"), ('"tcp"', "warning")])
+def test_a_go_listener_another_packages_function_returns_is_followed(
+    tmp_path: Path, network: str, severity: str
+) -> None:
+    """`util.ListenLocalSocket(path)` of another package, which returns a same-package
+    helper's `net.Listen("unix", address)` (its Windows build a named pipe's or that)."""
+    files: dict[str, str | bytes] = {
+        "go.mod": "module example.com/agent\n\ngo 1.22\n",
+        "pkg/cniserver/server.go": GO_CNI_SERVER,
+        "pkg/util/net_linux.go": GO_LISTEN_LINUX,
+        "pkg/util/net_windows.go": GO_LISTEN_WINDOWS,
+        "pkg/util/net.go": GO_LISTEN_UNIX.replace("NETWORK", network),
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB201"]).findings
+    assert finding.severity.label == severity
+    assert ("on a Unix socket only" in finding.text) == (severity == "info")
+
+
+def test_a_go_listener_of_a_function_with_a_tcp_return_is_not_a_unix_socket(
+    tmp_path: Path,
+) -> None:
+    """One return of the function listens on TCP: its listener may be reached by a Service."""
+    windows = GO_LISTEN_WINDOWS.replace(
+        "winio.ListenPipe(address, nil)", 'net.Listen("tcp", address)'
+    )
+    files: dict[str, str | bytes] = {
+        "go.mod": "module example.com/agent\n\ngo 1.22\n",
+        "pkg/cniserver/server.go": GO_CNI_SERVER,
+        "pkg/util/net_linux.go": GO_LISTEN_LINUX,
+        "pkg/util/net_windows.go": windows,
+        "pkg/util/net.go": GO_LISTEN_UNIX.replace("NETWORK", '"unix"'),
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB201"]).findings
+    assert finding.severity.label == "warning"
+
+
+GO_EXITS = """\
+package main
+
+import (
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"google.golang.org/grpc"
+)
+
+func main() {
+	lis, err := net.Listen("unix", "/run/agent/agent.sock")
+	if err != nil {
+		os.Exit(1)
+	}
+	srv := grpc.NewServer()
+	go srv.Serve(lis)
+	EXTRA
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGTERM)
+	<-ch
+	os.Exit(0)
+}
+"""
+
+TCP_TOO = """\
+	pub, err := net.Listen("tcp", ":9090")
+	if err != nil {
+		os.Exit(1)
+	}
+	api := grpc.NewServer()
+	go api.Serve(pub)
+"""
+
+
+@pytest.mark.parametrize(
+    ("extra", "severity", "named"), [("", "info", "srv"), (TCP_TOO, "warning", "api")]
+)
+def test_klb403_exit_before_a_unix_socket_server_drains_is_info(
+    tmp_path: Path, extra: str, severity: str, named: str
+) -> None:
+    """An exit on SIGTERM with every server on a Unix socket cuts no Service traffic; a
+    server on TCP beside it is the one named, at warning."""
+    files: dict[str, str | bytes] = {"cmd/agent/main.go": GO_EXITS.replace("EXTRA", extra)}
+    (finding,) = [
+        f for f in lint_files(tmp_path, files, ["KLB403"]).findings if "os.Exit" in f.text
+    ]
+    assert finding.severity.label == severity
+    assert f"gRPC server {named!r}" in finding.text

@@ -234,6 +234,18 @@ class Joined:
 
 
 @record
+class ListenerOf:
+    """The listener a Go function of another file returns, served by the file that calls it
+    (`lis, err := util.ListenLocalSocket(path)`, then `Serve(lis)`): `unix:` where each
+    scanned file of the package of import path `package` ("" for the caller's own) that
+    declares it returns a Unix socket's listener (its `listener <function>` export), else
+    UNKNOWN. Resolved with the imported names (imported.py); rules never see one."""
+
+    package: str
+    function: str
+
+
+@record
 class Passed:
     """A Go function's parameter that no call in its own file gives a value: what the
     calls of `function` in the package of folder `package` pass at `index`, in any file of

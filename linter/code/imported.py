@@ -39,6 +39,7 @@ from k8slb.code.facts import (
     Helper,
     Imported,
     Joined,
+    ListenerOf,
     Loc,
     Option,
     Options,
@@ -355,6 +356,17 @@ class _Resolver:
             return UNKNOWN
         return EnvRef(wanted.name, wanted.default)
 
+    def listener_of(self, importer: CodeFacts, wanted: ListenerOf, steps: int) -> Any:
+        """Where the listener a Go function of another file returns listens: `unix:` where
+        every scanned file of its package that declares it (one a build of it: `_linux.go`,
+        `_windows.go`) exports a Unix socket's (`listener <function>`, resolved there: it
+        may call a third file's), else UNKNOWN."""
+        folder = self.go_folder(importer, wanted.package)
+        key = f"listener {wanted.function}"
+        sources = [m for m in self.go_files(folder) if key in m.exports] if folder else []
+        found = [self.export(source, key, steps + 1) for source in sources]
+        return "unix:" if found and all(value == "unix:" for value in found) else UNKNOWN
+
     def package_field(self, importer: CodeFacts, wanted: PackageField, steps: int = 0) -> Any:
         """A field of a struct a Go package returns, as the one scanned file of the package
         that declares it exports it: the struct its function fills (`field <function>
@@ -516,6 +528,8 @@ class _Resolver:
             return self.package_field(importer, value, steps)
         if isinstance(value, PackageEnv):
             return self.package_env(importer, value)
+        if isinstance(value, ListenerOf):
+            return self.listener_of(importer, value, steps)
         if isinstance(value, StructField):
             return self.struct_field(value, steps)
         if isinstance(value, Constructed):

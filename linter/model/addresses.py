@@ -97,6 +97,14 @@ def unix_socket(address: object) -> bool:
     return text is not None and text.startswith(("unix:", "unix-abstract:"))
 
 
+def unix_socket_only(facts: CodeFacts, server: str | None) -> bool:
+    """Whether every address the module's server listens on (one at least) is a Unix
+    socket: no Service reaches it (kube-proxy balances IP addresses and ports), and its
+    callers share the socket file (a kubelet, a CNI or runtime plugin's binary)."""
+    listens = [listen.address for listen in facts.listens if server and listen.server == server]
+    return bool(listens) and all(unix_socket(address) for address in listens)
+
+
 def loopback_only(address: object) -> bool:
     """Whether a server listening there takes connections from its own pod only: a
     loopback host (`127.0.0.1:50051`, `localhost:50051`, `[::1]:50051`) or a Unix socket

@@ -50,6 +50,7 @@ from k8slb.code.facts import (
     HttpClient,
     Joined,
     Listen,
+    ListenerOf,
     Loc,
     Option,
     Options,
@@ -131,6 +132,8 @@ WATCHED = (
     b"spf13/cobra",
     b"spf13/viper",  # the settings a program reads its addresses from (SettingsKey)
     b"go-kratos/kratos",  # a framework's gRPC server (FRAMEWORK_SERVERS)
+    b"net.Listener",  # a function that returns one (its `listener` export), a field of one
+    b"net.UnixListener",
 )
 GRPC = "google.golang.org/grpc"
 # The constructors of a grpc-go server (the same `grpc.ServerOption`s, served with `Serve`)
@@ -767,6 +770,11 @@ _MUX_DEPTH = 8
 # the networks of `net.Listen(network, address)` whose address is a socket file's path
 # (`net.ListenUnix` takes only these): a server there is reached from its own pod only
 _UNIX_NETWORKS = frozenset(("unix", "unixpacket"))
+# The types of a function's first result that make it one that returns a listener
+# (`func ListenLocalSocket(path string) (net.Listener, error)`: its `listener` export)
+_LISTENER_TYPES = frozenset(("net.Listener", "*net.UnixListener"))
+# go-winio's listener on a Windows named pipe: the machine's own, as a Unix socket is
+_NAMED_PIPE = "github.com/Microsoft/go-winio.ListenPipe"
 
 
 @dataclass
@@ -1138,7 +1146,7 @@ class _Collector:
             args = self._called(call).arguments
             listener = self._listener(args[0], scope) if args else None
             if listener is not None:
-                address = self._listen_value(listener[0], listener[1], scope)
+                address = self._listen_value(*listener)
                 self.facts.http_listens.append(Listen("http", address, self.loc(call)))
         elif name == _SET_DEFAULT_SCHEME:
             # for every grpc.Dial of the program (code/imported.py reads it there)
@@ -1229,6 +1237,10 @@ class _Collector:
                 options, pending=tuple(dict.fromkeys(pending))
             )
         self.export_values()
+        for name, declaration in self.functions.items():
+            # what the listener it returns listens on, for another file's `Serve(lis)`
+            if _returns_listener(declaration):
+                self.facts.exports[f"listener {name}"] = self._function_listener(declaration, 0)
         self.export_tagged_variables()
         self.export_env_helpers()
         self.export_structs()
@@ -3626,7 +3638,7 @@ class _Collector:
             elif member == "Listener" and given:
                 listener = self._listener(given[0], scope)
                 if listener is not None:
-                    listens.append((listener[0], listener[1], scope))
+                    listens.append(listener)
             elif member not in KRATOS_OPTIONS:
                 inner.append(None)
         return inner, listens
@@ -3823,7 +3835,7 @@ class _Collector:
             args = self._called(call).arguments
             listener = self._listener(args[0], scope) if args else None
             if listener is not None:
-                address = self._listen_value(listener[0], listener[1], scope)
+                address = self._listen_value(*listener)
                 self.facts.listens.append(Listen(receiver, address, self.loc(listener[0])))
         elif method == "ServeHTTP":  # inside a handler of the process's own HTTP server
             self.facts.http_served.add(receiver)
@@ -3933,19 +3945,24 @@ class _Collector:
             self.health_held = self._fields_holding(self.health)
         return receiver.rpartition(".")[2] in self.health_held
 
-    def _listener(self, node: Node, scope: _Scope) -> tuple[Node, Node] | None:
-        """The `net.Listen("tcp", addr)` call a `Serve(lis)` argument comes from, and addr:
-        through a connection multiplexer's listener too (`m.Match(cmux.HTTP2())`, or
-        `MatchWithWriters`, of `m := cmux.New(lis)`), which listens where `lis` does
-        whatever its matchers pick; followed no deeper than _MUX_DEPTH multiplexers."""
+    def _listener(self, node: Node, scope: _Scope) -> tuple[Node, Node, _Scope] | None:
+        """The `net.Listen("tcp", addr)` call a `Serve(lis)` argument comes from, addr, and
+        the scope that reads them: through a field the file writes once (`s.listener = l`
+        in the method that listens, `Serve(s.listener)` in another), and through a
+        connection multiplexer's listener (`m.Match(cmux.HTTP2())`, or `MatchWithWriters`,
+        of `m := cmux.New(lis)`), which listens where `lis` does whatever its matchers
+        pick; followed no deeper than _MUX_DEPTH multiplexers."""
         for _ in range(_MUX_DEPTH):
+            node, scope = self._written_once(node, scope)
             bound = self._bound_once(node, scope)
             if bound is None or bound.type != "call_expression":
                 return None
             shape = self._called(bound)
             if self._qualified_call(shape) in ("net.Listen", "net.ListenUnix"):
                 args = shape.arguments
-                return (bound, args[1]) if len(args) == 2 else None
+                return (bound, args[1], scope) if len(args) == 2 else None
+            if self._listening_function(shape, scope):  # `util.ListenLocalSocket(path)`
+                return bound, bound, scope
             if shape.member not in _MUX_MATCHES or shape.operand_kind != "identifier":
                 return None
             made = self._bound_once(shape.operand, scope)
@@ -3958,10 +3975,32 @@ class _Collector:
             node = shape.arguments[0]
         return None
 
+    def _written_once(self, node: Node, scope: _Scope) -> tuple[Node, _Scope]:
+        """A field's one write in the file (`s.listener = l`: `l`, in the scope that writes
+        it), where no call is handed the field's address to fill; any other node as it is."""
+        if node.type != "selector_expression":
+            return node, scope
+        member = _text(node.child_by_field_name("field"))
+        writes = self.field_writes.get(member, [])
+        if len(writes) != 1 or member in self.field_passes:
+            return node, scope
+        return writes[0]
+
+    def _listening_function(self, shape: _Called, scope: _Scope) -> bool:
+        """Whether a call names a function of the tree that returns a net.Listener: one the
+        file declares so, or another file's (its `listener` export says, imported.py)."""
+        if shape.kind == "identifier" and shape.text in self.functions:
+            return _returns_listener(self.functions[shape.text])
+        return self._call_key(shape, scope) is not None
+
     def _listen_value(self, at: Node, address: Node, scope: _Scope) -> Any:
         """Where a server listens: its address's value, or, for a Unix socket
         (`net.Listen("unix", path)`, `net.ListenUnix`), `unix:PATH` (`unix:` alone where
-        the path is not read), an address of its own pod only as a gRPC target writes it."""
+        the path is not read), an address of its own pod only as a gRPC target writes it;
+        for the listener a function of the tree returns (`_listener`, `at` is `address`),
+        `unix:` where each of its returns listens on a Unix socket (`_returned_listener`)."""
+        if at is address:
+            return self._returned_listener(self._called(at), 0)
         value = self.value(address, scope)
         shape = self._called(at) if at.type == "call_expression" else None
         name = self._qualified_call(shape) if shape is not None else None
@@ -3973,6 +4012,52 @@ class _Collector:
                 return listen_head(self._literal_head(address, scope)) or value
             return value
         return f"unix:{value}" if isinstance(value, str) else "unix:"
+
+    def _returned_listener(self, shape: _Called, depth: int) -> Any:
+        """What the function a call names returns as its listener: `unix:` where each
+        return of it is a Unix socket's listener (`net.Listen("unix", path)`, a variable
+        bound once to one, a call of a function that returns one) or a Windows named pipe's
+        (go-winio's `ListenPipe`: a build of the function for Windows; no Service reaches
+        one either) and one at least is a Unix socket's; a ListenerOf where another file
+        declares the function (or one its returns call); UNKNOWN otherwise."""
+        if shape.kind == "identifier" and shape.text in self.functions:
+            return self._function_listener(self.functions[shape.text], depth)
+        helper = self._helper(shape.function)
+        if helper is None:
+            return UNKNOWN
+        self.facts.deferred = True
+        return ListenerOf(helper.package, helper.function)
+
+    def _function_listener(self, declaration: Node, depth: int) -> Any:
+        """What a function of the file returns as its listener (_returned_listener)."""
+        if depth >= MAX_DEPTH or not _returns_listener(declaration):
+            return UNKNOWN
+        returned = self._returned_values(declaration)
+        return _joined_listeners([self._listener_kind(n, scope, depth) for n, scope in returned])
+
+    def _listener_kind(self, node: Node, scope: _Scope, depth: int) -> Any:
+        """What one `return` of a function that returns a listener gives (_returned_listener):
+        `unix:`, `pipe:`, a ListenerOf, None for `nil` (an error's return), else UNKNOWN."""
+        if node.type == "nil":
+            return None
+        bound = self._bound_once(node, scope)
+        if bound is None or bound.type != "call_expression":
+            return UNKNOWN
+        shape = self._called(bound)
+        name = self._qualified_call(shape)
+        if name == _NAMED_PIPE or (
+            # the package is named `winio` (its path's last element is `go-winio`)
+            shape.kind == "selector_expression"
+            and f"{shape.receiver}.{shape.member}" == "winio.ListenPipe"
+            and _NAMED_PIPE.rpartition(".")[0] in self.import_paths
+            and not scope.lookup("winio")
+        ):
+            return "pipe:"
+        if name in ("net.Listen", "net.ListenUnix"):
+            args = shape.arguments
+            value = self._listen_value(bound, args[1], scope) if len(args) == 2 else UNKNOWN
+            return "unix:" if isinstance(value, str) and value.startswith("unix:") else UNKNOWN
+        return self._returned_listener(shape, depth + 1)
 
     def _literal_head(self, node: Node | None, scope: _Scope, depth: int = 0) -> str:
         """The literal text an address begins with, up to its first part k8slb cannot read:
@@ -4686,6 +4771,29 @@ def _assigned_field(statement: Node, name: str) -> tuple[str, Node] | None:
 
 
 _WRITING = ("assignment_statement", "inc_statement", "dec_statement")
+
+
+def _returns_listener(declaration: Node) -> bool:
+    """Whether a function's first result is a listener (`(net.Listener, error)`)."""
+    result = declaration.child_by_field_name("result")
+    if result is not None and result.type == "parameter_list":
+        first = result.named_children[0] if result.named_children else None
+        result = first.child_by_field_name("type") if first is not None else None
+    return result is not None and _text(result) in _LISTENER_TYPES
+
+
+def _joined_listeners(kinds: list[Any]) -> Any:
+    """The listener a function returns, from what each of its returns gives
+    (_listener_kind): `unix:` where each is a Unix socket's or a named pipe's (`nil` left
+    out) and one is a Unix socket's; the one ListenerOf among those where there is one (it
+    resolves to `unix:` or to nothing); UNKNOWN otherwise."""
+    given = [kind for kind in kinds if kind is not None]
+    deferred = {kind for kind in given if isinstance(kind, ListenerOf)}
+    if len(deferred) > 1 or any(k not in ("unix:", "pipe:") for k in given if k not in deferred):
+        return UNKNOWN
+    if deferred:
+        return deferred.pop()
+    return "unix:" if "unix:" in given else UNKNOWN
 
 
 def _returned_whole(node: Node) -> bool:
