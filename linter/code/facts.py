@@ -129,6 +129,9 @@ class EnvRef(_GivenBetween):
     default: Any = None  # a str, None (no default), UNKNOWN, or an EnvRef (one more variable)
     prefix: str = ""
     suffix: str = ""
+    # read in any case (pydantic's settings, case-insensitive by default): a workload's
+    # `nidx_addr` sets the `NIDX_ADDR` named here, where none sets it as spelt
+    any_case: bool = False
 
 
 @record
