@@ -9,6 +9,7 @@ from k8slb.model.index import is_headless
 from k8slb.model.objects import Container, PodTemplate
 from k8slb.model.routes import Key, key_of
 from k8slb.model.traffic import publishes_not_ready
+from k8slb.model.unlike_pods import client_services
 from k8slb.reading.objects import K8sObject
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule, grace_edit
 from k8slb.rulekit.examples import (
@@ -50,7 +51,11 @@ class NoPreStop(Rule):
     `lifecycle.preStop`. Of the Services that select the pod, the message names the one
     that best shows it is called: one the API server calls (an admission or conversion
     webhook's, then an APIService's), then one an L7 route or a node port reaches, then
-    one not named for metrics (`no-readiness-probe` names the same).
+    one not named for metrics (`no-readiness-probe` names the same), and before all a
+    Service that may carry the app's clients over one that spans unlike pods (pods of
+    different programs: see `no-readiness-probe`). When only such Services select the
+    pod, the finding is `info`, saying that the Service carries only a port its programs
+    share, such as admin or metrics.
 
     ## Why it matters
     When a pod is deleted, two things start at the same time: the kubelet sends SIGTERM to
@@ -242,6 +247,7 @@ class NoPreStop(Rule):
                 drain = self_drain(context.index, context.links, workload, template, container)
                 if drain is not None and drain.complete:
                     continue  # it waits on SIGTERM itself: the pause is there
+                services, unlike = client_services(context.index, workload, container, services)
                 service, called = strongest(context, services)
                 served = f"Service {service.name}" + (f" ({called})" if called else "")
                 seconds = context.fix_values.prestop_seconds
@@ -271,8 +277,12 @@ class NoPreStop(Rule):
                     "route to it, failing requests",
                     f"add lifecycle.preStop.{hook} ({seconds} s)",
                 )
-                note, more = _info_only(
-                    context, workload, template, container, services, service, drain, routes
+                note, more = (
+                    (f"info only: {unlike.said}", [])
+                    if unlike is not None
+                    else _info_only(
+                        context, workload, template, container, services, service, drain, routes
+                    )
                 )
                 related = [Related(service.path, service.pos[0], "the Service it serves"), *more]
                 if note is not None:

@@ -6,6 +6,7 @@ from k8slb.core.findings import Finding, Related, Severity
 from k8slb.model.index import is_headless
 from k8slb.model.routes import key_of
 from k8slb.model.traffic import publishes_not_ready
+from k8slb.model.unlike_pods import client_services
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.rulekit.base import PROBES, Context, Example, Rule
 from k8slb.rulekit.examples import LIVE, READY, publishing_not_ready, web_deployment
@@ -79,6 +80,22 @@ class NoReadinessProbe(Rule):
     as often as metrics. (A `targetPort`
     of 0 is no placeholder: Kubernetes sends that port's traffic to the Service's own
     port number.)
+
+    It is `info` when every Service that sends the container traffic spans unlike pods:
+    the pods it selects run different programs in the containers its ports reach (images
+    of two or more names, the name being the repository's last segment, so that a mirror
+    on another registry, or the image a build tool pushes for a bare name, is the same
+    program; or one repository whose tags each name words of their workload's or
+    container's name, `demo:demo-order_0.2` in `shop-order`, versions and release
+    channels such as `v2` or `canary` left out). Copies of one workload (the same kind,
+    namespace and name in variant folders) are one app. A Service balances each connection to
+    any of its endpoints as if they were interchangeable, so no client can send one app's
+    requests through it (a request could land on any of the programs): it carries only
+    what they all serve alike, an admin, operations or metrics port, whatever its type or
+    routes. A canary of the same repository at another tag is the same program, and where
+    an image is not literal (templated, missing) nothing is said. The message then names
+    a Service that may carry the app's clients where one selects the pod too, and that
+    one decides the finding.
 
     It is only `info` where readiness decides little: when no other pod takes the traffic
     while one stops, as `no-prestop` reads it (a bare Pod; or no autoscaler and one
@@ -156,6 +173,7 @@ class NoReadinessProbe(Rule):
     def check(self, context: Context) -> Iterator[Finding]:
         for workload, template, container, services in context.serving_containers():
             if container.probe("readinessProbe") is None:
+                services, unlike = client_services(context.index, workload, container, services)
                 service, called = strongest(context, services)
                 served = f"Service {service.name}" + (f" ({called})" if called else "")
                 started = container.probe("startupProbe") is not None
@@ -173,7 +191,9 @@ class NoReadinessProbe(Rule):
                 why = never_overlaps(context.index, workload, template)
                 note = None
                 related = [Related(service.path, service.pos[0], "the Service it serves")]
-                if why is not None:
+                if unlike is not None:
+                    note = f"info only: {unlike.said}"
+                elif why is not None:
                     note = f"info only: {why}, so readiness decides little there"
                 elif started and _one_replica(context, workload):
                     note = (

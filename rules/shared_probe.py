@@ -12,6 +12,7 @@ from k8slb.model.index import Index
 from k8slb.model.links import Link, Reached
 from k8slb.model.objects import Container, PodTemplate, pos_of
 from k8slb.model.static_replies import static_reply
+from k8slb.model.unlike_pods import only_unlike
 from k8slb.model.well_known import self_check
 from k8slb.reading.build_files import image_repository
 from k8slb.reading.objects import K8sObject
@@ -412,7 +413,9 @@ class SharedProbe(Rule):
     - a container that no scanned Service sends clients to is `info`: its readiness gates
       no traffic here, though a failing check still restarts it. The message says which
       Service selects the pod and why it does not count (it publishes not-ready
-      addresses, or targets only a sidecar's ports), or that none does;
+      addresses, or targets only a sidecar's ports), or that none does; so is one that
+      only Services over unlike pods send traffic (pods of different programs: see
+      `no-readiness-probe`), which carry only a port they share, not the app's clients;
     - the check of a well-known server that reports only the process's own state
       (`linter/data/self_checks.json`, with sources: ZooKeeper's `ruok`, Pulsar's
       `/status.html`, `/ready` of Loki, Tempo, Mimir and Cortex components other than
@@ -603,6 +606,10 @@ class SharedProbe(Rule):
         severity as what the check tests and who the container serves decide."""
         key, readiness = probes.key, probes.readiness
         served = context.index.serving(workload)
+        unlike = only_unlike(context.index, workload, container)  # its Service spans programs
+        why_unserved = (
+            "" if container.name in served else unserved(context.index, workload, container)
+        )
         where = f"container {container.name!r} of {workload.ref.display}"
         port = _port_written(readiness)
         edits = (
@@ -644,13 +651,11 @@ class SharedProbe(Rule):
             key,
             readiness,
             probes.liveness,
-            serves=container.name in served,
+            serves=container.name in served and unlike is None,
             both=both,
             own=own,
             handled=handled,
-            unserved=""
-            if container.name in served
-            else unserved(context.index, workload, container),
+            unserved=unlike.said if unlike is not None else why_unserved,
             alone=never_overlaps(context.index, workload, template),
         )
         return self.finding(

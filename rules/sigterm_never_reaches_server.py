@@ -17,16 +17,19 @@ from k8slb.code.launchers import (
     launcher,
     past_prefixes,
 )
+from k8slb.code.reach import reached_signal
 from k8slb.core import regex
 from k8slb.core.edits import Edit, LineEdit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.core.record import record
 from k8slb.languages import LANGUAGES
+from k8slb.languages.python.parse_calls import MAIN, MODULE
 from k8slb.model.entries import Entries, built_source, compiled_source, entries_of, within
 from k8slb.model.links import MAX_BASE_DEPTH, STRENGTH, Link
 from k8slb.model.objects import STOP_SIGNALS, Container, PodTemplate, pos_of
 from k8slb.model.scripts import image_script, tail_scripts, tree_scripts
 from k8slb.model.shells import ASH, BASH, DASH, dockerfile_sh, image_sh
+from k8slb.model.unlike_pods import only_unlike
 from k8slb.reading.build_files import (
     DOCKERFILE_NAMES,
     OUTPUT_FOLDERS,
@@ -344,7 +347,13 @@ class SigtermNeverReachesServer(Rule):
       image's name alone, only when PID 1 is the Dockerfile's) registers a
       SIGTERM handler (`process.on('SIGTERM')`, a shutdown library, NestJS's
       `enableShutdownHooks()`; `signal.signal`, `loop.add_signal_handler`) or starts a
-      server that installs one (`uvicorn.run`, aiohttp's `web.run_app`; Apollo Server's
+      server that installs one (`uvicorn.run`, and `run()`, `serve()`, `capture_signals()`
+      or `install_signal_handlers()` of a `uvicorn.Server` the code makes, takes as an
+      annotated parameter, or gets from a function annotated to return one: each installs
+      uvicorn's SIGINT and SIGTERM handlers, which stop the server gracefully, where
+      `startup()` alone does not; hypercorn's asyncio `serve()` with no `shutdown_trigger`;
+      `run()` of a gunicorn application, a `BaseApplication` subclass, whose arbiter shuts
+      down gracefully on TERM; aiohttp's `web.run_app`; Apollo Server's
       `ApolloServer`, whose handler stops it once started, unless a serverless integration
       makes it or its options, read whole, set `stopOnTerminationSignals: false` or
       `nodeEnv: 'test'`; werkzeug's reloader:
@@ -352,7 +361,16 @@ class SigtermNeverReachesServer(Rule):
       Django's `manage.py runserver`, whose autoreloader sets one that exits at once, unless
       `--noreload` runs the server with none). Python that a script of the tree hands PID 1
       to (`exec python manage.py runserver` as its last line) is judged by the module its
-      words name, when the linked code holds one by that path.
+      words name, when the linked code holds one by that path. Python's handler may also
+      be a helper's of another project of the tree (a workspace's shared package,
+      `acme_utils.run.run_until_exit()`, whose folder the import closure does not reach)
+      that the program calls: from the function its console script names (else its own
+      code and `__main__` block), each call of a function of the module or of one it
+      imports is followed (a module the reader does not parse is taken to call what it
+      imports by name; an import of a package is looked up in the one project of the tree
+      whose outermost package bears that name), and a handler, or a server above, in a
+      function reached counts; a helper module the program imports for another function
+      (one that starts a metrics server only) lends it none.
       The `server.js` of Next.js's standalone output (copied from `.next/standalone/`) is
       not reported: `next build` writes SIGTERM and SIGINT handlers into it (they exit at
       once) unless NEXT_MANUAL_SIG_HANDLE is set, which the container's `env` or an ENV
@@ -463,7 +481,9 @@ class SigtermNeverReachesServer(Rule):
     The rest is a warning for a container that serves clients through a Service (see
     `no-readiness-probe`): their requests are what is cut. For any other container it is
     `info`, saying so: nothing is cut but its own work, though each stop still waits out
-    the grace period.
+    the grace period; and so it is for one that only Services over unlike pods (pods of
+    different programs, see `no-readiness-probe`) send traffic, whose port they all
+    share is no app's clients'.
 
     ## Why it matters
     The kubelet stops a container by sending SIGTERM to its PID 1, and SIGKILL when the
@@ -609,6 +629,13 @@ class SigtermNeverReachesServer(Rule):
                 *message,
                 "info only: no Service sends it clients, so no request is cut; it still "
                 "waits out the grace period whenever the pod stops",
+            )
+        elif severity is None and (unlike := only_unlike(context.index, workload, container)):
+            severity = Severity.INFO
+            message = (
+                *message,
+                f"info only: {unlike.said}; it still waits out the grace period whenever the "
+                "pod stops",
             )
         related = [Related(workload.path, container.pos[0], f"{who} runs it")]
         if place.inherited:
@@ -1032,6 +1059,8 @@ def _runtime(
         built_from, code, output = judged
     if not code or any(m.sigterm_handlers or m.signal_servers or _grpc_waited(m) for m in code):
         return None
+    if _reaches_handler(context, link, found):
+        return None
     program = f"{runner} (Python)" if runner is not None else found.program
     message: tuple[str, ...] = (
         f"{program} is PID 1 of {who} with no SIGTERM handler in the code it runs{built_from}",
@@ -1045,6 +1074,25 @@ def _runtime(
     # the file node runs is no module k8slb read: what it holds, or what a framework writes
     # into it at build time, may be a server and its SIGTERM handler
     return (*message, f"info only: {_unread(output, link.dockerfile)}"), Severity.INFO
+
+
+def _reaches_handler(context: Context, link: Link, found: Pid1) -> bool:
+    """Whether the Python program's entry reaches, by calls k8slb follows through the
+    tree's modules (code/reach.py), a SIGTERM handler or a server that installs one: from
+    the function its console script names (else its own code and `__main__` block), into
+    a helper of a package of another project of the tree (a workspace's shared library)
+    that its import closure does not hold."""
+    entry = os.path.normpath(link.entry) if link.entry is not None else None
+    facts = context.links.modules.get(entry) if entry is not None else None
+    if entry is None or facts is None or facts.language != "python":
+        return False
+    function = context.links.console_function(found.words)
+    functions: tuple[str, ...]
+    if function is None:
+        functions = (MODULE, MAIN)
+    else:  # an attribute path (`cli.main`) is a method: the module's own code alone
+        functions = (MODULE, function) if function.isidentifier() else (MODULE,)
+    return reached_signal(context.links.modules, entry, functions) is not None
 
 
 def _grpc_waited(module: CodeFacts) -> bool:

@@ -14,7 +14,9 @@ class UnrenderedTemplate(ReadProblemRule):
     rendered and linted without it (up to four such templates a chart, a helper whose
     `define`s others include taking those templates with it; in a chart whose subcharts
     are not vendored, up to sixteen, each naming the missing subcharts it may need: their
-    named templates, the defaults of their values; all within the chart's budget of work,
+    named templates, the defaults of their values; a subchart's own dependency nobody
+    vendored, an OCI chart k8slb cannot fetch, named as that subchart's, with `helm
+    dependency build` in its folder as the fix; all within the chart's budget of work,
     bytes of templates rendered, never seconds: past it the chart is not rendered, its
     finding saying how many times k8slb rendered it and which templates had failed), a
     chart Helm cannot render at all (past those, a fault in a packaged subchart, every
@@ -41,7 +43,9 @@ class UnrenderedTemplate(ReadProblemRule):
     that makes Helm fail on fewer templates and no template uses the value as a number, a
     list or a map; each finding says which values; the value read from the action, from
     the variables it reads followed back to `.Values`, or from a `--set KEY=` its message
-    names),
+    names; a `fail` whose message names a value the chart's values.yaml leaves an empty
+    string, or, the message writing it as the template reads it, `.Values.tag`, leaves
+    unset),
     a chart with only a stand-in for its values
     (`values.yaml.tpl`) that renders to text that is not YAML, a chart whose templates
     all render nothing (info: with no `values.yaml`, at the `values-ENV.yaml` beside it),
@@ -59,7 +63,9 @@ class UnrenderedTemplate(ReadProblemRule):
     the `${...}` Maven's resource filtering puts in from the POMs that filter its folder;
     the finding names what was put in for each),
     a chart that another chart of the run uses from its folder (`repository:
-    file://../base`) and that fails alone with its own defaults (info, naming the chart
+    file://../base`; packed into it in memory as `helm dependency build` would vendor it,
+    and so are that chart's own such dependencies, five levels deep at most, never one
+    inside itself) and that fails alone with its own defaults (info, naming the chart
     that lints it with its values; a warning still when the repository's own command
     installs it alone; not said at a place where the chart that uses it fails too),
     a chart nothing on this

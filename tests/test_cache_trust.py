@@ -18,7 +18,7 @@ from k8slb.reading.sources import Source, discover
 from k8slb.report import json as json_report
 from k8slb.rules import ALL_RULES
 from k8slb.run import cache as cache_module
-from k8slb.run.cache import MARKER, Cache, dumps, loads
+from k8slb.run.cache import MARKER, Cache, dumps, dumps_store, loads, loads_store
 from k8slb.run.data_pickle import load_data
 from k8slb.run.engine import run
 from k8slb.run.settings import Settings
@@ -178,10 +178,10 @@ def test_a_forged_entry_inside_a_valid_parse_file_runs_no_code(tmp_path: Path) -
     """Each parse is its own pickle inside files.cache: an entry is unpickled as data only
     too, even when the file's checksum is right."""
     tree, base, folder, plain = _cached(tmp_path)
-    generation, stored, token, size = loads((folder / "files.cache").read_bytes())
+    generation, stored, token, size = loads_store((folder / "files.cache").read_bytes())
     assert isinstance(stored, dict) and stored
     planted = {key: (run, path, pickle.dumps(_Planted())) for key, (run, path, _) in stored.items()}
-    (folder / "files.cache").write_bytes(_forged((generation, planted, token, size)))
+    (folder / "files.cache").write_bytes(dumps_store((generation, planted, token, size)))
     (folder / "run.cache").unlink()  # so that the run needs the parses
     assert _check(tree, Cache(tree, base)) == plain
     assert not (tmp_path / "PWNED").exists() and not Path("PWNED").exists()
@@ -196,7 +196,7 @@ def test_a_forged_object_body_inside_a_valid_parse_runs_no_code(
     too. Refused, they are an error of the run (the command line exits 2, saying to run
     without the cache): no damage gets this far past the checksum."""
     tree, base, folder, _ = _cached(tmp_path)
-    generation, stored, token, size = loads((folder / "files.cache").read_bytes())
+    generation, stored, token, size = loads_store((folder / "files.cache").read_bytes())
     forged = {}
     for key, (number, path, blob) in stored.items():
         parsed = load_data(blob)
@@ -206,7 +206,7 @@ def test_a_forged_object_body_inside_a_valid_parse_runs_no_code(
         elif isinstance(parsed, CodeFacts):
             parsed.__dict__["_rest"] = pickle.dumps(_Planted())
         forged[key] = (number, path, pickle.dumps(parsed, pickle.HIGHEST_PROTOCOL))
-    (folder / "files.cache").write_bytes(_forged((generation, forged, token, size)))
+    (folder / "files.cache").write_bytes(dumps_store((generation, forged, token, size)))
     (folder / "run.cache").unlink()  # so that the run needs the parses
     damaged = "a cached parse is damaged; run with --no-cache"
     sources = discover([str(tree)]).sources
@@ -225,9 +225,9 @@ def test_a_recognised_file_whose_parse_is_unusable_is_read_and_a_failure_not_kep
     unusable it is read after all. If that read fails, the run says so, and its result is
     not remembered: the next run reads the file again."""
     tree, base, folder, plain = _cached(tmp_path)
-    generation, stored, token, size = loads((folder / "files.cache").read_bytes())
+    generation, stored, token, size = loads_store((folder / "files.cache").read_bytes())
     planted = {key: (run, path, pickle.dumps(_Planted())) for key, (run, path, _) in stored.items()}
-    (folder / "files.cache").write_bytes(_forged((generation, planted, token, size)))
+    (folder / "files.cache").write_bytes(dumps_store((generation, planted, token, size)))
     (folder / "run.cache").unlink()
     backend = str(tree / "bad" / "backend.yaml")
     original = Source.read
@@ -309,3 +309,44 @@ def test_an_error_of_one_run_is_never_replayed_by_the_next(tmp_path: Path) -> No
         assert k8slb(*options).returncode == 2, options
         clean = k8slb()
         assert clean.returncode == 0 and "error" not in clean.stderr, (options, clean.stderr)
+
+
+def test_a_parse_store_whose_table_of_pickles_is_forged_is_not_read(tmp_path: Path) -> None:
+    """The parse store keeps each parse's pickle after its index, by a table of their
+    lengths: a table that does not fit the file (a count or a length too large, a length
+    cut short), or an index asking for more pickles than the table has, is no store, and
+    the run parses afresh, with the right checksum or not."""
+    tree, base, folder, plain = _cached(tmp_path)
+    store = (folder / "files.cache").read_bytes()
+    head, payload = store[:16], store[16:]
+    count = int.from_bytes(payload[:4], "big")
+    assert count > 0 and loads_store(store) is not None
+    lengths = payload[4 : 4 + 8 * count]
+    rest = payload[4 + 8 * count :]
+    forged = [
+        (2**32 - 1).to_bytes(4, "big") + payload[4:],  # more pickles than the file holds
+        payload[:4] + (2**63).to_bytes(8, "big") + payload[12:],  # a length past the end
+        (count - 1).to_bytes(4, "big") + lengths[8:] + rest,  # one pickle too few
+        payload[:3],  # cut short
+    ]
+    for wrong in forged:
+        checked = b"k8slb-cache\n" + zlib.crc32(wrong).to_bytes(4, "big") + wrong
+        assert loads_store(checked) is None
+        (folder / "files.cache").write_bytes(checked)
+        (folder / "run.cache").unlink(missing_ok=True)
+        assert _check(tree, Cache(tree, base)) == plain
+    assert head.startswith(b"k8slb-cache\n")
+
+
+def test_a_parse_stores_pickles_are_views_of_the_file_not_copies(tmp_path: Path) -> None:
+    """Loaded, each parse's pickle is a view of the store's bytes (what a pre-commit run
+    on a large tree no longer copies), and a store written again from those views holds
+    the same entries."""
+    _, _, folder, _ = _cached(tmp_path)
+    store = (folder / "files.cache").read_bytes()
+    generation, entries, token, size = loads_store(store)
+    assert entries and all(isinstance(blob, memoryview) for _, _, blob in entries.values())
+    again = loads_store(dumps_store((generation, entries, token, size)))
+    assert again[1].keys() == entries.keys()
+    assert all(bytes(again[1][k][2]) == bytes(entries[k][2]) for k in entries)
+    assert again[0] == generation and again[2:] == (token, size)

@@ -373,3 +373,57 @@ def test_a_packaged_subcharts_template_that_still_fails_stays_a_warning(tmp_path
     [still] = [f for f in at_archive if f.severity is Severity.WARNING]
     assert "charts/db/templates/job.yaml" in still.message
     assert not [f for f in at_archive if f.severity is not Severity.WARNING]
+
+
+# A helper that picks the image's tag, and fails naming the values as the template reads
+# them (`.Values.tag`): the value is as sure as a `required .Values.tag` names it.
+VERSION = """\
+{{- define "server.version" -}}
+{{- if .Values.tag }}{{ .Values.tag }}
+{{- else if .Chart.AppVersion }}{{ .Chart.AppVersion }}
+{{- else }}{{ fail "At least one between .Values.tag and .Chart.AppVersion should be set" }}
+{{- end }}
+{{- end -}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("values", "stood"),
+    [
+        ('tag: ""\n', True),  # a string left for the user
+        ("tag:\n", True),  # left unset: the message names it as the template reads it
+        ("replicas: 2\n", True),  # no key at all
+        ("tag: 0\n", False),  # a number the chart gives
+        ("tag: {}\n", False),  # a map
+    ],
+)
+def test_a_value_a_fail_names_as_the_template_reads_it_is_stood_in_for_when_left_unset(
+    tree: Path, values: str, stood: bool
+) -> None:
+    chart = tree / "deploy/server"
+    deployment = DEPLOYMENT.replace(
+        "        checksum/config: {{ include (print $.Template.BasePath "
+        '"/config.yaml") . | sha256sum }}\n',
+        "        a: b\n",
+    ).replace("acme/server:1", 'acme/server:{{ include "server.version" . }}')
+    write(
+        chart,
+        {
+            "values.yaml": values,
+            "templates/config.yaml": "",
+            "templates/_version.tpl": VERSION,
+            "templates/deployment.yaml": deployment,
+        },
+    )
+    findings = lint(tree)
+    said = unrendered(findings)
+    if not stood:
+        assert not preStops(findings)
+        assert [f.severity for f in said] == [Severity.WARNING]
+        return
+    [server] = preStops(findings).values()
+    assert any("a stand-in string for tag" in line for line in server.detail), server.detail
+    [mended] = said
+    assert mended.severity is Severity.INFO
+    assert ".Values.tag and .Chart.AppVersion" in mended.message
+    assert "rendered instead with a stand-in string for tag" in mended.message

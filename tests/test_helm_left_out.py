@@ -222,25 +222,27 @@ def test_a_template_no_file_of_the_chart_holds_is_not_left_out(tmp_path: Path) -
     # reads the subchart's values, may need them
     missing = charts.HelmFailure(str(here), missing=["common", "cache"])
     assert charts._failing_template(missing, members) == "templates/x.yaml"
-    assert charts._needs_missing(missing, "templates/x.yaml", b"a: 1\n") == ()
+    assert charts._needs_missing(missing, "templates/x.yaml", b"a: 1\n", {})[0] == ()
     include = charts.HelmFailure(
         'template: shop/templates/x.yaml:3:1: no template "common.name" associated with '
         'template "gotpl"',
         missing=["common", "cache"],
     )
     assert charts._failing_template(include, members) == "templates/x.yaml"
-    assert charts._needs_missing(include, "templates/x.yaml", b"a: 1\n") == ("common",)
+    assert charts._needs_missing(include, "templates/x.yaml", b"a: 1\n", {})[0] == ("common",)
     reads = b'port: {{ required "port" .Values.cache.port }}\n'
-    assert charts._needs_missing(missing, "templates/x.yaml", reads) == ("cache",)
+    assert charts._needs_missing(missing, "templates/x.yaml", reads, {})[0] == ("cache",)
     unnamed = charts.HelmFailure(
         'template: shop/templates/x.yaml:3:1: template "shared.name" not defined', missing=["a"]
     )
-    assert charts._needs_missing(unnamed, "templates/x.yaml", b"a: 1\n") == ("a",), "all"
+    assert charts._needs_missing(unnamed, "templates/x.yaml", b"a: 1\n", {})[0] == ("a",), "all"
     own = charts.HelmFailure(
         "template: shop/templates/x.yaml:3:1: nil pointer evaluating interface {}.mail",
         missing=["a"],
     )
-    assert charts._needs_missing(own, "templates/x.yaml", b"{{ .Values.secrets.mail }}") == ()
+    assert (
+        charts._needs_missing(own, "templates/x.yaml", b"{{ .Values.secrets.mail }}", {})[0] == ()
+    )
 
 
 def test_a_fix_in_a_chart_rendered_without_a_template_is_made(tmp_path: Path) -> None:

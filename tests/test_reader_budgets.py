@@ -2818,6 +2818,26 @@ def charts_sharing_a_folder(n: int, templates: int, aliases: int) -> Files:
     return files
 
 
+def folder_dependencies_fanning_out(n: int) -> Files:
+    """`n` charts each depending on every other one's folder (`file://../bJ`), and so on
+    down (charts.linked_tree: MAX_LINK_DEPTH levels, MAX_LINKED folders, none inside
+    itself), each a chart of the run too."""
+    files = {}
+    for i in range(n):
+        deps = "".join(
+            f"  - name: b{j}\n    version: 0.1.0\n    repository: file://../b{j}\n"
+            for j in range(n)
+            if j != i
+        )
+        files[f"b{i}/Chart.yaml"] = (
+            f"apiVersion: v2\nname: b{i}\nversion: 0.1.0\ndependencies:\n{deps}"
+        )
+        files[f"b{i}/templates/cm.yaml"] = (
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: {{ .Chart.Name }}}\n"
+        )
+    return files
+
+
 def tiltfile_helm_calls(n: int) -> Files:
     """A Tiltfile (inputs/tiltfile.py) of some 900 kB (under the 1 MiB it is rendered
     to): `n` helm() calls of a chart deployed one by one, `n` names each given a call and
@@ -3259,6 +3279,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Helm: 100 charts using one dependency folder of 20 templates, each under 5 aliases": (
         lambda: charts_sharing_a_folder(100, 20, 5)
+    ),
+    "Helm: 30 charts each depending on the 29 others' folders, theirs on theirs, down": (
+        lambda: folder_dependencies_fanning_out(30)
     ),
     # 12000, not 20000: a linear read of 2.5 MB took 3.3 s alone, past 5 s on a loaded VM
     "Bazel: image calls 12000 deep, 12000 lists left open, 12000 image targets": (

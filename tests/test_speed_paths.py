@@ -19,7 +19,7 @@ from k8slb.reading.sources import discover
 from k8slb.report import json as json_report
 from k8slb.rules import ALL_RULES
 from k8slb.run import engine, parsing, run_memory
-from k8slb.run.cache import KEPT_RUNS, MARKER, Cache, dumps, loads
+from k8slb.run.cache import KEPT_RUNS, MARKER, Cache, dumps_store, loads_store
 from k8slb.run.engine import run
 from k8slb.run.settings import Settings
 
@@ -230,8 +230,8 @@ def test_a_run_that_adds_a_few_parses_writes_them_beside_the_store_not_the_store
     (folder / "run.cache").unlink()  # so that the next run needs every parse
     assert _report(_run(tree, cache=Cache(tmp_path, base))) == expected
     assert parsed == [], "the changed file's parse came from recent.cache"
-    generation, _, uses, added = loads((folder / "recent.cache").read_bytes())
-    (folder / "recent.cache").write_bytes(dumps((generation, "another", uses, added)))
+    generation, _, uses, added = loads_store((folder / "recent.cache").read_bytes())
+    (folder / "recent.cache").write_bytes(dumps_store((generation, "another", uses, added)))
     (folder / "run.cache").unlink()
     assert _report(_run(tree, cache=Cache(tmp_path, base))) == expected
     assert parsed == [str(backend)], "an overlay of another store is ignored"
@@ -735,3 +735,171 @@ def test_a_hook_takes_the_build_facts_digest_the_whole_run_kept_while_its_build_
         assert restored and restored[0] > 0, "the whole run's links were taken"
         assert worked == ([] if edited == changed else ["builds"])
         assert _report(hook) == _report(run(sources, Settings(rules=ALL_RULES)))
+
+
+def test_a_files_name_says_it_is_a_build_file_once_a_run_and_a_workflows_folder_still_counts() -> (
+    None
+):
+    """`names_builds`, asked of every file two or three times a run, judges each name once;
+    a CI workflow is one by its folder, so the same name elsewhere is no build file."""
+    from k8slb.reading import build_files
+
+    build_files._name_builds.cache_clear()
+    said = {
+        "deploy/ci.yml": False,
+        ".github/workflows/ci.yml": True,
+        "svc/.github/workflows/ci.yml": True,
+        "workflows/ci.yml": False,
+        "svc/Dockerfile": True,
+        "svc/Dockerfile.dev": True,
+        "svc/api.Dockerfile": True,
+        "setup.py": True,
+        "svc/server.py": False,
+        "docker-compose.yml": True,
+        "skaffold.yaml": True,
+        "Makefile": True,
+        "k8s/deploy.yaml": False,
+        "Jenkinsfile": True,
+    }
+    for path, builds in said.items():
+        assert build_files.names_builds(path) is builds, path
+    asked = build_files._name_builds.cache_info()
+    for path, builds in said.items():
+        assert build_files.names_builds(path) is builds, path
+    again = build_files._name_builds.cache_info()
+    assert again.misses == asked.misses and again.hits > asked.hits  # each name once
+
+
+def _builds_tree(tmp_path: Path) -> Path:
+    """Three services of the demo, each built by a Dockerfile of its own, one with a
+    compose file too (a file of another kind whose name says it builds)."""
+    tree = tmp_path / "tree"
+    for team in range(3):
+        shutil.copytree(FIXTURES / "demo" / "bad", tree / f"team-{team}")
+        (tree / f"team-{team}" / "Dockerfile").write_text(
+            'FROM python:3.12-slim\nCOPY . /app\nCMD ["python", "/app/server.py"]\n'
+        )
+    (tree / "team-0" / "docker-compose.yml").write_text(
+        "services:\n  api:\n    build: .\n    image: acme/api:1\n"
+    )
+    return tree
+
+
+def test_a_hook_takes_the_build_facts_kept_while_every_file_they_rest_on_is_as_then(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run keeps its build facts by the key of the files that make them (the build
+    files in the run's order, and a compose file's bytes); a hook whose files are as then
+    takes them and loads no build file's parse, and one after a Dockerfile's or a compose
+    file's edit, or with a build file named first (another order), makes them anew. Each
+    finds what a run without the cache finds."""
+    from dataclasses import replace
+
+    from k8slb.reading.build_files import BuildFile
+
+    monkeypatch.setattr(run_memory, "RACY_NS", 0)
+    tree = _builds_tree(tmp_path)
+    cache = tmp_path / "cache"
+    made: list[int] = []
+    loaded: list[str] = []
+    facts, parsed = engine.read_build_facts, Cache.parsed_by_key
+
+    def making(files: Any) -> Any:
+        made.append(1)
+        return facts(files)
+
+    def loading(self: Cache, key: str, path: str) -> Any:
+        found = parsed(self, key, path)
+        loaded.extend([path] if isinstance(found, BuildFile) else [])
+        return found
+
+    monkeypatch.setattr(engine, "read_build_facts", making)
+    monkeypatch.setattr(Cache, "parsed_by_key", loading)
+    manifest = next(tree.glob("team-1/*.yaml"))
+    dockerfile, compose = tree / "team-2" / "Dockerfile", tree / "team-0" / "docker-compose.yml"
+    for edited, again in ((manifest, False), (dockerfile, True), (compose, True)):
+        _run(tree, cache=Cache(tmp_path, cache))  # the whole run: its build facts kept
+        edited.write_text(edited.read_text() + "# changed\n")
+        named = [replace(s, report=s.path == str(edited)) for s in discover([str(tree)]).sources]
+        made.clear(), loaded.clear()
+        hook = run(named, Settings(rules=ALL_RULES), cache=Cache(tmp_path, cache))
+        assert made == ([1] if again else []), edited
+        assert again or loaded == [], "no build file's parse is loaded"
+        assert _report(hook) == _report(run(named, Settings(rules=ALL_RULES)))
+    _run(tree, cache=Cache(tmp_path, cache))
+    sources = discover([str(tree)]).sources
+    first = sorted(sources, key=lambda s: s.path != str(dockerfile))  # a build file first
+    made.clear()
+    reordered = run(first, Settings(rules=ALL_RULES), cache=Cache(tmp_path, cache))
+    assert made == [1], "another order of the build files: the facts are made anew"
+    assert _report(reordered) == _report(run(first, Settings(rules=ALL_RULES)))
+
+
+def test_kept_build_facts_that_are_forged_or_damaged_are_made_anew(tmp_path: Path) -> None:
+    """facts.cache of the wrong shape, or whose pickle names what is no data, is not
+    taken: the run makes its build facts and finds what a run without the cache finds."""
+    import pickle
+
+    from k8slb.run.cache import dumps
+
+    tree = _builds_tree(tmp_path)
+    cache = tmp_path / "cache"
+    _run(tree, cache=Cache(tmp_path, cache))
+    (facts,) = cache.rglob("facts.cache")
+    key = Cache(tmp_path, cache)._load("facts.cache")[0]
+    plain = _report(_run(tree))
+    for forged in (
+        dumps(("key", "not a pickle")),
+        dumps((key, pickle.dumps(shutil.rmtree))),
+        dumps((key, pickle.dumps({"not": "facts"}))),
+    ):
+        facts.write_bytes(forged)
+        for stale in cache.rglob("run.cache"):
+            stale.unlink()  # so that the run reads its files again
+        (tree / "team-1" / "server.py").write_text("# touched\n", encoding="utf-8")
+        assert _report(_run(tree, cache=Cache(tmp_path, cache))) == _report(_run(tree))
+    assert plain
+
+
+def test_a_whole_check_after_an_edit_takes_the_build_facts_kept_for_both_of_its_models(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`check .` after a manifest's edit makes the model before the edit and the one
+    after (incremental.after_edit): where the build files are as the last whole run read
+    them, both take the build facts it kept, and the check finds what a fresh one finds;
+    after a Dockerfile's edit, the model after it makes them anew."""
+    from k8slb.interface import api
+    from k8slb.run import incremental
+
+    monkeypatch.setattr(run_memory, "RACY_NS", 0)
+    tree = _builds_tree(tmp_path)
+    (tree / ".git").mkdir()
+    made: list[int] = []
+    judged: list[bool] = []
+    facts, after_edit = engine.read_build_facts, incremental.after_edit
+
+    def making(files: Any) -> Any:
+        made.append(1)
+        return facts(files)
+
+    def spied(*arguments: Any, **options: Any) -> Any:
+        found = after_edit(*arguments, **options)
+        judged.append(found is not None)
+        return found
+
+    monkeypatch.setattr(engine, "read_build_facts", making)
+    monkeypatch.setattr(api, "after_edit", spied)
+
+    def check() -> str:
+        run = api.plan([str(tree)])
+        return _report(api.check(run, jobs=1, cache=Cache(run.cache_root, tmp_path / "c")))
+
+    check()  # the whole run: its build facts kept
+    manifest, dockerfile = next(tree.glob("team-1/*.yaml")), tree / "team-2" / "Dockerfile"
+    for edited, anew in ((manifest, []), (dockerfile, [1])):
+        edited.write_text(edited.read_text() + "# changed\n")
+        made.clear(), judged.clear()
+        checked = check()
+        assert judged == [True], "judged again in part after the edit"
+        assert made == anew, edited
+        assert checked == _report(api.check(api.plan([str(tree)]), jobs=1))

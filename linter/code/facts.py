@@ -42,6 +42,8 @@ WATCHED = (
     b"asyncpg",
     b"SIGTERM",
     b"uvicorn",  # uvicorn.run installs a SIGTERM handler
+    b"hypercorn",  # so does hypercorn's serve()
+    b"gunicorn",  # and gunicorn's Arbiter, an application's run()
     # web frameworks: the routes a probe reaches
     b"flask",
     b"fastapi",
@@ -988,6 +990,15 @@ class CodeFacts:
     # aiohttp's web.run_app; Node's ApolloServer, made): the process stops on SIGTERM,
     # though it drains no gRPC server
     signal_servers: list[Loc] = field(default_factory=list)
+    # Python's: the calls each top-level function makes ("" the module's own code, run
+    # when it is imported; "__main__" its `if __name__ == "__main__":` block), each as
+    # `name` (a function of the module) or `module:name` (an imported one; the module
+    # with the leading dots of a relative import): the code an entry point reaches
+    # (code/reach.py); and the top-level functions so keyed that register a SIGTERM
+    # handler or run a signal server
+    function_calls: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    signal_functions: frozenset[str] = frozenset()
+    calls_read: bool = False  # whether they were read (the module had a syntax tree)
     # sleeps on SIGTERM's path before the server stops: the server drains itself
     signal_pauses: list[SignalPause] = field(default_factory=list)
     http_clients: list[HttpClient] = field(default_factory=list)

@@ -27,7 +27,7 @@ from k8slb.reading.charts import (
     declares_chart,
     enclosing_chart,
     is_chart,
-    linked_dependencies,
+    linked_tree,
     pack,
     render_charts,
     rendering_inputs,
@@ -55,9 +55,7 @@ class HelmCharts(Reader):
     def covered(self, named: Sequence[str], context: Sequence[str]) -> set[str]:
         # a chart named renders its dependency folders (`file://../common`) itself
         rendered = {
-            os.path.abspath(folder)
-            for chart in named
-            for folder in linked_dependencies(chart).values()
+            os.path.abspath(folder) for chart in named for folder in linked_tree(chart).values()
         }
         return {chart for chart in context if os.path.abspath(chart) in rendered}
 

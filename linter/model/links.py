@@ -606,6 +606,12 @@ class CodeLinks:
         prefixes that exec it; None when it is none (_Finder.console_module)."""
         return self._finder.console_module(argv) if self._finder is not None else None
 
+    def console_function(self, argv: Sequence[object]) -> str | None:
+        """The function a command line calls as a Python project's console script (`main`
+        of `acme = 'acme.cli:main'`), when it runs one module (console_module); None
+        otherwise, or when the declarations of that module name different functions."""
+        return self._finder.console_function(argv) if self._finder is not None else None
+
     def package_of(self, facts: CodeFacts) -> NodePackage | None:
         """The package.json of the module's program (the folder of its project), if read."""
         if self._finder is None or not facts.project:
@@ -2993,6 +2999,17 @@ class _Finder:
         prefixes that exec it (`_console_run`); None when it is none."""
         found = self._console_run(list(argv), None)
         return found[0] if found is not None else None
+
+    def console_function(self, argv: Sequence[object]) -> str | None:
+        """The function of the module `console_module` finds that the declarations call,
+        when they all name one."""
+        found = self._console_run(list(argv), None)
+        if found is None:
+            return None
+        ran = past_prefixes([str(w) for w in container_argv(list(argv), None, None, None)])
+        declared = self.builds.console.get(posixpath.basename(ran[0])) if ran else None
+        functions = {script.function for _, script, _ in declared or ()}
+        return functions.pop() if len(functions) == 1 else None
 
     def _console_run(self, command: object, args: object) -> tuple[str, Said] | None:
         """The module a command line runs as a Python project's console script (its first

@@ -68,7 +68,8 @@ def deployment_units(
         if obj.name is not None and obj.path not in rendered_from:
             # one that names no namespace is applied in `default`, as one that names it
             namespace = namespace_key(obj.namespace)
-            among = apart.get(os.path.normpath(obj.path), "")
+            # (a path normalised only where a test's data is: some 10,000 objects a hook)
+            among = apart.get(os.path.normpath(obj.path), "") if apart else ""
             paths_of[(among, obj.group, obj.kind, namespace, obj.name)].add(obj.path)
             selector = _selector(obj)
             if selector is not None:
@@ -90,7 +91,7 @@ def deployment_units(
             for depth in range(len(parts))
             if parts[depth] in variants.get(parts[:depth], ())
         )
-        folder = apart.get(os.path.normpath(path))
+        folder = apart.get(os.path.normpath(path)) if apart else None
         units[path] = (f"{TEST_DATA_UNIT}{folder}" if folder else "", chosen)
     return units
 

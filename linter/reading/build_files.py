@@ -529,12 +529,18 @@ class BuildFacts:
 def names_builds(path: str) -> bool:
     """Whether a file's name says it is a build file (its bytes make build facts): setup.py
     too, Python code read for its console scripts as well."""
-    name = os.path.basename(path)
+    return _name_builds(os.path.basename(path)) or _is_workflow(path)
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_builds(name: str) -> bool:
+    """`names_builds` by the name alone (all but a CI workflow's folder): a run asks it of
+    every file of the tree two or three times, and a tree has few names."""
     return (
         is_dockerfile_name(name)
         or name == SETUP_PY
         or name in BAZEL_BUILD_FILES
-        or _builds_reader(path, name) is not None
+        or _builds_reader("", name) is not None  # ("": no workflow's folder)
     )
 
 

@@ -16,8 +16,10 @@ message tells users to give, when the action reads a field KEY ends with. Helm n
 whose message is Helm's. Else (a `fail` in a helper that checks the values, read with
 `dig`: `fail "db.host is required"`; a `required` on a helper's argument) the value path
 Helm's message names, when the chart's values.yaml gives it as an empty string (`host:
-""`, a string the chart leaves for the user) and nothing the render was given sets it (a
-values file, a `--set` of its installer's command). The new rendering is kept only when Helm
+""`, a string the chart leaves for the user), or, the message naming it as the template
+reads it (`fail "At least one between .Values.tag and .Chart.AppVersion should be set"`),
+gives it as an empty string or leaves it unset, and nothing the render was given sets it
+(a values file, a `--set` of its installer's command). The new rendering is kept only when Helm
 fails on fewer templates than before (a stand-in in a place that wants a number, a map or
 a list fails there again, or elsewhere: that chart keeps its KLB003 warnings as they
 were). Kept, every finding of the chart says which values were stood in for, and each
@@ -216,9 +218,18 @@ class _Templates:
         chart's own `fail` or `required`) that the chart's values.yaml gives as an empty
         string (`host: ""`, a string left for the user) and nothing the render was given
         sets (a values file, a `--set` of its installer's command): the value the chart
-        asks for, a string by its own default."""
+        asks for, a string by its own default. A path the message writes as the
+        template does (`.Values.tag should be set`) is asked for as well when the
+        defaults leave it unset."""
         if self.defaults is None:
             self.defaults = _values_data(self.rendering.members, ("values.yaml", "values.yml"))
+        # `.Values.tag` in the message: the template's own name of the value, as sure as a
+        # `required .Values.tag`; one the defaults leave unset (no key, `tag:`) is asked
+        # for too (a field read of it, a map, is no string: _wants_other_than_a_string)
+        for named in list(_VALUE_PATH.finditer(said[:MAX_MESSAGE]))[:MAX_NAMED]:
+            path = named.group(1)[1:]
+            if _at(self.defaults, path) in ("", None) and not _given(self.rendering.options, path):
+                return path
         for named in list(_NAMED_PATH.finditer(said[:MAX_MESSAGE]))[:MAX_NAMED]:
             path = named.group(1)
             if _at(self.defaults, path) == "" and not _given(self.rendering.options, path):

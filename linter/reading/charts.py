@@ -104,8 +104,8 @@ class Rendering:
     # Rendered with files the chart's cache key does not cover (the values its installer's
     # command passes: chart_installers.py): rendered again every run, not kept.
     uncached: bool = False
-    # The dependencies packed from a folder of their own (linked_dependencies): the
-    # members' prefix (`charts/common/`) -> that folder, as shown.
+    # The dependencies packed from a folder of their own (linked_tree): the members'
+    # prefix (`charts/common/`, `charts/web/charts/common/`) -> that folder, as shown.
     linked: dict[str, str] = field(default_factory=dict)
     # Helm's name of a subchart's folder that is not the folder of its files (a chart
     # named apart from its folder, an `alias:` of a dependency) -> that folder, as the
@@ -134,10 +134,13 @@ class Rendering:
 
     def member_of(self, path: str) -> str:
         """The member of the chart (as packed) that a file shown is."""
+        found = None  # the deepest folder the file is in (a folder may hold another's)
         for prefix, folder in self.linked.items():
             inside = os.path.relpath(path, folder)
-            if not inside.startswith(".."):
-                return prefix + Path(inside).as_posix()
+            if not inside.startswith("..") and (found is None or len(inside) < len(found[1])):
+                found = (prefix, inside)
+        if found is not None:
+            return found[0] + Path(found[1]).as_posix()
         return Path(os.path.relpath(path, self.chart)).as_posix()
 
     def is_linked(self, member: str) -> bool:
@@ -195,9 +198,10 @@ _MAX_ALIASES = 1000  # dependencies of one Chart.yaml read for their aliases
 
 
 def _member_path(chart: str, member: str, linked: Mapping[str, str]) -> str:
-    for prefix, folder in linked.items():
-        if member.startswith(prefix):
-            return os.path.join(folder, member[len(prefix) :])
+    # the longest prefix: a dependency's own (`charts/web/charts/common/`) inside its
+    prefix = max((p for p in linked if member.startswith(p)), key=len, default=None)
+    if prefix is not None:
+        return os.path.join(linked[prefix], member[len(prefix) :])
     return os.path.join(chart, member)
 
 
@@ -259,12 +263,43 @@ def pack(location: str) -> bytes:
     is rendered from, what the cache keys its result on (a folder's own time stamp misses
     edits inside it), and what a fix edits in memory before anything is written. A
     dependency in a sibling folder (`repository: file://../common`) that charts/ lacks is
-    packed as `charts/common/`, as `helm dependency build` would vendor it."""
+    packed as `charts/common/`, as `helm dependency build` would vendor it, and so are its
+    own such dependencies, inside it (`charts/product/charts/common/`: linked_tree). Only
+    memory is written: the user's folders stay as they are."""
     members: dict[str, bytes] = {}
     total = _read_into(members, location, "", 0)
-    for name, folder in linked_dependencies(location).items():
-        total = _read_into(members, folder, f"charts/{name}/", total)
+    read: dict[str, dict[str, bytes] | None] = {}  # a folder (resolved) -> its files, once
+    left: list[str] = []  # prefixes of folders past the budget, and all inside them
+    tree = linked_tree(location)
+    # level by level: a dependency's own never takes the room of the chart's own
+    for prefix, folder in sorted(tree.items(), key=lambda item: item[0].count("charts/")):
+        inner = "/charts/" in prefix.removeprefix("charts/")  # a dependency's own
+        real = os.path.realpath(folder)
+        if real not in read:
+            read[real] = _folder_files(folder) if inner else _folder_files(folder, strict=True)
+        files = read[real]
+        size = sum(map(len, files.values())) if files is not None else MAX_CHART_BYTES + 1
+        if files is None or total + size > MAX_CHART_BYTES or any(map(prefix.startswith, left)):
+            if not inner:
+                raise OSError(f"the chart's files exceed {MAX_CHART_BYTES // 2**20} MiB")
+            left.append(prefix)  # past the budget: packed as if not vendored, nor inside it
+            continue
+        total += size
+        members.update({prefix + name: data for name, data in files.items()})
     return pack_members(members)
+
+
+def _folder_files(folder: str, strict: bool = False) -> dict[str, bytes] | None:
+    """A dependency folder's files, by their path inside it; None past MAX_CHART_BYTES or
+    unreadable (`strict`: the error raised)."""
+    files: dict[str, bytes] = {}
+    try:
+        _read_into(files, folder, "", 0)
+    except OSError:
+        if strict:
+            raise
+        return None
+    return files
 
 
 def _read_into(members: dict[str, bytes], location: str, prefix: str, total: int) -> int:
@@ -278,10 +313,43 @@ def _read_into(members: dict[str, bytes], location: str, prefix: str, total: int
     return total
 
 
+MAX_LINK_DEPTH = 5  # levels of `file://` dependencies packed: a dependency's own, and so on
+MAX_LINKED = 256  # dependency folders packed into one chart, at all levels together
+
+
+def linked_tree(chart: str) -> dict[str, str]:
+    """Where each dependency on a folder is packed (`charts/product/`) -> that folder (as
+    `chart` is shown): the chart's own (linked_dependencies), then theirs inside them
+    (`charts/product/charts/common/`), as `helm dependency build` run in each folder would
+    vendor them (Helm renders a subchart with its own subcharts, never its parent's).
+    Within MAX_LINK_DEPTH levels and MAX_LINKED folders; a folder already on the way
+    down (a cycle) is not packed again inside itself, and each must be a chart inside the
+    chart's repository."""
+    top = os.path.realpath(repository_of(chart))
+    tree: dict[str, str] = {}
+    level = [("", chart, frozenset({os.path.realpath(chart)}))]
+    for _ in range(MAX_LINK_DEPTH):
+        below = []
+        for prefix, folder, above in level:
+            for name, linked in _linked_of(folder, top).items():
+                real = os.path.realpath(linked)
+                if real in above or len(tree) >= MAX_LINKED:
+                    continue
+                tree[f"{prefix}charts/{name}/"] = linked
+                below.append((f"{prefix}charts/{name}/", linked, above | {real}))
+        level = below
+    return dict(sorted(tree.items()))  # a folder's prefix before those inside it
+
+
 def linked_dependencies(chart: str) -> dict[str, str]:
     """The chart's dependencies on a folder (`repository: file://../common`) that its
     charts/ folder does not vendor, by name: each its folder (shown as `chart` is), a
     chart inside the chart's repository (a link out of it is not followed)."""
+    return _linked_of(chart, os.path.realpath(repository_of(chart)))
+
+
+def _linked_of(chart: str, top: str) -> dict[str, str]:
+    """linked_dependencies, the folders inside `top` (resolved)."""
     declared = _dependencies(chart)
     if not declared:
         return {}
@@ -290,7 +358,7 @@ def linked_dependencies(chart: str) -> dict[str, str]:
         if os.path.isdir(os.path.join(chart, "charts"))
         else []
     )
-    top, own = os.path.realpath(repository_of(chart)), os.path.realpath(chart)
+    own = os.path.realpath(chart)
     subcharts = os.path.join(own, "charts")
     linked = {}
     for name, repository in declared:
@@ -652,7 +720,7 @@ def render(
         rendering.problems.append(unknown)
         return rendering
     rendering.members = unpack(data if data is not None else pack(chart))
-    linked = {f"charts/{name}/": folder for name, folder in linked_dependencies(chart).items()}
+    linked = linked_tree(chart)
     rendering.linked = linked
     filled = any(b"${" in data for data in rendering.members.values())
     pom = filtering_pom(chart) if filled else None  # what Maven would fill, if it does
@@ -837,6 +905,7 @@ def _render_without_failing(
     try_start = rendering.work
     left_out: list[Problem] = []
     theirs = False  # a template was left out that may need the missing subcharts
+    nested: dict[str, tuple[str, ...]] | None = None  # its subcharts' own missing ones
     while True:
         price = cost(members)
         if (again or first is not None) and not affordable(rendering.work, try_start, price):
@@ -853,15 +922,18 @@ def _render_without_failing(
                 first = failure
             members = _opened_for(failure, members, rendering.renamed)
             member = _failing_template(failure, members, rendering.renamed)
-            budget = MAX_LEFT_OUT_WITHOUT_SUBCHARTS if failure.missing else MAX_LEFT_OUT
+            nested = _nested_missing(members) if nested is None else nested
+            lacking = failure.missing or nested
+            budget = MAX_LEFT_OUT_WITHOUT_SUBCHARTS if lacking else MAX_LEFT_OUT
             if member is None or len(left_out) >= budget:
                 raise first from None
             problem = _problem(
                 chart, chart_file(chart), str(failure), linked=linked, renamed=rendering.renamed
             )
-            needs = _needs_missing(failure, member, members[member])
+            needs, owner = _needs_missing(failure, member, members[member], nested)
             theirs = theirs or bool(needs)
-            left_out.append(_left_out(problem, chart, member, members[member], needs))
+            whose = rendering.path_of(owner).rstrip("/") if owner else None
+            left_out.append(_left_out(problem, chart, member, members[member], needs, whose))
             rendering.left_out.append(member)
             members = {name: data for name, data in members.items() if name != member}
     if theirs and first is not None and not any(map(_writes_objects, by_name, by_name.values())):
@@ -962,28 +1034,93 @@ def _archive_of(
     return None
 
 
-def _needs_missing(failure: HelmFailure, member: str, data: bytes) -> tuple[str, ...]:
-    """The missing subcharts a template Helm failed on may need: none for a `fail` or
-    `required` of its own that reads none of their values (_fails_by_itself); those whose
-    values its text reads, or whose name prefixes the named template Helm did not find
-    (`postgresql.primary.fullname`, as charts name what they define); all of them for a
-    named template not found that names none; none for another failure of a template
-    that reads none of their values (a value of its own the defaults leave out)."""
-    if not failure.missing:
-        return ()
+def _needs_missing(
+    failure: HelmFailure, member: str, data: bytes, nested: Mapping[str, Sequence[str]]
+) -> tuple[tuple[str, ...], str]:
+    """The missing subcharts a template Helm failed on may need, and the folder (as the
+    members name it, "" for the chart) of the chart that declares them: none for a `fail`
+    or `required` of its own that reads none of their values (_fails_by_itself); those
+    whose name prefixes the named template Helm did not find (`minio.fullname`, as
+    charts name what they define; named templates are global, so the missing subchart
+    of any chart of the tree, its own chart's first); those of its own chart whose
+    values its text reads (a chart reads only its own subcharts' values); for a named
+    template not found that names none, those of its own chart, else of the nearest
+    chart above it that lacks some; none for another failure of a template that reads
+    none of their values (a value of its own the defaults leave out). `nested`: each
+    subchart folder's own missing dependencies (_nested_missing)."""
+    own = _own_chart(member)
+    lacking = {"": tuple(failure.missing), **{k: tuple(v) for k, v in nested.items()}}
+    if not any(lacking.values()):
+        return (), ""
     said = str(failure)
     first = next((line.strip() for line in said.splitlines() if line.strip()), "")
-    if _fails_by_itself(first, member, data, failure):
-        return ()
+    if _fails_by_itself(first, member[len(own) :], data, lacking.get(own, ())):
+        return (), ""
     found = _NO_TEMPLATE.search(said)
     named = (found.group(1) or found.group(2)) if found is not None else ""
+    above = [p for p in sorted(lacking, key=len, reverse=True) if own.startswith(p)]
+    for folder in [*above, *(p for p in lacking if p not in above)]:
+        prefixed = tuple(name for name in lacking[folder] if named.startswith(f"{name}."))
+        if prefixed:
+            return prefixed, folder
     text = data.decode("utf-8", "replace")
-    needs = tuple(
-        name
-        for name in failure.missing
-        if named.startswith(f"{name}.") or _reads_values_of(text, name)
-    )
-    return needs or (tuple(failure.missing) if found is not None else ())
+    reads = tuple(name for name in lacking.get(own, ()) if _reads_values_of(text, name))
+    if reads or found is None:
+        return reads, own if reads else ""
+    nearest = next((p for p in above if lacking[p]), "")
+    return lacking[nearest], nearest
+
+
+def _own_chart(member: str) -> str:
+    """The folder (as the members name it: `charts/api/charts/db/`, "" for the chart) of
+    the chart whose file the member is."""
+    parts = member.split("/")
+    at = 0
+    while at + 2 < len(parts) and parts[at] == "charts" and at < 2 * _SUBCHART_DEPTH:
+        at += 2
+    return "/".join(parts[:at]) + "/" if at else ""
+
+
+def _nested_missing(members: Mapping[str, bytes]) -> dict[str, tuple[str, ...]]:
+    """Each subchart folder among the chart's files (`charts/storage-api/`) -> the
+    dependencies its own Chart.yaml declares that its charts/ folder lacks (by alias, else
+    name, as Helm names them): an OCI or repository chart nobody vendored there. A
+    subchart packed as an archive is not read (no folder to look in)."""
+    lacking: dict[str, tuple[str, ...]] = {}
+    for name, data in members.items():
+        folder = name.removesuffix("Chart.yaml")
+        if folder == name or not folder or _own_chart(folder + "x") != folder:
+            continue
+        if len(data) > _MAX_CHART_YAML or b"dependencies" not in data:
+            continue
+        declared = _declared(data.decode("utf-8", "replace"))[:_MAX_ALIASES]
+        absent = tuple(
+            alias or dependency
+            for dependency, _, alias in declared
+            if not _vendored(members, f"{folder}charts/", dependency)
+        )
+        if absent:
+            lacking[folder] = absent
+    return lacking
+
+
+def _vendored(members: Mapping[str, bytes], subcharts: str, name: str) -> bool:
+    """Whether a charts/ folder (`subcharts`, as the members name it) holds the chart
+    `name`: a folder of that name, an archive `name-VERSION.tgz`, or a folder whose
+    Chart.yaml names it."""
+    for member in members:
+        if not member.startswith(subcharts):
+            continue
+        inside = member[len(subcharts) :]
+        if inside.startswith(f"{name}/") or (
+            "/" not in inside and is_package(member) and inside.startswith((f"{name}-", f"{name}."))
+        ):
+            return True
+        if inside.count("/") == 1 and inside.endswith("/Chart.yaml"):
+            found = _CHART_NAME.search(members[member][:65536].decode("utf-8", "replace"))
+            if found is not None and found.group(1) == name:
+                return True
+    return False
 
 
 # Helm's words for an `include` or `template` of a name nothing defines
@@ -992,17 +1129,18 @@ _NO_TEMPLATE = regex.compile(
 )
 
 
-def _fails_by_itself(first: str, member: str, data: bytes, failure: HelmFailure) -> bool:
+def _fails_by_itself(first: str, member: str, data: bytes, missing: Sequence[str]) -> bool:
     """Whether a template of a chart whose subcharts are missing fails whatever they hold:
     Helm's error is a call of its own (`execution error at`: a `fail`, a `required`) in a
-    template of the chart's own `templates/` that is no helper (`_*.tpl`), and its text
-    reads none of the missing subcharts' values (`.Values.NAME`, whose defaults they hold)."""
+    template of its chart's own `templates/` (`member`, inside that chart's folder) that
+    is no helper (`_*.tpl`), and its text reads none of that chart's missing subcharts'
+    values (`.Values.NAME`, whose defaults they hold)."""
     if "execution error at (" not in first or not member.startswith("templates/"):
         return False
     if os.path.basename(member).startswith("_"):
         return False
     text = data.decode("utf-8", "replace")
-    return not any(_reads_values_of(text, name) for name in failure.missing)
+    return not any(_reads_values_of(text, name) for name in missing)
 
 
 def _reads_values_of(text: str, name: str) -> bool:
@@ -1020,10 +1158,16 @@ def _reads_values_of(text: str, name: str) -> bool:
 
 
 def _left_out(
-    problem: Problem, chart: str, member: str, data: bytes, needs: Sequence[str] = ()
+    problem: Problem,
+    chart: str,
+    member: str,
+    data: bytes,
+    needs: Sequence[str] = (),
+    whose: str | None = None,
 ) -> Problem:
     """The KLB003 of a template the chart is rendered without: what is still linted, the
-    named templates that went with it, and the missing subcharts it may need."""
+    named templates that went with it, and the missing subcharts it may need (`whose`:
+    the folder of the subchart that declares them, shown; None: the chart's own)."""
     names: dict[str, None] = {}
     for found in _DEFINES.finditer(data.decode("utf-8", "replace")):
         names[found.group(1)] = None
@@ -1035,9 +1179,13 @@ def _left_out(
     if needs:
         plural = "s" if len(needs) > 1 else ""
         without = f" without its subchart{plural} {', '.join(needs)}"
+        vendored = "in its charts/ folder (`helm dependency build`)"
+        if whose is not None:  # a subchart's own dependencies
+            without = f" without {', '.join(needs)}, the subchart{plural} of {whose}"
+            vendored = f"in the charts/ folder of {whose} (`helm dependency build {whose}`)"
         until = (
-            "until they are vendored in its charts/ folder (`helm dependency build`): it may "
-            "need their named templates or the defaults of their values"
+            f"until they are vendored {vendored}: it may need their named templates or the "
+            "defaults of their values"
         )
     # a packaged subchart's file: the finding is at its archive, the file inside it said
     inside = problem.detail[:1] if problem.path.endswith(".tgz") else ()
@@ -1344,14 +1492,32 @@ def _schema_reaches_out(chart: str, reach: Reach) -> Problem:
 
 
 def _missing(chart: str, where: str, names: list[str]) -> Problem:
-    """One info finding naming the subcharts that are declared but not vendored."""
-    line = 1
+    """One info finding naming the subcharts that are declared but not vendored, and the
+    repositories `helm dependency build` would fetch them from (k8slb fetches nothing)."""
+    line, text = 1, ""
     try:
-        for number, text in enumerate(Path(where).read_text("utf-8").splitlines(), start=1):
-            if text.startswith("dependencies:"):
-                line = number
+        with open(where, "rb") as handle:
+            data = read_bounded(handle, _MAX_CHART_YAML)
+        text = data.decode("utf-8") if data is not None else ""
     except (OSError, UnicodeDecodeError):
         pass
+    for number, said in enumerate(text.splitlines(), start=1):
+        if said.startswith("dependencies:"):
+            line = number
+    if is_made_name(os.path.basename(where)):  # `{{ .Version }}` is no YAML yet
+        text = stood_in(text, lambda _: None, every=True)[0]
+    wanted = set(names)
+    sources = list(
+        dict.fromkeys(
+            repository
+            for name, repository, alias in _declared(text)[:_MAX_ALIASES]
+            if repository and (alias or name) in wanted and not repository.startswith("file://")
+        )
+    )
+    fetched = ""
+    if sources:
+        more = f" and {len(sources) - 3} more" if len(sources) > 3 else ""
+        fetched = f" from {', '.join(sources[:3])}{more}; k8slb fetches nothing (no network)"
     plural = "s" if len(names) > 1 else ""
     return Problem(
         UNRENDERED,
@@ -1362,8 +1528,8 @@ def _missing(chart: str, where: str, names: list[str]) -> Problem:
         None,
         Severity.INFO,
         (
-            "they are not in its charts/ folder (`helm dependency build` vendors them): the "
-            "chart's own objects are linted, theirs are not",
+            f"they are not in its charts/ folder (`helm dependency build` vendors them"
+            f"{fetched}): the chart's own objects are linted, theirs are not",
         ),
     )
 
@@ -1492,7 +1658,7 @@ def _key_line(path: str, key: str) -> int:
 def stat_signature(location: str) -> str:
     """Size and time of every file of the chart (a folder's own time misses edits in it),
     and of the folders it depends on."""
-    folders = [location, *linked_dependencies(location).values()]
+    folders = [location, *dict.fromkeys(linked_tree(location).values())]
     return stamps([path for folder in folders for path in _chart_files(folder)])
 
 

@@ -32,19 +32,21 @@ MAX_PROJECT_FILE = 256 * 1024  # bytes: a larger project file names no console s
 MAX_SETUP_PY = 64 * 1024
 MAX_CONSOLE_SCRIPTS = 256  # of a file: the rest are not read
 # `module.path:function` (the function may be an attribute path: `cli.app.main`)
-_TARGET = regex.compile(r"^\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*:\s*[A-Za-z_][\w.]*\s*$")
+_TARGET = regex.compile(r"^\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*:\s*([A-Za-z_][\w.]*)\s*$")
 _NAME = regex.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 @record
 class ConsoleScript:
     """A console script: the command's name, the module it runs, and where the file says
-    so (its line, 1-based, and that line's words)."""
+    so (its line, 1-based, and that line's words); the function of the module it calls
+    (`main`; an attribute path, `cli.main`, as written)."""
 
     name: str
     module: str
     line: int
     text: str
+    function: str = ""
 
 
 def console_scripts(name: str, text: str) -> tuple[ConsoleScript, ...]:
@@ -65,7 +67,7 @@ def console_scripts(name: str, text: str) -> tuple[ConsoleScript, ...]:
             continue
         at = first.get(script, 0)
         said = lines[at].strip() if lines else ""
-        found.append(ConsoleScript(script, module[1], at + 1, said))
+        found.append(ConsoleScript(script, module[1], at + 1, said, module[2]))
     return tuple(found)
 
 

@@ -46,10 +46,21 @@ class _DataOnly(pickle.Unpickler):
         raise pickle.UnpicklingError(f"refused: {module}.{name}")
 
 
-def load_data(payload: bytes) -> Any:
+def load_data(payload: bytes | memoryview) -> Any:
     """The data the pickle holds; None when it names anything else, or is damaged."""
     try:
         return _DataOnly(io.BytesIO(payload)).load()
+    except Exception:  # any damage a checksum let through: start afresh
+        return None
+
+
+def load_indexed(payload: bytes, at: int, apart: list[memoryview]) -> Any:
+    """`load_data` of the pickle from `at` on, its out-of-band buffers `apart` (the parse
+    store's pickles, cache.loads_store), without copying `payload`."""
+    try:
+        stream = io.BytesIO(payload)
+        stream.seek(at)
+        return _DataOnly(stream, buffers=apart).load()
     except Exception:  # any damage a checksum let through: start afresh
         return None
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import pickle
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -63,7 +64,7 @@ from k8slb.reading.sources import Source
 from k8slb.rulekit.base import Context, Rule
 from k8slb.rules.unread_file import UNREAD_FILE
 from k8slb.rules.unused_suppression import UnusedSuppression
-from k8slb.run.cache import Cache, ParseMemo
+from k8slb.run.cache import Cache, ParseMemo, run_key
 from k8slb.run.parsing import Parsed, Unparsed, parse_all
 from k8slb.run.relocation import relocate
 from k8slb.run.run_memory import LinksToKeep, RunMemory
@@ -178,6 +179,9 @@ def read_sources(
     settings = settings or Settings(rules=())
     read = Sources(contents=data)
     parses = _Parses(cache)
+    facts = None
+    if cache is not None and cache.keeps_facts and keys is not None:
+        facts = _KeptFacts(cache, keys)
     for source in sources:
         key = keys.get(source.path) if keys else None
         if key is None and source.path not in data:
@@ -186,15 +190,12 @@ def read_sources(
         reader = reader_of(source.language)
         if reader is not None and reader.renders:  # rendered below
             continue
-        if source.path not in data:  # recognised by the cache unread: its parse is kept
-            hit = cache.parsed_by_key(key, source.path) if cache is not None and key else None
-            if hit is not None:
-                parses.parsed[source.path] = hit
-                continue
-            if not data.fetch(source):  # the kept parse is unusable and the file is gone
-                read.readable.discard(source.path)
-                continue
-        parses.add(source.path, source.language, data[source.path], key)
+        if source.path not in data and facts is not None and key and reader and reader.links:
+            facts.unread.append((source, key))  # loaded below unless its facts are kept
+            continue
+        _parse(source, key, data, parses, read)
+    if facts is not None:
+        facts.settle(sources, data, parses, read)
     rendered = [
         (reader, _render(reader, sources, data, settings, cache, read))
         for reader in READERS.values()
@@ -216,12 +217,83 @@ def read_sources(
             read.manifests.append(reader.placed(found, rendering, settings))
         elif isinstance(found, Unparsed):
             read.errors.append(found.error)
-    _gather(read, sources, parses.parsed, data)
+    _gather(read, sources, parses.parsed, data, facts)
     return read
 
 
+def _parse(
+    source: Source, key: str | None, data: SourceBytes, parses: _Parses, read: Sources
+) -> None:
+    """The source's parse: the cache's (by its key) for a file it recognised unread, read
+    and parsed when that is unusable; else of its bytes (`_Parses.make`)."""
+    cache = parses.cache
+    if source.path not in data:  # recognised by the cache unread: its parse is kept
+        hit = cache.parsed_by_key(key, source.path) if cache is not None and key else None
+        if hit is not None:
+            parses.parsed[source.path] = hit
+            return
+        if not data.fetch(source):  # the kept parse is unusable and the file is gone
+            read.readable.discard(source.path)
+            return
+    parses.add(source.path, source.language, data[source.path], key)
+
+
+class _KeptFacts:
+    """A run's build facts kept in the cache by the key of what makes them: the build
+    files in the run's order (`read_build_facts` reads them so), each by the key of its
+    bytes, and each other file whose name says it builds (a compose file, setup.py: read
+    from its bytes every run). With the key of the last run that made them, the build
+    files the cache recognised are not loaded (a pre-commit hook on a manifest or a
+    module: some 3,000 parses at 10,000 files) and the facts are taken as kept."""
+
+    def __init__(self, cache: ParseMemo, keys: Mapping[str, str]) -> None:
+        self.cache, self.keys = cache, keys
+        self.unread: list[tuple[Source, str]] = []  # build files recognised, not loaded
+        self.also: dict[str, BuildFile | None] = {}  # another file's facts, by path
+        self.key = ""
+        self.kept: BuildFacts | None = None
+
+    def settle(
+        self, sources: Sequence[Source], data: SourceBytes, parses: _Parses, read: Sources
+    ) -> None:
+        """Take the facts kept for these files, or load the build files left unread."""
+        said: list[str] = []
+        for source in sources:
+            key = self.keys.get(source.path)
+            if key is not None and _links(source):
+                said.append(f"build\0{source.path}\0{key}")
+            elif not _links(source) and source.path in data:
+                also = _also_builds(source, data)
+                self.also[source.path] = also
+                said.append(f"also\0{source.path}\0{key}" if also is not None else "")
+        self.key = run_key("build facts", said)
+        found = self.cache.build_facts(self.key)
+        self.kept = found if isinstance(found, BuildFacts) else None
+        for source, key in self.unread:
+            if self.kept is None or not self.cache.keep_unread(key, source.path):
+                _parse(source, key, data, parses, read)
+
+    def keep(self, facts: BuildFacts, parsed: Mapping[str, Parsed], data: SourceBytes) -> None:
+        """Keep the facts made, as they are now, when every file they rest on was read
+        as its key says (none gone, none that failed to parse)."""
+        if data.errors or any(isinstance(found, Unparsed) for found in parsed.values()):
+            return
+        self.cache.keep_build_facts(self.key, pickle.dumps(facts, pickle.HIGHEST_PROTOCOL))
+
+
+def _also_builds(source: Source, data: SourceBytes) -> BuildFile | None:
+    """What a file of another kind says of builds (its bytes read whole, every run)."""
+    reader = reader_of(source.language)
+    own = data[source.path]
+    return read_build_file(source.path, reader.build_bytes(own) if reader else own)
+
+
 def _gather(
-    read: Sources, sources: Sequence[Source], parsed: Mapping[str, Parsed], data: SourceBytes
+    read: Sources,
+    sources: Sequence[Source],
+    parsed: Mapping[str, Parsed],
+    data: SourceBytes,
+    facts: _KeptFacts | None = None,
 ) -> None:
     """The sources' parses in `read`, by what they are (objects, code, build facts), and
     what is settled once a run, whatever its variants: which modules form a program, the
@@ -241,11 +313,15 @@ def _gather(
         # a compose or skaffold file, a CI workflow: read here, whole, on every run (any
         # other file's name says it is no build file, and it is not decoded)
         if not _links(source) and source.path in data:
-            reader = reader_of(source.language)
-            own = data[source.path]
-            also = read_build_file(source.path, reader.build_bytes(own) if reader else own)
+            known = facts.also if facts is not None else {}
+            also = known[source.path] if source.path in known else _also_builds(source, data)
             build_files += [also] if also is not None else []
-    read.builds = read_build_facts(build_files)
+    if facts is not None and facts.kept is not None:
+        read.builds = facts.kept
+    else:
+        read.builds = read_build_facts(build_files)
+        if facts is not None:
+            facts.keep(read.builds, parsed, data)
     read.modules = without_build_output(read.modules)
     read.modules = built_in_test_folders(read.modules, read.builds.dockerfiles)
     assign_projects(read.modules, read.builds.projects)

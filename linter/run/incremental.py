@@ -403,6 +403,17 @@ class _Shared(ParseMemo):
     def store_by_key(self, key: str, path: str, parsed: Any, blob: bytes | None = None) -> None:
         self.cache.store_by_key(key, path, parsed, blob)
 
+    keeps_facts = True  # the cache's, for both models
+
+    def build_facts(self, key: str) -> Any:
+        return self.cache.build_facts(key)
+
+    def keep_build_facts(self, key: str, blob: bytes) -> None:
+        self.cache.keep_build_facts(key, blob)
+
+    def keep_unread(self, key: str, path: str) -> bool:
+        return self.cache.keep_unread(key, path)
+
 
 class _Unread(SourceBytes):
     """The bytes of the last run's files that are as they were: a file whose parse as it

@@ -60,6 +60,7 @@ from k8slb.code.syntax_trees import template_block
 from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
 from k8slb.languages.python.parse_ast import dotted
+from k8slb.languages.python.parse_calls import function_calls, signal_functions
 from k8slb.languages.python.parse_envhelpers import EnvReader
 from k8slb.languages.python.parse_made import (
     MAX_MADE_CALLS,
@@ -154,9 +155,45 @@ HEALTH_SERVICERS = frozenset(
     {"grpc_health.v1.health.HealthServicer", "grpc_health.v1.health.aio.HealthServicer"}
 )
 ADD_HEALTH = "grpc_health.v1.health_pb2_grpc.add_HealthServicer_to_server"
-# Calls that run a server and install its own SIGTERM handler (uvicorn's Server installs
-# one for SIGINT and SIGTERM; aiohttp's run_app turns both into GracefulExit).
-SIGNAL_SERVERS = frozenset({"uvicorn.run", "aiohttp.web.run_app"})
+# Calls that run a server and install its own SIGTERM handler, by qualified name; a
+# method by its class's (SERVER_CLASSES): uvicorn.run and Server.run() run Server.serve(),
+# which installs handlers for SIGINT and SIGTERM that stop the server gracefully (in
+# `with self.capture_signals():` since uvicorn 0.29, by `self.install_signal_handlers()`
+# before), as a program that serves alone calls those two itself; aiohttp's run_app turns
+# both signals into GracefulExit; hypercorn's asyncio `serve()` with no `shutdown_trigger`
+# adds a handler of SIGINT and SIGTERM that shuts it down (hypercorn/asyncio/run.py,
+# worker_serve); gunicorn's application `run()` runs its Arbiter, whose TERM is a graceful
+# shutdown (gunicorn's signals page), the documented way to embed it (a BaseApplication
+# subclass: "Custom Application").
+SIGNAL_SERVERS = frozenset(
+    {
+        "uvicorn.run",
+        "aiohttp.web.run_app",
+        "uvicorn.Server.run",
+        "uvicorn.Server.serve",
+        "uvicorn.Server.capture_signals",
+        "uvicorn.Server.install_signal_handlers",
+        "hypercorn.asyncio.serve",
+        "gunicorn.app.base.BaseApplication.run",
+    }
+)
+# Each class whose methods SIGNAL_SERVERS names, by each name a module may import it by
+# (a subclass the module defines is its base's)
+SERVER_CLASSES = {
+    "uvicorn.Server": "uvicorn.Server",
+    "uvicorn.server.Server": "uvicorn.Server",
+    "uvicorn.main.Server": "uvicorn.Server",
+    "gunicorn.app.base.BaseApplication": "gunicorn.app.base.BaseApplication",
+    "gunicorn.app.base.Application": "gunicorn.app.base.BaseApplication",
+    "gunicorn.app.wsgiapp.WSGIApplication": "gunicorn.app.base.BaseApplication",
+}
+SERVER_METHODS = frozenset(
+    name.rsplit(".", 1)[1]
+    for name in SIGNAL_SERVERS
+    if name.rsplit(".", 1)[0] in SERVER_CLASSES.values()
+)
+# A signal server that installs no handler when the call hands it its own way to stop
+_OWN_TRIGGER = {"hypercorn.asyncio.serve": "shutdown_trigger"}
 # Werkzeug's development server with its reloader on: the process that runs it serves in a
 # child it restarts, and installs a SIGTERM handler that exits (`sys.exit(0)`) at once.
 # Flask's `app.run(debug=True)` turns it on unless `use_reloader=False`; werkzeug's
@@ -455,6 +492,12 @@ class _Collector(Values):
         # for parse_shutdown: SIGTERM's handlers (the registration, the handler), the
         # sleeps and the calls that stop a server or the process
         self.signal_handlers: list[tuple[ast.Call, ast.expr]] = []
+        # each call's top-level statement (its function: parse_calls.owner) and dotted
+        # name; the calls of a method SIGNAL_SERVERS may name, judged once every function
+        # is known
+        self.calls: list[tuple[ast.AST, str]] = []
+        self.server_methods: list[tuple[ast.Call, Scope]] = []
+        self.unpacked: dict[int, dict[str, str]] = {}  # by function: _unpacked_class
         self.sleeps: list[tuple[ast.Call, Scope, tuple[ast.AST, ...]]] = []
         self.stoppers: list[tuple[ast.Call, tuple[ast.AST, ...]]] = []
         # the module's own functions by name (`create_app`): what a factory returns
@@ -484,6 +527,9 @@ class _Collector(Values):
         runs, self.factory_runs = self.factory_runs or [], None
         for call, scope in runs:
             if self._runs_a_reloader(None, call, scope):
+                self.facts.signal_servers.append(self.loc(call))
+        for call, scope in self.server_methods:
+            if self._runs_a_signal_server(call, scope):
                 self.facts.signal_servers.append(self.loc(call))
         for site in self.sites:
             getattr(self, f"_resolve_{site.kind}")(site)
@@ -526,6 +572,17 @@ class _Collector(Values):
         if self.routed is not None:
             nodes = [node for _, node in sorted(self.routed, key=_depth)]
             self.facts.routes = collect_routes(nodes, self.qualified, self.loc)
+        self._call_graph(tree)
+
+    def _call_graph(self, tree: ast.Module) -> None:
+        """What each top-level function calls, and which register a SIGTERM handler or
+        run a signal server (parse_calls), for the code an entry point reaches."""
+        self.facts.function_calls = function_calls(
+            self.calls, self.origins, self.imports, self.functions
+        )
+        self.facts.calls_read = True
+        places = [*self.facts.sigterm_handlers, *self.facts.signal_servers]
+        self.facts.signal_functions = signal_functions(tree, places) if places else frozenset()
 
     def _after_wait(
         self, receiver: str, parents: tuple[ast.AST, ...], referred: dict[str, int]
@@ -836,6 +893,91 @@ class _Collector(Values):
         switch = given.get("use_reloader", given.get(RELOADER_RUNS[made] or "use_reloader"))
         return isinstance(switch, ast.Constant) and switch.value is True
 
+    def _runs_a_signal_server(self, node: ast.Call, scope: Scope) -> bool:
+        """`server.run()` (`serve()`, `capture_signals()`...) of a server of a class
+        SERVER_CLASSES names: a method SIGNAL_SERVERS lists."""
+        func = node.func
+        if not isinstance(func, ast.Attribute):
+            return False
+        made = self._server_class(func.value, scope)
+        return made is not None and f"{made}.{func.attr}" in SIGNAL_SERVERS
+
+    def _server_class(self, receiver: ast.expr, scope: Scope) -> str | None:
+        """The SERVER_CLASSES class a receiver is an instance of, as the module says: made
+        by a call of it (or of a subclass or a factory of the module), bound once by `=`
+        or taken apart from what a function of the module is annotated to return
+        (`app, server = get_server()`), or a parameter annotated with it."""
+        if isinstance(receiver, ast.Call):
+            return self._made_class(receiver.func)
+        if not isinstance(receiver, ast.Name):
+            return None
+        bound = self._binding(receiver.id, scope)
+        if isinstance(bound, ast.Call):
+            return self._made_class(bound.func)
+        function = _function_of(scope)
+        if function is None:
+            return None
+        return self._parameter_class(function, receiver.id) or self._unpacked_class(
+            function, receiver.id
+        )
+
+    def _made_class(self, func: ast.expr) -> str | None:
+        """The SERVER_CLASSES class a call makes: the class itself, a subclass the module
+        defines, or a function of the module that returns one (so made, or annotated)."""
+        made = self._annotation_class(func)
+        if made is not None or not isinstance(func, ast.Name):
+            return made
+        scope = self.class_scopes.get(func.id)
+        if scope is not None and isinstance(scope.node, ast.ClassDef):
+            bases = [self._annotation_class(base) for base in scope.node.bases]
+            return next((base for base in bases if base is not None), None)
+        factory = self.functions.get(func.id)
+        if factory is None:
+            return None
+        returned = SERVER_CLASSES.get(self._factory_makes(factory) or "")
+        return returned or self._annotation_class(factory.returns)
+
+    def _annotation_class(self, annotation: ast.expr | None) -> str | None:
+        """The SERVER_CLASSES class an annotation (or a called name) names."""
+        if annotation is None:
+            return None
+        return SERVER_CLASSES.get(self.qualified(annotation) or "")
+
+    def _parameter_class(
+        self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str
+    ) -> str | None:
+        arguments = function.args
+        for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
+            if argument.arg == name:
+                return self._annotation_class(argument.annotation)
+        return None
+
+    def _unpacked_class(
+        self, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str
+    ) -> str | None:
+        """`a, server = make()` in the function, where `make` is a function of the module
+        annotated to return `tuple[..., uvicorn.Server]`: the item at the name's place
+        (each function's such names found once)."""
+        found = self.unpacked.get(id(function))
+        if found is None:
+            found = self.unpacked[id(function)] = {}
+            for statement in ast.walk(function):
+                if (
+                    isinstance(statement, ast.Assign)
+                    and len(statement.targets) == 1
+                    and isinstance(target := statement.targets[0], ast.Tuple)
+                    and isinstance(value := statement.value, ast.Call)
+                    and isinstance(value.func, ast.Name)
+                    and (factory := self.functions.get(value.func.id)) is not None
+                    and isinstance(returns := factory.returns, ast.Subscript)
+                    and isinstance(returns.slice, ast.Tuple)
+                ):
+                    for item, annotation in zip(target.elts, returns.slice.elts, strict=False):
+                        made = self._annotation_class(annotation)
+                        if isinstance(item, ast.Name) and made is not None:
+                            found.setdefault(item.id, made)
+        return found.get(name)
+
     def _factory_makes(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
         """What an app factory returns (`create_app` that makes `app = Flask(__name__)`,
         adds its routes and ends with `return app`): the qualified name of the call that
@@ -883,6 +1025,8 @@ class _Collector(Values):
             callee = func.attr if isinstance(func, ast.Attribute) else func.id
             self.facts.called.add(callee)
             self.calls_to[callee].append((node, scope, parents))
+            if called and called.count(".") < 2:  # a name, a module's (a method's at most)
+                self.calls.append((parents[1], called))
         if not self.runs_as_main and self._in_stand_in(scope):
             return  # a test's fake: no pod runs its server
         if self.registries != []:
@@ -909,7 +1053,9 @@ class _Collector(Values):
             self.sites.append(site("health"))
         elif name == "signal.signal":
             self._signal(node, parents, scope)
-        elif name in SIGNAL_SERVERS or self._runs_a_reloader(name, node, scope):
+        elif (name in SIGNAL_SERVERS and not _own_trigger(name, node)) or self._runs_a_reloader(
+            name, node, scope
+        ):
             self.facts.signal_servers.append(self.loc(node))
         elif isinstance(node.func, ast.Name):
             self._via_partial(node, parents, scope)
@@ -919,6 +1065,8 @@ class _Collector(Values):
             return
         method = func.attr
         receiver = called[: -len(method) - 1] if called else ""  # dotted(func.value)
+        if method in SERVER_METHODS:
+            self.server_methods.append((node, scope))
         if method == "add_signal_handler":
             self._signal(node, parents, scope)
         elif method in ("append", "extend", "insert") and isinstance(func.value, ast.Name):
@@ -1773,6 +1921,16 @@ def _kinds(base: type) -> Iterator[type]:
 
 # Every kind of node the walk may visit (not an operator nor a context).
 _WALKED = frozenset(kind for kind in _kinds(ast.AST) if kind not in _INERT_CLASSES)
+
+
+def _own_trigger(name: str | None, node: ast.Call) -> bool:
+    """Whether a signal server's call hands it its own way to stop (_OWN_TRIGGER: hypercorn's
+    `serve(app, config, shutdown_trigger=event.wait)`), so that it installs no handler."""
+    keyword = _OWN_TRIGGER.get(name or "")
+    if keyword is None:
+        return False
+    given = keyword_argument(node.keywords, keyword)
+    return given is not None and not (isinstance(given, ast.Constant) and given.value is None)
 
 
 def _catches_keyboard_interrupt(handler: ast.ExceptHandler) -> bool:
