@@ -1332,23 +1332,25 @@ class _Collector(Values):
         self.facts.exports.setdefault(f"channel {function.name}", helper)
 
     def _returning_function(self, site: _Site) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-        """The module-level function that returns what the site makes (not a method, not
-        one the module's own calls reach: those are judged by their callers here)."""
+        """The module-level function (not a method) that returns what the site makes:
+        the call itself, or the local it binds (`channel = ...`, then `return channel`)."""
         function = site.scope.node
         owner = site.scope.parent
         if (
             not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
             or owner is None
             or owner.parent is not None
-            or _kept_here(site.call, site.parents) is not None
         ):
             return None
-        return function
+        if _kept_here(site.call, site.parents) is None:
+            return function
+        name = _bound_name(site.call, site.parents)
+        return function if name is not None and name in returned_names(function) else None
 
     def _resolve_server(self, site: _Site) -> None:
         name = _bound_name(site.call, site.parents)
         function = self._returning_function(site)
-        if function is not None and name is not None and name in returned_names(function):
+        if function is not None:
             self.facts.exports.setdefault(f"server {function.name}", site.name)
         self.facts.servers.append(
             Server(
@@ -1636,11 +1638,7 @@ def _kept_by_function(
         if any(_outlives(t, function, module) for t in statement.targets):
             return True
         names = [t.id for t in statement.targets if isinstance(t, ast.Name)]
-        if names and names[0] in _stored_in_attributes(function):
-            return True
-        if names and names[0] in returned_names(function):
-            return None  # `channel = make(...)`, then `return channel`: a factory too
-        return False
+        return bool(names) and names[0] in _stored_in_attributes(function)
     if isinstance(statement, ast.AnnAssign):
         return _outlives(statement.target, function, module)
     return False
