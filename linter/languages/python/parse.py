@@ -299,7 +299,7 @@ def _analyse_settings(path: str, data: bytes) -> CodeFacts:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return analyse_exports(path, data)
     facts = CodeFacts(path, "python", is_test=is_test_path(path))
-    _Collector(path, data, facts, None).run(tree)
+    _Collector(path, data, facts, None, whole=False).run(tree)
     return CodeFacts(
         path, "python", is_test=facts.is_test, exports=facts.exports, deferred=facts.deferred
     )
@@ -330,7 +330,7 @@ def analyse_exports(path: str, data: bytes) -> CodeFacts:
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
     tree = ast.Module(body=statements, type_ignores=[])
-    _Collector(path, data, facts, None).run(tree)
+    _Collector(path, data, facts, None, whole=False).run(tree)
     return CodeFacts(
         path, "python", is_test=facts.is_test, exports=facts.exports, deferred=facts.deferred
     )
@@ -470,9 +470,17 @@ class _Site:
 
 class _Collector(Values):
     def __init__(
-        self, path: str, data: bytes, facts: CodeFacts, imports: tuple[Import, ...] | None
+        self,
+        path: str,
+        data: bytes,
+        facts: CodeFacts,
+        imports: tuple[Import, ...] | None,
+        whole: bool = True,
     ) -> None:
         super().__init__(path, data, facts)
+        # a gRPC module read whole: where a call of another module's function may make a
+        # channel or a server (the others wait for no resolution on its account)
+        self.notes_made = whole and b"grpc" in data
         self.imports_read = imports  # module_imports(data), when the caller read it
         # a module that may run as a program: its fakes may be what a pod runs
         self.runs_as_main = b"__main__" in data
@@ -1095,7 +1103,11 @@ class _Collector(Values):
         """Note a call of another module's function (`get_channel(x)`, `utils.make(x)`)
         whose result is kept or bound to a name: it may make a channel or a server
         there (parse_made.py); MAX_MADE_CALLS a module."""
-        if len(self.made_calls) >= MAX_MADE_CALLS or self.made_asked >= 4 * MAX_MADE_CALLS:
+        if (
+            not self.notes_made
+            or len(self.made_calls) >= MAX_MADE_CALLS
+            or self.made_asked >= 4 * MAX_MADE_CALLS
+        ):
             return
         func = node.func
         origin: Imported | None = None
@@ -1132,6 +1144,9 @@ class _Collector(Values):
                 kept = self._caller_keeps(call, scope, parents, 0)
             if not kept:
                 continue
+            passed = self._passed(call, scope)
+            if not any(_may_be_address(value) for _, value in passed):
+                continue  # nothing it passes can be an address: no channel of a target
             site = _Site("channel", "", call, call.args, call.keywords, scope, parents)
             channel = Channel(
                 self.loc(call),
@@ -1141,7 +1156,7 @@ class _Collector(Values):
                 long_lived=True,
                 kept=self._kept_where(site),
                 made_by=origin,
-                passed=self._passed(call, scope),
+                passed=passed,
             )
             self.facts.made_channels.append(channel)
             self.deferred = True
@@ -1575,6 +1590,14 @@ class _Collector(Values):
 
 
 # -- lifetime ------------------------------------------------------------------------------
+
+
+def _may_be_address(value: Any) -> bool:
+    """Whether a value a call passes may be a channel's target: a text with a port or a
+    scheme (`backend:50051`), or one given from elsewhere (a variable, an imported name)."""
+    if isinstance(value, str):
+        return ":" in value
+    return not isinstance(value, Unknown)
 
 
 def _bound_name(call: ast.Call, parents: tuple[ast.AST, ...]) -> str | None:
