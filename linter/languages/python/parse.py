@@ -1067,8 +1067,8 @@ class _Collector(Values):
             self.facts.signal_servers.append(self.loc(node))
         elif isinstance(node.func, ast.Name):
             self._via_partial(node, parents, scope)
-        if name not in CHANNEL_FACTORIES and name not in SERVER_FACTORIES:
-            self._made_call(node, scope, parents)
+        if not any(name in known for known in _KNOWN_FACTORIES):
+            self._made_call(node, scope, parents)  # a function k8slb has no table of
         if not isinstance(func, ast.Attribute):
             return
         method = func.attr
@@ -1118,6 +1118,9 @@ class _Collector(Values):
             origin = Imported(module[0], module[1], func.attr) if module is not None else None
         if origin is None or isinstance(scope.node, ast.ClassDef):
             return  # a class body's fields (pydantic's `Field(...)`): no client kept there
+        holder = parents[-2] if parents and isinstance(parents[-1], ast.Await) else parents[-1]
+        if isinstance(holder, ast.Expr):
+            return  # a statement of its own: what it returns is dropped (`signal.signal(...)`)
         self.made_asked += 1  # each asked walks the call's parents: a budget of its own
         if _kept_here(node, parents) is not False or _bound_name(node, parents) is not None:
             self.made_calls.append((node, origin, scope, parents))
@@ -1590,6 +1593,11 @@ class _Collector(Values):
 
 
 # -- lifetime ------------------------------------------------------------------------------
+
+
+# the tables of what a call makes: a call of one is read as such, never as another
+# module's function that may make a channel or a server
+_KNOWN_FACTORIES = (CHANNEL_FACTORIES, SERVER_FACTORIES, HTTP_CLIENTS, SEARCH_CLIENTS, DB_POOLS)
 
 
 def _may_be_address(value: Any) -> bool:
