@@ -163,7 +163,15 @@ class GrpcClientClusterIp(Rule):
 
     A target that is a parameter of a helper (`def make_channel(target)`) is what the
     module's calls of the helper pass, each judged with the caller that keeps (or uses
-    once) what the helper returns; several callers give one finding each.
+    once) what the helper returns; several callers give one finding each. A helper of
+    another module (a module-level function that returns the channel it makes of its
+    parameter, `channel = grpc.aio.insecure_channel(address, ...)` then `return channel`,
+    imported from the project or from another distribution of the same repository, such
+    as `libs/netkit/src/netkit/channels.py`, which the image installs) is judged at each
+    call that keeps what it returns (`self.stub = Stub(open_channel(settings.ADDR))`),
+    with the helper's factory and options; the message names the helper and where it
+    makes the channel, and no edit is made there (the helper's options are every
+    caller's).
 
     A Django setting (`settings.X` of `from django.conf import settings`) is read in the
     one `settings.py` of the module's project (none where it has several). A settings
@@ -171,7 +179,11 @@ class GrpcClientClusterIp(Rule):
     its package) is the environment variable its class body reads, and a pydantic
     settings field's is the one its name or its `Field(alias=...)` names, as README's
     language section details; the variable is then looked up as any other, in the `env`
-    and `envFrom` ConfigMaps of the workloads that run the code. A channel held
+    and `envFrom` ConfigMaps of the workloads that run the code; a pydantic field's in any
+    case (pydantic-settings reads the environment case-insensitively unless the class sets
+    `case_sensitive=True`: the chart's `nidx_api_address: nidx:10000` sets the field
+    `nidx_api_address`), including the fields a settings class derives from another
+    settings class of its module. A channel held
     in a local of a method that stores it, or a stub made on it, in an attribute
     (`self.stub = Stub(channel)`) lives as long as the object; one stored in an item of a
     map an object or the module holds (`self._channels[name] = ...`, `_CHANNELS[name] =
@@ -394,6 +406,7 @@ class GrpcClientClusterIp(Rule):
                     f"{what} to ClusterIP {service.ref.display} {stays} on one pod",
                     f"it dials {destination.address.text!r}{how}, and kube-proxy pins its one "
                     f"connection to one pod{useless}",
+                    *([f"the channel is made {channel.made_in}"] if channel.made_in else []),
                     *([f"the channel is kept {channel.kept}"] if channel.kept else []),
                     *([_copies(pinned, copies, quiet, destination, index)] if copies > 1 else []),
                     *([alone] if alone else []),

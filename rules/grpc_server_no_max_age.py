@@ -126,6 +126,11 @@ class GrpcServerNoMaxAge(Rule):
     (KLB101) judges it (one decision for both rules), or `--mesh` names one. The mesh's
     proxies then place each request anew, whatever the connection's age.
 
+    Reported at `info` when the server's one service is the standard health service
+    (`add_HealthServicer_to_server` on it, in its function or in a function of the file it
+    is handed to; no other registration, and the server handed nowhere else): only probes
+    call it, each over a new connection.
+
     Reported at `info` when the server listens only on its pod's own addresses (a loopback
     host such as `127.0.0.1:50051`, or a Unix socket): its callers are a proxy in the pod
     (a sidecar), whose connections to other pods are the proxy's to balance, or, on a
@@ -418,8 +423,16 @@ def _no_caller_stays(
     context: Context, facts: CodeFacts, server: Server, fronts: dict[Key, list[Front]]
 ) -> tuple[str, str, list[Related]] | None:
     """Why no client stays on one pod of a server whose connections never end, what to do
-    all the same, and the places related: it listens in its pod only, a proxy alone calls
-    it, or it runs one replica; None when clients do stay."""
+    all the same, and the places related: it serves only the health service, it listens
+    in its pod only, a proxy alone calls it, or it runs one replica; None when clients do
+    stay."""
+    if server.health_only:
+        return (
+            "it serves only the standard health service, which probes (the kubelet's, a new "
+            "connection each time) call, not clients",
+            "cap the connection age if it will serve a service of its own",
+            [],
+        )
     local = _loopback_listen(facts, server.name)
     if local is not None:
         callers = (

@@ -32,8 +32,14 @@ class StopWithoutGrace(Rule):
 
     ## What it does
     Reports `server.stop(0)`, `server.stop(None)` and `server.stop(grace=0 or None)` when
-    `server` is a gRPC server made in the same file (`grpc.server` or `grpc.aio.server`);
-    a `stop()` of some other class is never reported. A stop inside
+    `server` is a gRPC server made in the same file (`grpc.server` or `grpc.aio.server`),
+    or the name the file binds to what a function of another module returns where that
+    function returns the server it makes (`server = make_server(port)`, then
+    `server.stop(grace=False)` in a finalizer); a `stop()` of some other class is never
+    reported. A server whose one service is the standard health service
+    (`add_HealthServicer_to_server` on it, in its function or in a function of the file it
+    is handed to, no other registration, and the server handed nowhere else) serves only
+    probes: its abrupt stop is `info`. A stop inside
     `except KeyboardInterrupt` (a developer's Ctrl-C) is left alone, and so is one that
     runs only once the server's `wait_for_termination()` has returned, when the server
     has already ended and no call is in flight: a statement after the wait in its block,
@@ -210,6 +216,7 @@ class StopWithoutGrace(Rule):
                 dialect = dialect_of(facts.language)
                 advice, fix = dialect.stop_words(stop, grace)
                 local = unix_socket_only(facts, stop.server)
+                health = _health_only(facts, stop)
                 yield self.code_finding(
                     stop.loc,
                     (
@@ -217,11 +224,25 @@ class StopWithoutGrace(Rule):
                         "every call in flight",
                         *([LOCAL_SOCKET] if local else []),
                         advice,
+                        *([_HEALTH_ONLY] if health else []),
                     ),
                     fix=fix,
                     edits=dialect.graceful_stop(stop, grace),
-                    severity=Severity.INFO if local else None,
+                    severity=Severity.INFO if local or health else None,
                 )
+
+
+_HEALTH_ONLY = (
+    "info only: the server serves only the standard health service, so the calls it "
+    "aborts are probes', no client's"
+)
+
+
+def _health_only(facts: CodeFacts, stop: Stop) -> bool:
+    """Whether every server of the module the stop names serves only the health service
+    (Server.health_only)."""
+    named = [server for server in facts.servers if server.name == stop.server]
+    return bool(named) and all(server.health_only for server in named)
 
 
 def _after_the_server_ended(context: Context, facts: CodeFacts, stop: Stop) -> bool:

@@ -869,7 +869,7 @@ def test_a_settings_class_instance_is_its_fields_variables() -> None:
     )
     found = analyse("app/core/config.py", source.encode())
     assert found.exports["URL"] == EnvRef(
-        "ORDERS_DATABASE_URL", "postgresql+asyncpg://app:app@localhost:5432/app"
+        "ORDERS_DATABASE_URL", "postgresql+asyncpg://app:app@localhost:5432/app", any_case=True
     )
 
 

@@ -166,9 +166,11 @@ settings = Settings()
 
 def test_pydantic_fields_read_the_variable_their_alias_names() -> None:
     fields = parse("conf.py", PYDANTIC.format(extra="").encode()).exports["settings"]
-    assert fields["ledger_target"] == EnvRef("LEDGER_ADDR", "localhost:7000")  # no prefix
-    assert fields["audit_target"] == EnvRef("AUDIT_ADDR", None)
-    assert fields["cache_target"] == EnvRef("EDGE_CACHE_TARGET", "localhost:6379")
+    assert fields["ledger_target"] == EnvRef(
+        "LEDGER_ADDR", "localhost:7000", any_case=True
+    )  # no prefix
+    assert fields["audit_target"] == EnvRef("AUDIT_ADDR", None, any_case=True)
+    assert fields["cache_target"] == EnvRef("EDGE_CACHE_TARGET", "localhost:6379", any_case=True)
     assert "other_target" not in fields  # several variables: no guess
     # populate_by_name reads the field's own name too: two variables, left unknown
     both = PYDANTIC.format(extra=", populate_by_name=True")
@@ -191,7 +193,7 @@ def test_pydantic_1_reads_env_not_alias() -> None:
         """
     )
     fields = parse("conf.py", source.encode()).exports["settings"]
-    assert fields["ledger_target"] == EnvRef("LEDGER_ADDR", "localhost:7000")
+    assert fields["ledger_target"] == EnvRef("LEDGER_ADDR", "localhost:7000", any_case=True)
     assert "audit_target" not in fields  # pydantic 1 reads no variable by an alias
-    assert fields["cache_target"] == EnvRef("CACHE_TARGET", None)
+    assert fields["cache_target"] == EnvRef("CACHE_TARGET", None, any_case=True)
     assert UNKNOWN not in fields.values()

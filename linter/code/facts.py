@@ -131,6 +131,9 @@ class EnvRef(_GivenBetween):
     default: Any = None  # a str, None (no default), UNKNOWN, or an EnvRef (one more variable)
     prefix: str = ""
     suffix: str = ""
+    # read in any case (pydantic's settings, case-insensitive by default): a workload's
+    # `nidx_addr` sets the `NIDX_ADDR` named here, where none sets it as spelt
+    any_case: bool = False
 
 
 @record
@@ -675,6 +678,31 @@ class Channel:
     # where the channel is kept, when that is not where it is made (KLB102 names it): "in
     # `_CHANNELS[name]`", "by the caller at line 14, in `self.channel`"; "" when not read
     kept: str = ""
+    # Python: a call of a function of another module (`get_channel(settings.ADDR)`, its
+    # `Imported` origin) whose result is kept, with what it passes (`passed`: (place,
+    # value) pairs, a place an index or a keyword): a channel where that module's function
+    # makes one from a parameter and returns it (its `channel <function>` export, a
+    # ChannelHelper), else none. Resolved in imported.py; rules never see one.
+    made_by: Imported | None = None
+    passed: tuple[tuple[int | str, Any], ...] = ()
+    # where another module's function made it ("`get_channel` at lib/grpc.py:12"), for a
+    # channel reported at its caller's call; "" for one made on its own line
+    made_in: str = ""
+
+
+@record
+class ChannelHelper:
+    """A Python module's function that makes a channel of its parameter and returns it
+    (`def get_channel(address): return grpc.insecure_channel(address, ...)`): the
+    parameter's place and name, the factory and its options, and where it is made. Its
+    `channel <function>` export: the calls of other modules that keep what it returns are
+    channels of what they pass (Channel.made_by)."""
+
+    index: int | None  # None: keyword-only
+    name: str
+    factory: str
+    options: Options
+    loc: Loc
 
 
 @record
@@ -696,6 +724,10 @@ class Server:
     # package variable, or its function hands it on (to a call other than a service's
     # registration, a return, another variable)
     handed: bool = False
+    # Python: the only service registered on it is the standard health service
+    # (`add_HealthServicer_to_server`, in its function or a function of the module it is
+    # handed to), and its name goes nowhere else: only probes call it
+    health_only: bool = False
 
 
 @record
@@ -982,6 +1014,10 @@ class CodeFacts:
     # sleeps on SIGTERM's path before the server stops: the server drains itself
     signal_pauses: list[SignalPause] = field(default_factory=list)
     http_clients: list[HttpClient] = field(default_factory=list)
+    # Python: the calls of other modules' functions that keep what they return, each a
+    # channel where that function makes one (Channel.made_by): imported.py moves those
+    # to `channels`, and drops the rest
+    made_channels: list[Channel] = field(default_factory=list)
     # the first request a Node module sends through the global agent (HttpClient's
     # default_agent): KLB202's alone, no client the module holds (links.dependencies)
     agent_requests: list[HttpClient] = field(default_factory=list)

@@ -32,6 +32,7 @@ from k8slb.code.facts import (
     Alternatives,
     BoundProperty,
     Channel,
+    ChannelHelper,
     CodeFacts,
     Constructed,
     DbPool,
@@ -80,6 +81,8 @@ class _Resolver:
         # an exported name (`BackendProperties.host`, a bound property) -> its modules
         self.declaring: dict[str, list[CodeFacts]] | None = None
         self.django: dict[tuple[str, str], CodeFacts | None] = {}  # django_settings, by project
+        # top-level Python packages by name -> the folders that hold one (distribution_roots)
+        self._top_packages: dict[str, set[str]] | None = None
         self._go: GoPackages | None = None
         self._schemes: dict[str, str | None] = {}  # a Go package's folder -> go_scheme
         self._go_files: dict[str, list[CodeFacts]] | None = None  # by folder
@@ -438,13 +441,33 @@ class _Resolver:
         else:
             roots = [package, os.path.normpath(importer.project or package)]
             if not origin.level:  # a package the program was started as a module of
-                roots += package_roots(origin.module.split(".", 1)[0], package)
+                head = origin.module.split(".", 1)[0]
+                roots += package_roots(head, package)
+                roots += self.distribution_roots(importer, head)
             paths = module_files(origin.level, origin.module, package, roots)
         for path in paths:
             found = self.by_path.get(path)
             if found is not None and found is not importer:
                 return found
         return None
+
+    def distribution_roots(self, importer: CodeFacts, head: str) -> list[str]:
+        """The folder a top-level package named `head` sits in when it is another
+        distribution of the same repository (`libs/utils/src/utils/__init__.py`, beside
+        the importer's): where Python finds it once that distribution is installed. Only
+        where the tree holds one such package, not a test's, in the importer's language."""
+        if self._top_packages is None:
+            self._top_packages = {}
+            for path, module in self.by_path.items():
+                folder, name = os.path.split(path)
+                if name != "__init__.py" or module.is_test or module.language != "python":
+                    continue
+                parent = os.path.dirname(folder)
+                if os.path.join(parent, "__init__.py") in self.by_path:
+                    continue  # a subpackage, not a top-level one
+                self._top_packages.setdefault(os.path.basename(folder), set()).add(parent or ".")
+        roots = self._top_packages.get(head, set())
+        return list(roots) if len(roots) == 1 and importer.language == "python" else []
 
     def django_settings(self, importer: CodeFacts) -> CodeFacts | None:
         """The settings module `django.conf.settings` reads, seen from a Python module:
@@ -495,9 +518,45 @@ class _Resolver:
         if origin is None or source is None:
             return None
         made = source.exports.get(origin.name)
+        if not server.factory and isinstance(made, str) and made:
+            return replace(server, factory=made, made_by=None)  # Python's: any factory
         if made != server.factory and not _options_helper(origin, made):
             return None
         return replace(server, made_by=None)
+
+    def made_channel(self, importer: CodeFacts, channel: Channel) -> Channel | None:
+        """A Python call of another module's function that keeps what it returns, as the
+        channel that function makes of the parameter the call fills (its `channel
+        <function>` export, followed through re-exports): at the call, with the
+        function's factory and options (their literal in that module, where no fix of
+        this call goes); None where the function makes none."""
+        origin, source = channel.made_by, None
+        for _ in range(MAX_DEPTH):
+            source = self.module(importer, origin) if origin is not None else None
+            if source is None or origin is None:
+                return None
+            helper = source.exports.get(f"channel {origin.name}")
+            if isinstance(helper, ChannelHelper):
+                break
+            importer, origin = source, source.exports.get(origin.name)
+            if not isinstance(origin, Imported):
+                return None
+        else:
+            return None
+        passed = dict(channel.passed)
+        target = passed.get(helper.name)
+        if target is None and helper.index is not None:
+            target = passed.get(helper.index)
+        options = self.options(source, helper.options)
+        return replace(
+            channel,
+            factory=helper.factory,
+            target=UNKNOWN if target is None else target,
+            options=replace(options, literal=None),
+            made_by=None,
+            passed=(),
+            made_in=f"by `{origin.name}` at {helper.loc.path}:{helper.loc.line}",
+        )
 
     def value(self, importer: CodeFacts, value: Any, steps: int = 0) -> Any:
         if steps > MAX_DEPTH:
@@ -639,6 +698,9 @@ class _Resolver:
         factory's, whose callers each close what it gives in some programs and keep it in
         others, one for each (program_channels)."""
         long_lived = channel.long_lived
+        if channel.made_by is not None:  # a Python call of another module's function
+            made = self.made_channel(importer, channel)
+            return [] if made is None else self.resolved_channel(importer, made)
         if channel.kept_by is not None:  # a factory whose callers each close what it gives
             folder = self.go_folder(importer, channel.kept_by.package)
             closes = self.go_closes(folder, channel.kept_by.function) if folder is not None else []
@@ -751,7 +813,12 @@ class _Resolver:
             sigterm_handlers=handlers,
             signal_exits=exits,
             signal_helper_calls=[],
-            channels=[found for c in module.channels for found in self.channels(module, c)],
+            channels=[
+                found
+                for c in [*module.channels, *module.made_channels]
+                for found in self.channels(module, c)
+            ],
+            made_channels=[],
             servers=servers,
             http_served=self.http_served(module),
             starts={name for name in module.starts if name not in unmade},

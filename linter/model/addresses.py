@@ -358,15 +358,15 @@ def destinations(
     if runners:
         settings = []
         for link in runners:
-            setting = index.env_setting(link.workload, link.container, value.name)
+            setting = index.env_setting(link.workload, link.container, value.name, value.any_case)
             if setting is not None:
                 settings.append(setting)
             else:
                 loaded.append(link)
     else:
-        settings = index.env_settings_near(value.name, code_path)
+        settings = index.env_settings_near(value.name, code_path, value.any_case)
     for link in loaded:
-        given = loaded_env(index, link.workload, link.container, value.name)
+        given = loaded_env(index, link.workload, link.container, value.name, value.any_case)
         how = f"{value.name} as {link.workload.ref.display} loads it from"
         if given is None:  # what no ConfigMap sets, the kubelet may: a Service's link
             given = service_link(index, link.workload, link.container, value.name)
@@ -582,15 +582,17 @@ def placeholder_host(address: Address) -> bool:
 
 
 def loaded_env(
-    index: Index, workload: K8sObject, container: Container, name: str
+    index: Index, workload: K8sObject, container: Container, name: str, any_case: bool = False
 ) -> tuple[str, Related] | None:
     """The value a container's `envFrom` gives the variable `name` from a ConfigMap applied
     with the workload (a later source wins; `env` overrides them all, and is asked
     first; an `env` entry's `valueFrom.configMapKeyRef`, last), and where the ConfigMap says
     it. A key is the variable's name verbatim, or a
     settings key (one with a dot) in the form Spring's and Quarkus's relaxed binding read
-    for it: `quarkus.http.port` is their `QUARKUS_HTTP_PORT`."""
+    for it: `quarkus.http.port` is their `QUARKUS_HTTP_PORT`; with `any_case`, the name in
+    any case (pydantic's settings read it so)."""
     found: tuple[str, Related] | None = None
+    upper = name.upper() if any_case else None
     for entry in container.body.get("envFrom") or []:
         if not isinstance(entry, YMap) or not isinstance(entry.get("configMapRef"), YMap):
             continue
@@ -602,6 +604,7 @@ def loaded_env(
         for key, text in data.items():
             variable = f"{prefix}{key}"
             relaxed = "." in variable and environment_name(variable) == name
+            relaxed = relaxed or variable.upper() == upper
             if isinstance(text, str) and (variable == name or relaxed):
                 line = pos_of(data, key, value=True)[0]
                 found = (text, Related(config.path, line, f"{key} in ConfigMap {config_name}"))
@@ -609,7 +612,9 @@ def loaded_env(
     for entry in entries if isinstance(entries, YSeq) else ():  # `env` overrides them
         named = entry.get("name") if isinstance(entry, YMap) else None
         if isinstance(named, str) and (
-            named == name or ("." in named and environment_name(named) == name)
+            named == name
+            or ("." in named and environment_name(named) == name)
+            or named.upper() == upper
         ):
             found = _config_map_key(index, workload, dig(entry, "valueFrom", "configMapKeyRef"))
     return found

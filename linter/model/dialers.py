@@ -333,7 +333,7 @@ class _Reaching:
         if self.links.runs(facts.path):
             return False  # run, by containers none of which sets the variable so
         # run by none: the workloads nearest it (every workload's env read, once)
-        near = self.index.env_settings_near(name, facts.path)
+        near = self.index.env_settings_near(name, facts.path, target.any_case)
         return any(_may_hold(setting.value, self.names) for setting in near)
 
     def _run_by(self, name: str) -> set[str]:
@@ -530,6 +530,10 @@ def _naming_anew(index: Index, names: set[str]) -> _Naming:
     for name in [name for name in setters if "." in name]:
         setters[environment_name(name)] += setters[name]
     loaded_names |= {environment_name(name) for name in loaded_names if "." in name}
+    # and in capitals, as a variable read in any case is named (pydantic's: EnvRef.any_case)
+    for name in [name for name in setters if name.upper() != name]:
+        setters[name.upper()] += setters[name]
+    loaded_names |= {name.upper() for name in loaded_names}
     found = set(setters) | loaded_names
     if len(found) > NAMING_BUDGET:
         return _Naming(None, {}, set())

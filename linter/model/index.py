@@ -432,25 +432,35 @@ class Index:
 
     # -- Workload context ----------------------------------------------------------------
 
-    def env_settings(self, name: str) -> list[EnvSetting]:
-        """Every container that sets the environment variable `name` to a literal."""
+    def env_settings(self, name: str, any_case: bool = False) -> list[EnvSetting]:
+        """Every container that sets the environment variable `name` to a literal (with
+        `any_case`, spelt in any case where none spells it so)."""
         if self._env is None:
             self._env = defaultdict(list)
             for workload, template in self.workloads:
                 for container in template.containers:
                     for setting in literal_env(workload, container):
                         self._env[str(setting.entry.get("name"))].append(setting)
-        return self._env.get(name, [])
+        found = self._env.get(name, [])
+        if found or not any_case:
+            return found
+        wanted = name.upper()
+        return [s for key, settings in self._env.items() if key.upper() == wanted for s in settings]
 
     @staticmethod
-    def env_setting(workload: K8sObject, container: Container, name: str) -> EnvSetting | None:
+    def env_setting(
+        workload: K8sObject, container: Container, name: str, any_case: bool = False
+    ) -> EnvSetting | None:
         """The literal setting of `name` in one container's `env` (the last one counts,
         as Kubernetes keeps the last of repeated names); else of a settings key (a name
         with a dot) that Spring's and Quarkus's relaxed binding read as it, as
         addresses.loaded_env reads a ConfigMap's: `person.service.host` is their
-        `PERSON_SERVICE_HOST`."""
+        `PERSON_SERVICE_HOST`; else, `any_case`, of the name in another case."""
         settings = list(literal_env(workload, container))
         found = [s for s in settings if s.entry.get("name") == name]
+        if not found and any_case:
+            wanted = name.upper()
+            found = [s for s in settings if str(s.entry.get("name")).upper() == wanted]
         if not found:
             found = [
                 s
@@ -461,17 +471,20 @@ class Index:
             ]
         return found[-1] if found else None
 
-    def env_settings_near(self, name: str, code_path: str) -> list[EnvSetting]:
+    def env_settings_near(
+        self, name: str, code_path: str, any_case: bool = False
+    ) -> list[EnvSetting]:
         """The settings of `name` whose manifests share the most leading folders with
         `code_path`: in a monorepo each service keeps its code and manifests together."""
-        if name not in self._env_by_folder:
+        key = name if not any_case else f"{name} (any case)"
+        if key not in self._env_by_folder:
             by_folder: dict[tuple[str, ...], list[EnvSetting]] = defaultdict(list)
-            for setting in self.env_settings(name):
+            for setting in self.env_settings(name, any_case):
                 folders = PurePath(setting.workload.path).parent.parts
                 for depth in range(len(folders) + 1):
                     by_folder[folders[:depth]].append(setting)
-            self._env_by_folder[name] = by_folder
-        by_folder = self._env_by_folder[name]
+            self._env_by_folder[key] = by_folder
+        by_folder = self._env_by_folder[key]
         folders = PurePath(code_path).parent.parts
         for depth in range(len(folders), -1, -1):
             if folders[:depth] in by_folder:

@@ -1135,7 +1135,7 @@ def port_of(address: object, workload: K8sObject, container: Container) -> int |
         given = flag_value(container, address.name)
         address = address.filled(given) if given is not None else address.default_text
     elif isinstance(address, EnvRef):
-        setting = Index.env_setting(workload, container, address.name)
+        setting = Index.env_setting(workload, container, address.name, address.any_case)
         if setting is None and isinstance(address.default, EnvRef) and not address.suffix:
             # a default made of another variable (Node's `{HOST = `0.0.0.0:${PORT}`} =
             # process.env`): that one as the container sets it, else its own default

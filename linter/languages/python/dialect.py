@@ -71,6 +71,8 @@ class PythonDialect(Dialect):
         return add_options(server.loc, server.options, pairs)
 
     def channel_options(self, channel: Channel, pairs: Sequence[tuple[str, Any]]) -> list[CodeEdit]:
+        if channel.made_in:
+            return []  # made by another module's function: its options are all its callers'
         return add_options(channel.loc, channel.options, pairs)
 
     def sigterm_handler(self, wait: Wait, server: str, grace: int) -> list[CodeEdit]:

@@ -22,7 +22,7 @@ import tokenize
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, is_dataclass, replace
 from functools import lru_cache
 from operator import itemgetter
 from typing import Any
@@ -33,10 +33,12 @@ from k8slb.code.facts import (
     UNKNOWN,
     UNKNOWN_OPTIONS,
     Channel,
+    ChannelHelper,
     CodeFacts,
     DbPool,
     HealthServicer,
     HttpClient,
+    Imported,
     Listen,
     Options,
     Registration,
@@ -48,6 +50,7 @@ from k8slb.code.facts import (
     add_kept,
     is_test_path,
     listen_head,
+    one_of,
     registry_scheme,
     stand_in_name,
     worth_parsing,
@@ -59,6 +62,12 @@ from k8slb.core.findings import Problem, Severity
 from k8slb.languages.python.parse_ast import dotted
 from k8slb.languages.python.parse_calls import function_calls, signal_functions
 from k8slb.languages.python.parse_envhelpers import EnvReader
+from k8slb.languages.python.parse_made import (
+    MAX_MADE_CALLS,
+    MAX_PASSED,
+    returned_names,
+    serves_only_health,
+)
 from k8slb.languages.python.parse_names import Scope
 from k8slb.languages.python.parse_order import (
     LOOK_BACK,
@@ -70,7 +79,7 @@ from k8slb.languages.python.parse_order import (
 from k8slb.languages.python.parse_routes import WEB_WORDS, collect_routes
 from k8slb.languages.python.parse_settings import settings_fields
 from k8slb.languages.python.parse_shutdown import is_sleep, is_stop, signal_pauses
-from k8slb.languages.python.parse_values import Values, keyword_argument
+from k8slb.languages.python.parse_values import Values, _parameter, keyword_argument
 from k8slb.reading.encodings import python_codec
 from k8slb.reading.markers import comment_markers
 
@@ -290,7 +299,7 @@ def _analyse_settings(path: str, data: bytes) -> CodeFacts:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return analyse_exports(path, data)
     facts = CodeFacts(path, "python", is_test=is_test_path(path))
-    _Collector(path, data, facts, None).run(tree)
+    _Collector(path, data, facts, None, whole=False).run(tree)
     return CodeFacts(
         path, "python", is_test=facts.is_test, exports=facts.exports, deferred=facts.deferred
     )
@@ -321,7 +330,7 @@ def analyse_exports(path: str, data: bytes) -> CodeFacts:
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
     tree = ast.Module(body=statements, type_ignores=[])
-    _Collector(path, data, facts, None).run(tree)
+    _Collector(path, data, facts, None, whole=False).run(tree)
     return CodeFacts(
         path, "python", is_test=facts.is_test, exports=facts.exports, deferred=facts.deferred
     )
@@ -461,14 +470,27 @@ class _Site:
 
 class _Collector(Values):
     def __init__(
-        self, path: str, data: bytes, facts: CodeFacts, imports: tuple[Import, ...] | None
+        self,
+        path: str,
+        data: bytes,
+        facts: CodeFacts,
+        imports: tuple[Import, ...] | None,
+        whole: bool = True,
     ) -> None:
         super().__init__(path, data, facts)
+        # a gRPC module read whole: where a call of another module's function may make a
+        # channel or a server (the others wait for no resolution on its account)
+        self.notes_made = whole and b"grpc" in data
         self.imports_read = imports  # module_imports(data), when the caller read it
         # a module that may run as a program: its fakes may be what a pod runs
         self.runs_as_main = b"__main__" in data
         self.stand_ins: dict[int, bool] = {}  # by scope: _in_stand_in
         self.sites: list[_Site] = []
+        # the module-level settings classes by name: what a subclass of one derives from
+        self.settings_nodes: dict[str, ast.ClassDef] = {}
+        # calls of other modules' functions whose result is kept or bound (parse_made.py)
+        self.made_calls: list[tuple[ast.Call, Imported, Scope, Parents]] = []
+        self.made_asked = 0
         self.stops: list[tuple[ast.Call, str, bool, Scope, tuple[ast.AST, ...]]] = []
         self.places: Places = {}  # parse_order's: each block's statements' places
         self.listens: list[tuple[ast.Call, str, Scope]] = []
@@ -519,6 +541,7 @@ class _Collector(Values):
                 self.facts.signal_servers.append(self.loc(call))
         for site in self.sites:
             getattr(self, f"_resolve_{site.kind}")(site)
+        self._made_elsewhere()
         self._unshare_option_literals()
         servers = {s.name for s in self.facts.servers if s.name}
         self._serving_loops(servers)
@@ -812,9 +835,14 @@ class _Collector(Values):
                 self.functions[node.name] = node
         if isinstance(node, ast.ClassDef):
             self._health_class(node)
-            fields = settings_fields(node, self.qualified) if scope.parent is None else None
+            fields = (
+                settings_fields(node, self.qualified, self.settings_nodes)
+                if scope.parent is None
+                else None
+            )
             if fields is not None:
                 self.settings_classes[node.name] = fields
+                self.settings_nodes[node.name] = node
 
     def _assign(self, node: ast.Assign, parents: Parents, scope: Scope, keyboard: bool) -> None:
         if self.routed is not None:
@@ -1039,6 +1067,8 @@ class _Collector(Values):
             self.facts.signal_servers.append(self.loc(node))
         elif isinstance(node.func, ast.Name):
             self._via_partial(node, parents, scope)
+        if not any(name in known for known in _KNOWN_FACTORIES):
+            self._made_call(node, scope, parents)  # a function k8slb has no table of
         if not isinstance(func, ast.Attribute):
             return
         method = func.attr
@@ -1068,6 +1098,92 @@ class _Collector(Values):
             self.stops.append((node, receiver, keyboard, scope, parents))
         elif method in ("add_insecure_port", "add_secure_port"):
             self.listens.append((node, receiver, scope))
+
+    def _made_call(self, node: ast.Call, scope: Scope, parents: Parents) -> None:
+        """Note a call of another module's function (`get_channel(x)`, `utils.make(x)`)
+        whose result is kept or bound to a name: it may make a channel or a server
+        there (parse_made.py); MAX_MADE_CALLS a module."""
+        if (
+            not self.notes_made
+            or len(self.made_calls) >= MAX_MADE_CALLS
+            or self.made_asked >= 4 * MAX_MADE_CALLS
+        ):
+            return
+        func = node.func
+        origin: Imported | None = None
+        if isinstance(func, ast.Name):
+            origin = self._origin(func.id, scope)
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            module = self._module_of(func.value.id, scope)
+            origin = Imported(module[0], module[1], func.attr) if module is not None else None
+        if origin is None or isinstance(scope.node, ast.ClassDef):
+            return  # a class body's fields (pydantic's `Field(...)`): no client kept there
+        holder = parents[-2] if parents and isinstance(parents[-1], ast.Await) else parents[-1]
+        if isinstance(holder, ast.Expr):
+            return  # a statement of its own: what it returns is dropped (`signal.signal(...)`)
+        self.made_asked += 1  # each asked walks the call's parents: a budget of its own
+        if _kept_here(node, parents) is not False or _bound_name(node, parents) is not None:
+            self.made_calls.append((node, origin, scope, parents))
+
+    def _made_elsewhere(self) -> None:
+        """The servers and channels the noted calls of other modules' functions may make
+        (imported.py keeps those the functions make): a server where the name the call
+        binds is started, served on or stopped here, else a channel where what it gives
+        is kept."""
+        servers = {s.name for s in self.facts.servers if s.name}
+        used = {stop[1] for stop in self.stops} | {x[1] for x in self.listens}
+        used |= self.facts.starts
+        for call, origin, scope, parents in self.made_calls:
+            name = _bound_name(call, parents)
+            if name is not None and name in used and name not in servers:
+                made_by = replace(origin, name=f"server {origin.name}")
+                server = Server(self.loc(call), "", UNKNOWN_OPTIONS, name, made_by=made_by)
+                self.facts.servers.append(server)
+                servers.add(name)
+                self.deferred = True
+                continue
+            kept = _kept_here(call, parents)
+            if kept is None:
+                kept = self._caller_keeps(call, scope, parents, 0)
+            if not kept:
+                continue
+            passed = self._passed(call, scope)
+            if not any(_may_be_address(value) for _, value in passed):
+                continue  # nothing it passes can be an address: no channel of a target
+            site = _Site("channel", "", call, call.args, call.keywords, scope, parents)
+            channel = Channel(
+                self.loc(call),
+                "",
+                UNKNOWN,
+                UNKNOWN_OPTIONS,
+                long_lived=True,
+                kept=self._kept_where(site),
+                made_by=origin,
+                passed=passed,
+            )
+            self.facts.made_channels.append(channel)
+            self.deferred = True
+
+    def _passed(self, call: ast.Call, scope: Scope) -> tuple[tuple[int | str, Any], ...]:
+        """What a call passes, by place (an index, a keyword; `*` and `**` for a spread,
+        whose values are not read), MAX_PASSED of each."""
+        passed: list[tuple[int | str, Any]] = []
+        for index, argument in enumerate(call.args[:MAX_PASSED]):
+            if isinstance(argument, ast.Starred):
+                passed.append(("*", UNKNOWN))
+                break
+            passed.append((index, self._passed_value(argument, scope)))
+        for keyword in call.keywords[:MAX_PASSED]:
+            value = self._passed_value(keyword.value, scope)
+            passed.append((keyword.arg, value) if keyword.arg else ("**", UNKNOWN))
+        return tuple(passed)
+
+    def _passed_value(self, argument: ast.expr, scope: Scope) -> Any:
+        """An argument's value as a target may be one: a text, or a value of k8slb's
+        own (an environment variable, an imported name); anything else unknown."""
+        value = one_of(self.choices(argument, scope))
+        plain = isinstance(value, str) or is_dataclass(value)
+        return value if plain else UNKNOWN
 
     def _in_stand_in(self, scope: Scope) -> bool:
         """Whether a call is made in a test's stand-in: a class, or a function, whose name
@@ -1193,6 +1309,7 @@ class _Collector(Values):
         literal = isinstance(target, ast.Constant) and isinstance(target.value, str)
         options = self._call_options(site, options_index)
         kept = self._kept_where(site)
+        self._export_helper(site, target, options)
         for value, long_lived in self._lifetimes(site, target):
             self.facts.channels.append(
                 Channel(
@@ -1219,15 +1336,60 @@ class _Collector(Values):
                 return f"by the caller at line {caller.lineno}, in `{place}`"
         return ""
 
+    def _export_helper(self, site: _Site, target: ast.expr | None, options: Options) -> None:
+        """A module-level function that returns the channel it makes of one of its
+        parameters (parse_made.py): its `channel <function>` export."""
+        function = self._returning_function(site)
+        if function is None or not isinstance(target, ast.Name):
+            return
+        home = self.function_scopes.get(id(function))
+        found = _parameter(function, target.id, home) if home is not None else None
+        if home is None or found is None or home.bindings.get(target.id):
+            return  # not a parameter, or one rebound: not only what the callers pass
+        helper = ChannelHelper(found[0], target.id, site.name, options, self.loc(site.call))
+        self.facts.exports.setdefault(f"channel {function.name}", helper)
+
+    def _returning_function(self, site: _Site) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The module-level function (not a method) that returns what the site makes:
+        the call itself, or the local it binds (`channel = ...`, then `return channel`)."""
+        function = site.scope.node
+        owner = site.scope.parent
+        if (
+            not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+            or owner is None
+            or owner.parent is not None
+        ):
+            return None
+        if _kept_here(site.call, site.parents) is None:
+            return function
+        name = _bound_name(site.call, site.parents)
+        return function if name is not None and name in returned_names(function) else None
+
     def _resolve_server(self, site: _Site) -> None:
+        name = _bound_name(site.call, site.parents)
+        function = self._returning_function(site)
+        if function is not None:
+            self.facts.exports.setdefault(f"server {function.name}", site.name)
         self.facts.servers.append(
             Server(
                 loc=self.loc(site.call),
                 factory=site.name,
                 options=self._call_options(site, SERVER_FACTORIES[site.name]),
-                name=_bound_name(site.call, site.parents),
+                name=name,
+                health_only=self._health_only(site, name),
             )
         )
+
+    def _health_only(self, site: _Site, name: str | None) -> bool:
+        """Whether the server bound to `name` serves only the health service
+        (parse_made.serves_only_health), read in its function, or the module's code."""
+        if name is None or "." in name:
+            return False
+        home = _function_of(site.scope) or site.parents[0]
+        only = serves_only_health(
+            home, name, self.functions, lambda call: self.qualified(call.func) == ADD_HEALTH
+        )
+        return bool(only)
 
     def _resolve_http(self, site: _Site) -> None:
         http2 = keyword_argument(site.keywords, "http2")
@@ -1431,6 +1593,19 @@ class _Collector(Values):
 
 
 # -- lifetime ------------------------------------------------------------------------------
+
+
+# the tables of what a call makes: a call of one is read as such, never as another
+# module's function that may make a channel or a server
+_KNOWN_FACTORIES = (CHANNEL_FACTORIES, SERVER_FACTORIES, HTTP_CLIENTS, SEARCH_CLIENTS, DB_POOLS)
+
+
+def _may_be_address(value: Any) -> bool:
+    """Whether a value a call passes may be a channel's target: a text with a port or a
+    scheme (`backend:50051`), or one given from elsewhere (a variable, an imported name)."""
+    if isinstance(value, str):
+        return ":" in value
+    return not isinstance(value, Unknown)
 
 
 def _bound_name(call: ast.Call, parents: tuple[ast.AST, ...]) -> str | None:

@@ -1,0 +1,132 @@
+"""What a Python function makes for the modules that call it, and whom a server serves.
+
+A module-level function that returns a channel made of one of its parameters
+(`def get_channel(address): channel = grpc.aio.insecure_channel(address); return
+channel`) is a channel helper (facts.ChannelHelper): another module's call of it that
+keeps what it returns is a channel of what that call passes, resolved in imported.py
+(Channel.made_by). One that returns a server it makes is a server helper: another
+module's name bound to what it returns, and started, served on or stopped there, is that
+server (Server.made_by).
+
+A server whose one service is the standard health service (`add_HealthServicer_to_server`
+on it, in its function or in a function of the module it is handed to, and nothing else
+registered) serves only probes: `serves_only_health` says so where its name goes nowhere
+else (no other call it is handed to, no return, no store), and never guesses beyond."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+
+from k8slb.languages.python.parse_ast import dotted
+
+# budgets: the calls of other modules' functions a module records (Channel.made_by, a
+# server's made_by), and the values each passes
+MAX_MADE_CALLS = 32
+MAX_PASSED = 8
+# a server's own methods: using it so hands it to no one
+SERVER_METHODS = frozenset(
+    {"start", "stop", "add_insecure_port", "add_secure_port", "wait_for_termination"}
+)
+# how deep a server handed to the module's functions is followed (health.setup(server))
+_HANDED_DEPTH = 2
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def returned_names(function: Function) -> frozenset[str]:
+    """The names the function's own `return` statements return (`return channel`), not
+    those of the functions nested in it."""
+    found: set[str] = set()
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            continue
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Name):
+            found.add(node.value.id)
+        stack.extend(ast.iter_child_nodes(node))
+    return frozenset(found)
+
+
+def serves_only_health(
+    home: ast.AST,
+    name: str,
+    functions: dict[str, Function],
+    is_health: Callable[[ast.Call], bool],
+    depth: int = 0,
+) -> bool | None:
+    """Whether the server `name` names in `home` (a function, or the module) is given
+    the standard health service and nothing else: each mention of it is a call of one of
+    its own methods (`server.start()`), the server argument of a health registration, or
+    the argument of a function of the module that itself uses its parameter only so.
+    True with a health registration seen, None with none (nothing registered here), False
+    for any other use (another registration, a return, a store, a call of code elsewhere)."""
+    health = False
+    parents: dict[int, ast.AST] = {}
+    for node in _walk(home, parents):
+        if not (isinstance(node, ast.Name) and node.id == name):
+            continue
+        if not isinstance(node.ctx, ast.Load):
+            if depth or not isinstance(parents.get(id(node)), ast.Assign):
+                return False  # a parameter rebound, or the server bound another way
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Attribute):
+            call = parents.get(id(parent))
+            if not (
+                parent.attr in SERVER_METHODS and isinstance(call, ast.Call) and call.func is parent
+            ):
+                return False
+            continue
+        if not isinstance(parent, ast.Call) or node not in parent.args:
+            return False
+        if is_health(parent):
+            if parent.args.index(node) != 1:
+                return False
+            health = True
+            continue
+        handed = _handed(parent, parent.args.index(node), functions, is_health, depth)
+        if handed is False:
+            return False
+        health = health or bool(handed)
+    return True if health else None
+
+
+def _handed(
+    call: ast.Call,
+    index: int,
+    functions: dict[str, Function],
+    is_health: Callable[[ast.Call], bool],
+    depth: int,
+) -> bool | None:
+    """`serves_only_health` of the parameter a call of one of the module's functions gives
+    the server to (`setup_health(server)`); False for a call of anything else."""
+    function = functions.get(call.func.id) if isinstance(call.func, ast.Name) else None
+    if (
+        function is None
+        or depth >= _HANDED_DEPTH
+        or any(isinstance(a, ast.Starred) for a in call.args[: index + 1])
+    ):
+        return False
+    positional = [*function.args.posonlyargs, *function.args.args]
+    if index >= len(positional):
+        return False
+    return serves_only_health(function, positional[index].arg, functions, is_health, depth + 1)
+
+
+def _walk(home: ast.AST, parents: dict[int, ast.AST]) -> Iterator[ast.AST]:
+    """Every node under `home` (the functions nested in it too: a closure that stops the
+    server), each child's parent recorded before the child is given."""
+    stack: list[ast.AST] = [home]
+    while stack:
+        node = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+            stack.append(child)
+        yield node
+
+
+def callee_name(call: ast.Call) -> str:
+    """The last part of what a call calls (`get_channel` of `grpc_utils.get_channel()`)."""
+    return dotted(call.func).rsplit(".", 1)[-1]
