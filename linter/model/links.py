@@ -1275,11 +1275,10 @@ class _Finder:
         self.pins = {key: os.path.abspath(pin.target) for key, pin in pins.items()}
         self.pinned_at = {key: pin.said for key, pin in pins.items()}
         self.dockerfiles = builds.dockerfiles  # by normalised path
-        # why a container has no link, where its evidence says (by its link's key)
+        # by a container's key: why it has no link, where its evidence says; the Dockerfile
+        # the evidence found when it links it to no code, and the build's context, if a build
         self.why_not: dict[tuple[int, int], str] = {}
-        # the Dockerfile the evidence found for a container it links to no code (by its key)
         self.unlinked: dict[tuple[int, int], Dockerfile] = {}
-        # for those a build of the image found it for: that build's context folder
         self.built_in: dict[tuple[int, int], str] = {}
         self.by_folder: dict[str, list[str]] = defaultdict(list)  # folder -> modules below
         folders_named: dict[str, set[str]] = defaultdict(set)
@@ -1306,8 +1305,7 @@ class _Finder:
         self.folders_named = folders_named
         # a folder's name's words, by its last (made when an image names no folder whole)
         self._by_last_word: dict[str, list[tuple[tuple[str, ...], str]]] | None = None
-        # folders by their name less a role suffix (`car_server` under `car`), made when asked
-        self._role_less: dict[str, set[str]] | None = None
+        self._role_less: dict[str, set[str]] | None = None  # by a name less a role (`_server`)
         self._built_paths: set[str] | None = None  # what Dockerfiles copy and build (_is_built)
         self._per_folder: Counter[str] | None = None  # _dockerfiles_in
         self._built_patterns: list[regex.Pattern[str]] = []  # what their build arguments choose
