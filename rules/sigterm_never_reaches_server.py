@@ -445,9 +445,9 @@ class SigtermNeverReachesServer(Rule):
     (`sh bin/startup.sh`, which runs `nohup java ... &`), is reported with no `exec` as its
     fix: tail and sleep ignore SIGTERM as PID 1 too. Nor is a container whose preStop hook
     sends the server a stop signal itself (SIGTERM, SIGINT or SIGQUIT to a program its
-    command line runs: `sleep 5 &&
-    kill -TERM $(pidof app)`, `pkill app`, or to every process with `kill -TERM -1`): the
-    server hears it from the hook, after the pause, and the harm below does not happen. A
+    command line runs: `sleep 5 && kill -TERM $(pidof app)`, `pkill app`, or to every
+    process with `kill -TERM -1`): the server hears it from the hook, after the pause, and
+    the harm below does not happen. A
     hook that signals PID 1 (`kill 1`), or a server that is PID 1 itself, does not count:
     PID 1 drops that signal as it drops the kubelet's. `bash -c` with one command is not
     reported either: bash runs a lone command in its own place. Nor is a task that runs
