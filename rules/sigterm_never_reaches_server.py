@@ -82,6 +82,9 @@ class Pid1:
     # the hops that led to it through the tree's scripts (`run.sh is docker/run.sh`,
     # `docker/run.sh:4 execs ./start.sh`), for the message
     via: tuple[str, ...] = ()
+    # a script's: the program it runs with `exec` in a pipeline (`exec java ... | tee log`),
+    # where exec replaces only the pipeline's subshell, the shell staying on above it
+    piped: tuple[str, ...] = ()
 
 
 # What a shell or a script hands PID 1 to (its words) when pid1 knows no such program:
@@ -179,6 +182,17 @@ def _program_words(words: Sequence[str]) -> list[str]:
     return list(words[start:])
 
 
+_PIPES = ("|", "|&")
+
+
+def _replaces_shell(command: Command) -> bool:
+    """Whether `exec` in front of the command replaces the shell that runs the script: not
+    in a pipeline (each of its commands runs in a subshell, which exec replaces, as POSIX
+    says of a pipeline's commands, bash and dash alike), nor left in the background or in
+    a `( ... )` subshell."""
+    return command.before not in (*_PIPES, "(") and command.after not in (*_PIPES, "&")
+
+
 def _may_hand_over(last: Command) -> bool:
     """Whether a shell may run the script's last command in its own place, as bash does
     (and dash does not): a program run in the foreground, not in a pipeline or a compound
@@ -210,7 +224,7 @@ def _shell(
         words = _program_words(command.words)
         if words[:1] == ["trap"]:
             return None  # the script handles the signal itself (a trap that forwards it)
-        if words[:1] == ["exec"]:
+        if words[:1] == ["exec"] and _replaces_shell(command):
             handed = [w for w in words[1:] if not _REDIRECTS.match(w)]
             if handed:  # the shell becomes that program
                 return _handed(handed, sh, resolve)
@@ -294,10 +308,13 @@ class SigtermNeverReachesServer(Rule):
     - an init as PID 1 that passes SIGTERM to its child alone (tini, docker-init and
       catatonit without `-g`, dumb-init with `--single-child`) whose child is a shell
       script of the tree that starts a program in the background with no `trap` and no
-      `exec` that hands over (`exec "$@"` with no arguments runs nothing): the shell ends
-      on SIGTERM, the init exits with it, and the background job, the server, is killed
-      with the container, never told to stop. A script k8slb cannot read, or with nothing
-      in the background, is not reported;
+      `exec` that hands over (`exec "$@"` with no arguments runs nothing), or runs it with
+      `exec` in a pipeline (`exec java ... | tee -a log`: each command of a pipeline runs
+      in a subshell, which is all exec replaces): the shell ends on SIGTERM, the init exits
+      with it, and the server is killed with the container, never told to stop. A child
+      `bash -c` of one command (BusyBox ash's too) is looked through to that command, which
+      bash runs in its own place (`tini -- bash -c "/opt/acme/bin/server.sh start"`). A
+      script k8slb cannot read, or with nothing in the background, is not reported;
     - a launcher as PID 1, a program that keeps the server as its child and does not
       pass SIGTERM on: `go run` (it runs the
       binary it builds as a child, and exits on SIGTERM), `rake TASK` (the task starts
@@ -387,7 +404,10 @@ class SigtermNeverReachesServer(Rule):
       that a COPY or ADD of the Dockerfile put there, a path or a name in a PATH folder, or
       a shell is run on it: `sh docker-entrypoint.sh`, by the shell named): its shell
       runs each command as a child, the last one too (a script file is never handed over
-      as `sh -c` may be), unless one is run with `exec`; the fix names the command it runs
+      as `sh -c` may be), unless one is run with `exec` (not in a pipeline, in the
+      background or in a `( ... )` subshell, where exec replaces only the subshell: `exec
+      java ... | tee log` leaves the shell PID 1, in a script as in `sh -c`); the fix names
+      the command it runs
       last, followed into the script's own functions it calls (`serve() { ...; python
       server.py; }` called last: `exec python server.py`). A container judged by its
       manifest alone whose shell runs a script file is judged by the tree's scripts of
@@ -420,10 +440,14 @@ class SigtermNeverReachesServer(Rule):
 
     An init process as PID 1 (`tini`, `dumb-init`, `catatonit`), a shell script with a
     `trap`, and a pod with `shareProcessNamespace: true` (the pause container is PID 1)
-    are not reported. Nor is a container whose preStop hook sends the server a stop signal
-    itself (SIGTERM, SIGINT or SIGQUIT to a program its command line runs: `sleep 5 &&
-    kill -TERM $(pidof app)`, `pkill app`, or to every process with `kill -TERM -1`): the
-    server hears it from the hook, after the pause, and the harm below does not happen. A
+    are not reported. A script that waits last (`tail -F logs/app.log`, `sleep
+    infinity`) after starting the server, in the background or through another script
+    (`sh bin/startup.sh`, which runs `nohup java ... &`), is reported with no `exec` as its
+    fix: tail and sleep ignore SIGTERM as PID 1 too. Nor is a container whose preStop hook
+    sends the server a stop signal itself (SIGTERM, SIGINT or SIGQUIT to a program its
+    command line runs: `sleep 5 && kill -TERM $(pidof app)`, `pkill app`, or to every
+    process with `kill -TERM -1`): the server hears it from the hook, after the pause, and
+    the harm below does not happen. A
     hook that signals PID 1 (`kill 1`), or a server that is PID 1 itself, does not count:
     PID 1 drops that signal as it drops the kubelet's. `bash -c` with one command is not
     reported either: bash runs a lone command in its own place. Nor is a task that runs
@@ -434,7 +458,15 @@ class SigtermNeverReachesServer(Rule):
     `OnFailure` runs its containers to completion, unless a container opens a port or has
     a probe (then it serves), or its shell visibly runs on (a `while` or `until` loop,
     `sleep`, `tail`): those are judged. A container whose image
-    k8slb cannot link to a Dockerfile is judged by its manifest alone. An image that sets
+    k8slb cannot link to a Dockerfile is judged by its manifest alone. One linked to no
+    code whose image a build file of the tree makes (a script's, Makefile's, workflow's,
+    compose's or skaffold's build of a folder that holds the Dockerfile and its scripts,
+    the program coming from a release archive: `ADD target/app-${VERSION}-bin.tar.gz
+    /opt/app`) is judged by that Dockerfile's ENTRYPOINT and CMD and the scripts its COPY
+    lines take from the build's context; then only a shell or an init as PID 1 is
+    reported, which needs no code (whether Node, Python or npm has a handler is in code no
+    link names). A Dockerfile found by a name alike alone, or a document's build, is not
+    read so. An image that sets
     no ENTRYPOINT or CMD of its own runs its base image's: when the repository builds that
     base (a build that links containers names the image, and all such builds are of one
     Dockerfile), its ENTRYPOINT and CMD, and the distribution it says, are read there, as
@@ -592,7 +624,9 @@ class SigtermNeverReachesServer(Rule):
             if template.spec.get("shareProcessNamespace") is True:
                 continue  # the pause container is PID 1
             for container in template.long_running:
-                link = context.links.of(workload, container.name)
+                link = context.links.of(workload, container.name) or _built_link(
+                    context, workload, container
+                )
                 found = self._judge(context, workload, template, container, link)
                 if found is None:
                     continue
@@ -618,6 +652,8 @@ class SigtermNeverReachesServer(Rule):
         if started is None:
             return None
         found, after, place = started
+        if link is not None and not link.evidence and found.kind not in ("shell", "init"):
+            return None  # no code is known: a runtime's or npm's handler may be there
         who = f"container {container.name!r} of {workload.ref.display}"
         said = _wording(context, link, who, found, after, place)
         if said is None:
@@ -655,6 +691,20 @@ class SigtermNeverReachesServer(Rule):
         return place, finding
 
 
+def _built_link(context: Context, workload: K8sObject, container: Container) -> Link | None:
+    """For a container linked to no code whose image a build of the tree makes (the
+    program comes from a release archive the Dockerfile adds, `docker build -t acme/api
+    docker/api/`): a link of no code and no evidence, with that Dockerfile and the build's
+    context, so that what the image runs as PID 1, its ENTRYPOINT, CMD and the scripts its
+    COPY lines put there, is judged; only a shell or an init is then reported, which need
+    no code (a runtime's or npm's handler would be in the code no link names)."""
+    built = context.links.unlinked_build(workload, container.name)
+    if built is None:
+        return None
+    dockerfile, folder = built
+    return Link(workload, container, folder, None, (), (), dockerfile=dockerfile)
+
+
 def _started(
     context: Context, workload: K8sObject, container: Container, link: Link | None, once: bool
 ) -> tuple[Pid1, Pid1 | None, Place] | None:
@@ -689,7 +739,7 @@ def _started(
         place = Place(said.path, said.line, 1, said.text, (), "")
     found = pid1(argv, sh, _resolver(context, link, sh)) or _console_script(context, link, argv)
     if found is None and not once and (init := init_child(argv)) is not None:
-        child = _init_child(context, link, *init)
+        child = _init_child(context, link, *init, sh=sh)
         if child is None or _hook_stops_server(container, argv, child):
             return None
         place = place or _place(workload, container, dockerfile, command, args, child)
@@ -790,10 +840,15 @@ def _wording(
         return _shell_wording(context, link, who, found, after, place)
     if found.kind == "init":
         server = " ".join(found.last[:3]) + (" ..." if len(found.last) > 3 else "")
+        how = (
+            f"runs `exec {server}` in a pipeline, where exec replaces only the pipeline's "
+            "subshell, with no trap"
+            if found.piped
+            else f"starts `{server}` in the background, with no exec and no trap"
+        )
         message = (
             f"SIGTERM never reaches {who}: {found.program} is PID 1 and passes SIGTERM to its "
-            f"child alone, {found.script}, a {found.child_shell} script that starts `{server}` "
-            "in the background, with no exec and no trap",
+            f"child alone, {found.script}, a {found.child_shell} script that {how}",
             f"{found.child_shell} ends on SIGTERM without passing it on, {found.program} exits "
             f"with it, and `{found.last[0]}` is killed with the container, never told to stop: "
             "what it has in flight is cut",
@@ -1379,14 +1434,36 @@ def init_child(argv: Sequence[object]) -> tuple[str, list[str]] | None:
     return None if group or at >= len(words) else (program, words[at:])
 
 
+def _lone_command(child: Sequence[str], sh: str | None) -> list[str] | None:
+    """The command a shell's `-c` script of one simple command runs in the shell's own
+    place (`bash -c "/opt/acme/bin/run.sh start"`): bash does so with a lone command, and
+    BusyBox ash with its last (`sh` when the image's /bin/sh is one of them); None for
+    any other command line, or a shell that may keep the command as its child."""
+    words = list(child)
+    program = posixpath.basename(words[0]) if words else ""
+    if program not in _SHELLS or len(words) < 3 or not _COMMAND_OPTION.fullmatch(words[1]):
+        return None
+    shell = sh if program == "sh" and sh is not None else program
+    commands = _commands(words[2])
+    if shell not in (BASH, ASH) or not commands or len(commands) != 1:
+        return None
+    lone = commands[0]
+    if not _may_hand_over(lone) or _ASSIGNMENT.match(lone.words[0]):
+        return None
+    return _program_words(lone.words)
+
+
 def _init_child(
-    context: Context, link: Link | None, init: str, child: Sequence[str]
+    context: Context, link: Link | None, init: str, child: Sequence[str], sh: str | None = None
 ) -> Pid1 | None:
     """The init's child when it is a shell script of the image (from the tree) that, on
     the path its arguments take, starts a program in the background with no `exec` that
-    hands over and no `trap`: the background job never hears SIGTERM. None when the
-    script is not the tree's, cannot be read, traps a signal, execs a program, sets its
-    arguments anew, or starts nothing in the background."""
+    hands over and no `trap` (or runs it with exec in a pipeline, which replaces only the
+    pipeline's subshell): that job never hears SIGTERM. A shell's `-c` script of one
+    command that the shell runs in its own place (_lone_command) is looked through to it.
+    None when the script is not the tree's, cannot be read, traps a signal, execs a
+    program, sets its arguments anew, or starts nothing in the background."""
+    child = _lone_command(child, sh) or child
     operand = _shell_operand(child)
     if operand is not None:
         shell, word, args = operand
@@ -1399,23 +1476,36 @@ def _init_child(
     if script is None or not commands:
         return None
     background: tuple[str, ...] = ()
+    piped: tuple[str, ...] = ()
     for command in commands:
         words = _program_words(command.words)
         if words[:1] == ["trap"] or (words[:1] == ["set"] and "--" in words):
             return None
-        handed = _unredirected(words[1:]) if words[:1] == ["exec"] else []
+        execs = words[:1] == ["exec"]
+        handed = _unredirected(words[1:]) if execs and _replaces_shell(command) else []
         if handed and (handed[0] not in _ARGUMENTS or args):
             return None  # `exec "$@"` with no arguments runs nothing: the script goes on
+        if execs and not background and len(words) > 1 and command.after in _PIPES:
+            piped = tuple(_unredirected(words[1:]))  # `exec java | tee`: its subshell's
+            background = piped
         if command.after == "&" and words and words[0] not in _BUILTINS and not background:
             background = tuple(words)
     if not background:
         return None
     name = posixpath.basename(script.path)
     line = (init, *child)
-    return Pid1("init", init, line, last=background, script=name, child_shell=script.shell)
+    return Pid1(
+        "init", init, line, last=background, script=name, child_shell=script.shell, piped=piped
+    )
 
 
 def _init_fix(found: Pid1) -> str:
+    if found.piped:
+        return (
+            f"run {found.program} with -g, so that it signals the script's whole process "
+            f"group, or run `exec {found.last[0]} ...` in {found.script} outside the pipeline "
+            "(its output to the log by a redirection)"
+        )
     return (
         f"run {found.program} with -g, so that it signals the script's whole process group, "
         f"or trap TERM in {found.script} and pass it on to `{found.last[0]}` before waiting "
@@ -1439,11 +1529,14 @@ def script_pid1(
     commands = _script_commands(script.text) if script.text is not None else None
     if not commands:
         return None
+    piped: tuple[str, ...] = ()
     for command in commands:
         words = _program_words(command.words)
         if words[:1] == ["trap"] or (words[:1] == ["set"] and "--" in words):
             return None
-        if words[:1] == ["exec"]:
+        if words[:1] == ["exec"] and not _replaces_shell(command):
+            piped = piped or tuple(_unredirected(words[1:]))
+        elif words[:1] == ["exec"]:
             handed = _unredirected(words[1:])
             if not handed:
                 continue  # `exec >log 2>&1`: the shell's own output redirected
@@ -1459,7 +1552,7 @@ def script_pid1(
     last = tuple(_program_words(commands[-1].words))
     runs = _runs_last(commands)
     argv = (script.shell, script.path, *args)
-    return Pid1("shell", script.shell, argv, last=last, script=name, runs_last=runs)
+    return Pid1("shell", script.shell, argv, last=last, script=name, runs_last=runs, piped=piped)
 
 
 def _exec_line(text: str, program: str) -> int:
@@ -1713,6 +1806,20 @@ def _script_fix(script: Pid1, around: Pid1 | None = None) -> str:
     """How to hand PID 1 to the server through a script that does not: `exec` in front of
     its last command (and of the script, where a shell runs it)."""
     last = " ".join(script.runs_last or script.last)
+    if script.piped:
+        return (
+            f"exec in a pipeline replaces only the pipeline's subshell: in {script.script}, "
+            f"run `exec {script.piped[0]} ...` outside the pipeline (its output to the log by a "
+            "redirection), or put an init (tini -g) in front"
+        )
+    waits = posixpath.basename(script.last[0]) if script.last else ""
+    if waits in _IDLE:  # it waits on what it started: exec would leave the wait PID 1
+        return (
+            f"{script.script} waits last with {waits}, which ignores SIGTERM as PID 1 too, so "
+            f"exec in front of it changes nothing: run the server last in {script.script}, in "
+            "the foreground with exec, or trap TERM there and pass it on to the server, or "
+            "put an init that signals the whole process group in front (tini -g)"
+        )
     if not last or (
         script.last[:1] and script.last[0] in _BUILTINS
     ):  # `wait -n`, `exit $?`: no program

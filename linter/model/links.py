@@ -328,8 +328,11 @@ RememberedLink = tuple[
 # evidence says, the module it starts (model/entries.started; None: not known), read
 # from its command line when its link names no entry: what the entries of a hook's
 # containers are read from, with no workload's body (the file's key and `inputs_digest`
-# cover what it rests on); and, with no link, the Dockerfile its evidence found.
-RememberedContainer = tuple[str, RememberedLink | None, str | None, str | None, Dockerfile | None]
+# cover what it rests on); and, with no link, the Dockerfile its evidence found and, when
+# a build of the image found it, that build's context folder ("" when none did).
+RememberedContainer = tuple[
+    str, RememberedLink | None, str | None, str | None, Dockerfile | None, str
+]
 # By a workload's path, document and item: each long-running container's.
 RememberedLinks = dict[tuple[str, int, int | None], tuple[RememberedContainer, ...]]
 
@@ -769,6 +772,7 @@ class CodeLinks:
             return {}
         why_not = self._finder.why_not if self._finder is not None else {}
         unlinked = self._finder.unlinked if self._finder is not None else {}
+        built_in = self._finder.built_in if self._finder is not None else {}
         found: RememberedLinks = {}
         for workload in self._index.workload_objects:
             pending = self._pending.get(id(workload))
@@ -784,7 +788,8 @@ class CodeLinks:
                 kept = None if link is None else _remembered_link(link)
                 start = None if link is None else started(self, link)
                 built = None if link is not None else unlinked.get(key)
-                made.append((container.name, kept, why_not.get(key), start, built))
+                context = "" if built is None else built_in.get(key, "")
+                made.append((container.name, kept, why_not.get(key), start, built, context))
             else:
                 found[(workload.path, workload.document, workload.item)] = tuple(made)
         return found
@@ -827,13 +832,15 @@ class CodeLinks:
         if [c.name for c in containers] != [k[0] for k in kept]:
             self.renamed += 1
             return
-        for container, (_, link, why, _, built) in zip(containers, kept, strict=True):
+        for container, (_, link, why, _, built, context) in zip(containers, kept, strict=True):
             key = (id(workload), id(container))
             self._made[key] = None if link is None else Link(workload, container, *link)
             if why is not None:
                 self._finder.why_not[key] = why
             if built is not None:
                 self._finder.unlinked[key] = built
+            if context:
+                self._finder.built_in[key] = context
 
     def keep(self, other: CodeLinks) -> None:
         """Take the links `other` made for the workloads both have (the same objects): for
@@ -843,10 +850,12 @@ class CodeLinks:
             return
         why_not = dict(other._finder.why_not) if other._finder is not None else {}
         unlinked = dict(other._finder.unlinked) if other._finder is not None else {}
+        built_in = dict(other._finder.built_in) if other._finder is not None else {}
         self._running.clear()
         self.destinations.clear()
         self._finder.why_not = {}  # by the ids of this model's objects (the finder may be shared)
         self._finder.unlinked = {}
+        self._finder.built_in = {}
         if self._programs is None:  # the Go programs: of the code alone
             self._programs = other._programs
         # the same objects' pod templates, so their containers are the same too
@@ -865,6 +874,9 @@ class CodeLinks:
         for key, built in unlinked.items():
             if key[0] in self._workloads:
                 self._finder.unlinked[key] = built
+        for key, context in built_in.items():
+            if key[0] in self._workloads:
+                self._finder.built_in[key] = context
 
     def of(self, workload: K8sObject, container: str) -> Link | None:
         """The link of the workload's long-running container of that name (the last, if
@@ -890,6 +902,20 @@ class CodeLinks:
             return None
         named = [c for c in self._index.template(workload).long_running if c.name == container]
         return self._finder.unlinked.get((id(workload), id(named[-1]))) if named else None
+
+    def unlinked_build(self, workload: K8sObject, container: str) -> tuple[Dockerfile, str] | None:
+        """The Dockerfile a build of the container's image found, for a container linked
+        to no code (`docker build -t acme/api api/docker/` of a folder that holds only the
+        Dockerfile and its scripts, the program coming from a release archive), with that
+        build's context folder: where the COPY lines of the Dockerfile take its scripts
+        from. None when no build found it (a name alike alone is no evidence of what the
+        image runs)."""
+        built = self.unlinked_dockerfile(workload, container)
+        if built is None or self._finder is None or self._index is None:
+            return None
+        named = [c for c in self._index.template(workload).long_running if c.name == container]
+        context = self._finder.built_in.get((id(workload), id(named[-1])), "")
+        return (built, context) if context else None
 
     def kept_as_made(self, workload: K8sObject) -> tuple[RememberedContainer, ...] | None:
         """The workload's containers as `restore` took them with `as_made`, if no one has
@@ -966,7 +992,7 @@ class CodeLinks:
         for workload in self._index.workload_objects:
             pending = self._pending.get(id(workload))
             if pending is not None:
-                for position, (_, kept, _, start, _) in enumerate(pending[1]):
+                for position, (_, kept, _, start, _, _) in enumerate(pending[1]):
                     if kept is not None:
                         yield workload, position, kept[2], start, None
                 continue
@@ -1249,10 +1275,11 @@ class _Finder:
         self.pins = {key: os.path.abspath(pin.target) for key, pin in pins.items()}
         self.pinned_at = {key: pin.said for key, pin in pins.items()}
         self.dockerfiles = builds.dockerfiles  # by normalised path
-        # why a container has no link, where its evidence says (by its link's key)
+        # by a container's key: why it has no link, where its evidence says; the Dockerfile
+        # the evidence found when it links it to no code, and the build's context, if a build
         self.why_not: dict[tuple[int, int], str] = {}
-        # the Dockerfile the evidence found for a container it links to no code (by its key)
         self.unlinked: dict[tuple[int, int], Dockerfile] = {}
+        self.built_in: dict[tuple[int, int], str] = {}
         self.by_folder: dict[str, list[str]] = defaultdict(list)  # folder -> modules below
         folders_named: dict[str, set[str]] = defaultdict(set)
         for path in modules:  # normalised: a folder is what is left of its last separator
@@ -1278,8 +1305,7 @@ class _Finder:
         self.folders_named = folders_named
         # a folder's name's words, by its last (made when an image names no folder whole)
         self._by_last_word: dict[str, list[tuple[tuple[str, ...], str]]] | None = None
-        # folders by their name less a role suffix (`car_server` under `car`), made when asked
-        self._role_less: dict[str, set[str]] | None = None
+        self._role_less: dict[str, set[str]] | None = None  # by a name less a role (`_server`)
         self._built_paths: set[str] | None = None  # what Dockerfiles copy and build (_is_built)
         self._per_folder: Counter[str] | None = None  # _dockerfiles_in
         self._built_patterns: list[regex.Pattern[str]] = []  # what their build arguments choose
@@ -3496,7 +3522,7 @@ class _Finder:
             (chosen, dockerfile), evidence = through, [through[0], *evidence]
         chose = self._folder_chosen(workload, container, evidence, dockerfile)
         if chose is None:
-            self._unlinked(workload, container, own)
+            self._unlinked(workload, container, own, chosen)
             return None
         folder, agreeing = chose
         by_argument = folder != chosen.folder  # a shared Dockerfile's app, an argument chose
@@ -3537,7 +3563,7 @@ class _Finder:
         named = source or program or app  # what the command names: never refused
         if not named and (refused := self._why_refused(argv, chosen, folder, modules, own)):
             self.why_not[(id(workload), id(container))] = refused
-            self._unlinked(workload, container, own)
+            self._unlinked(workload, container, own, chosen)
             return None
         for beside in entry.beside if entry is not None and source is not None else ():
             # a program its shell runs beside it (`a & b & it`): its modules run here too
@@ -3862,14 +3888,23 @@ class _Finder:
         return found.pop() if len(found) == 1 else None
 
     def _unlinked(
-        self, workload: K8sObject, container: Container, dockerfile: Dockerfile | None
+        self,
+        workload: K8sObject,
+        container: Container,
+        dockerfile: Dockerfile | None,
+        chosen: Evidence,
     ) -> None:
         """Keep the Dockerfile the evidence found for a container it links to no code
-        (with the base the repository builds), for what its image is (`/bin/sh`)."""
+        (with the base the repository builds), for what its image is (`/bin/sh`), and, when
+        the evidence is a build of the image, that build's context: what the image runs
+        (its ENTRYPOINT, CMD and scripts) needs no code."""
         if dockerfile is not None:
             if (base := self._inherited(dockerfile)) is not None:
                 dockerfile = replace(dockerfile, inherited=base)
-            self.unlinked[(id(workload), id(container))] = dockerfile
+            key = (id(workload), id(container))
+            self.unlinked[key] = dockerfile
+            if chosen.strength == 1:  # a build file's (not a document's, nor a name's)
+                self.built_in[key] = chosen.folder
 
     def _inherited(self, dockerfile: Dockerfile, seen: tuple[str, ...] = ()) -> Dockerfile | None:
         """The Dockerfile of the repository that builds the image `dockerfile` is built FROM:
@@ -4908,7 +4943,7 @@ def link_rows(
     for workload in workloads:
         kept = links.kept_as_made(workload)
         if kept is not None and len({c[0] for c in kept}) == len(kept):
-            for name, remembered, why, _, _ in kept:
+            for name, remembered, why, _, _, _ in kept:
                 key = container_key(workload, name)
                 if remembered is not None:
                     rows.append(_row(key, *remembered[:5]))
