@@ -174,6 +174,16 @@ class GrpcNoGracefulShutdown(Rule):
     no handler. grpc-go's `Serve` returns only once a `GracefulStop` has finished, so a
     handler goroutine that calls `GracefulStop()` while `main` returns from `Serve` is
     waited for, and is not reported. No fix: where to wait is a design call.
+    An exit that comes after a second receive from the same signal channel, in the same
+    function (k8s.io/apiserver's and controller-runtime's `SetupSignalHandler`, and the
+    copies projects keep: `<-ch; close(stop); <-ch; os.Exit(1)`; the first receive a
+    statement of its own, `<-ch` or `sig := <-ch`, earlier in a block that holds the
+    second), is not one on SIGTERM: it waits for a second signal, and the kubelet sends
+    SIGTERM once, then SIGKILL. The first signal counts as what its path does (it closes
+    the stop channel or cancels the context, then waits for the second), so the program
+    is judged as one whose handler holds the process. A done context's `<-ctx.Done()`
+    received again is not a second signal (it returns at once): the exit after it is on
+    the first.
 
     A gRPC server served by a net/http server rather than by its own `Serve` is judged the
     same way: the HTTP server's handler is the gRPC server, or holds it (`h2c.NewHandler(s,
