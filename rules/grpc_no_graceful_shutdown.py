@@ -5,7 +5,7 @@ from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts, Server, Wait
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
-from k8slb.model.addresses import unix_socket_only
+from k8slb.model.addresses import unix_network_from, unix_socket_only
 from k8slb.model.entries import Entries, entries_of, signal_owner
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
@@ -461,6 +461,7 @@ class GrpcNoGracefulShutdown(Rule):
                     also.append(_others_handle(handled, "start"))
                 if on_socket:
                     also.append(LOCAL_SOCKET if runners else _UNIX_SOCKET)
+                    also += unix_network_from(facts, name)
                 yield self.code_finding(
                     wait.loc,
                     (
@@ -535,7 +536,7 @@ class GrpcNoGracefulShutdown(Rule):
                     "no GracefulStop() or Stop() is called on it: it serves until the "
                     "process ends (at SIGKILL, when nothing else ends it), its clients get no "
                     "GOAWAY and go on sending to the pod, and the calls in flight are cut",
-                    *([LOCAL_SOCKET] if local else []),
+                    *([LOCAL_SOCKET, *unix_network_from(facts, name)] if local else []),
                     f"when the signal's context is done, call {name}.GracefulStop(), bounded "
                     f"by time.AfterFunc({grace}*time.Second, {name}.Stop), and let the "
                     "process exit once it has returned",
@@ -626,13 +627,14 @@ class GrpcNoGracefulShutdown(Rule):
         local = not reached
         servers = reached or [s for _, s in made_in]
         server = next((s for s in servers if s.loc.path == facts.path), servers[0])
+        server_module = next(m for m, s in made_in if s is server)
         name = server.name or "the server"
         made = (
             []
             if server.loc.path == facts.path
             else [f"{name} is made at {server.loc.path}:{server.loc.line}"]
         )
-        made += [LOCAL_SOCKET] if local else []
+        made += [LOCAL_SOCKET, *unix_network_from(server_module, server.name)] if local else []
         grace = context.fix_values.stop_grace_seconds
         dialect = dialect_of(facts.language)
         for exit in facts.signal_exits:
