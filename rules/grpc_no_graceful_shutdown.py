@@ -75,6 +75,12 @@ def _unix_only(facts: CodeFacts, server: str | None) -> bool:
     return unix_socket_only(facts, server)
 
 
+def _on_socket(facts: CodeFacts, server: str, runners: bool) -> list[str]:
+    """What is said of a server on a Unix socket: why it is info, and where its network
+    came from when a field held it."""
+    return [LOCAL_SOCKET if runners else _UNIX_SOCKET, *unix_network_from(facts, server)]
+
+
 class GrpcNoGracefulShutdown(Rule):
     """A gRPC server that is started and waited on, with no SIGTERM handler to drain it.
 
@@ -459,9 +465,7 @@ class GrpcNoGracefulShutdown(Rule):
                 advice, fix = dialect.server_sigterm_advice(server, name, grace)
                 if severity == Severity.INFO:
                     also.append(_others_handle(handled, "start"))
-                if on_socket:
-                    also.append(LOCAL_SOCKET if runners else _UNIX_SOCKET)
-                    also += unix_network_from(facts, name)
+                also += _on_socket(facts, name, bool(runners)) if on_socket else []
                 yield self.code_finding(
                     wait.loc,
                     (
