@@ -5,7 +5,7 @@ from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts, Server, Wait
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
-from k8slb.model.addresses import unix_socket_only
+from k8slb.model.addresses import unix_network_from, unix_socket_only
 from k8slb.model.entries import Entries, entries_of, signal_owner
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
@@ -73,6 +73,12 @@ LOCAL_SOCKET = (
 def _unix_only(facts: CodeFacts, server: str | None) -> bool:
     """Whether every address the module's server listens on is a Unix socket."""
     return unix_socket_only(facts, server)
+
+
+def _on_socket(facts: CodeFacts, server: str, runners: bool) -> list[str]:
+    """What is said of a server on a Unix socket: why it is info, and where its network
+    came from when a field held it."""
+    return [LOCAL_SOCKET if runners else _UNIX_SOCKET, *unix_network_from(facts, server)]
 
 
 class GrpcNoGracefulShutdown(Rule):
@@ -174,6 +180,16 @@ class GrpcNoGracefulShutdown(Rule):
     no handler. grpc-go's `Serve` returns only once a `GracefulStop` has finished, so a
     handler goroutine that calls `GracefulStop()` while `main` returns from `Serve` is
     waited for, and is not reported. No fix: where to wait is a design call.
+    An exit that comes after a second receive from the same signal channel, in the same
+    function (k8s.io/apiserver's and controller-runtime's `SetupSignalHandler`, and the
+    copies projects keep: `<-ch; close(stop); <-ch; os.Exit(1)`; the first receive a
+    statement of its own, `<-ch` or `sig := <-ch`, earlier in a block that holds the
+    second), is not one on SIGTERM: it waits for a second signal, and the kubelet sends
+    SIGTERM once, then SIGKILL. The first signal counts as what its path does (it closes
+    the stop channel or cancels the context, then waits for the second), so the program
+    is judged as one whose handler holds the process. A done context's `<-ctx.Done()`
+    received again is not a second signal (it returns at once): the exit after it is on
+    the first.
 
     A gRPC server served by a net/http server rather than by its own `Serve` is judged the
     same way: the HTTP server's handler is the gRPC server, or holds it (`h2c.NewHandler(s,
@@ -449,8 +465,7 @@ class GrpcNoGracefulShutdown(Rule):
                 advice, fix = dialect.server_sigterm_advice(server, name, grace)
                 if severity == Severity.INFO:
                     also.append(_others_handle(handled, "start"))
-                if on_socket:
-                    also.append(LOCAL_SOCKET if runners else _UNIX_SOCKET)
+                also += _on_socket(facts, name, bool(runners)) if on_socket else []
                 yield self.code_finding(
                     wait.loc,
                     (
@@ -525,7 +540,7 @@ class GrpcNoGracefulShutdown(Rule):
                     "no GracefulStop() or Stop() is called on it: it serves until the "
                     "process ends (at SIGKILL, when nothing else ends it), its clients get no "
                     "GOAWAY and go on sending to the pod, and the calls in flight are cut",
-                    *([LOCAL_SOCKET] if local else []),
+                    *([LOCAL_SOCKET, *unix_network_from(facts, name)] if local else []),
                     f"when the signal's context is done, call {name}.GracefulStop(), bounded "
                     f"by time.AfterFunc({grace}*time.Second, {name}.Stop), and let the "
                     "process exit once it has returned",
@@ -616,13 +631,14 @@ class GrpcNoGracefulShutdown(Rule):
         local = not reached
         servers = reached or [s for _, s in made_in]
         server = next((s for s in servers if s.loc.path == facts.path), servers[0])
+        server_module = next(m for m, s in made_in if s is server)
         name = server.name or "the server"
         made = (
             []
             if server.loc.path == facts.path
             else [f"{name} is made at {server.loc.path}:{server.loc.line}"]
         )
-        made += [LOCAL_SOCKET] if local else []
+        made += [LOCAL_SOCKET, *unix_network_from(server_module, server.name)] if local else []
         grace = context.fix_values.stop_grace_seconds
         dialect = dialect_of(facts.language)
         for exit in facts.signal_exits:

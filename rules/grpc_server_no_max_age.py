@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from k8slb.code.facts import CodeFacts, Option, Server
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.core.record import record
-from k8slb.model.addresses import listened_at, loopback_only
+from k8slb.model.addresses import listened_at, loopback_only, unix_network_from
 from k8slb.model.addresses_spring import runs_profile
 from k8slb.model.dialers import Dialer, per_call_only
 from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
@@ -142,8 +142,18 @@ class GrpcServerNoMaxAge(Rule):
     through a field the file writes once, `s.listener = l`, and through a function of the
     tree that returns a `net.Listener` whose every return is such a listener,
     `util.ListenLocalSocket(path)` over a helper of another file, a Windows build of it
-    that returns go-winio's named pipe counted with it; a network a parameter or a flag
-    chooses, `net.Listen(s.options.Network, addr)`, is not read, and keeps the warning)
+    that returns go-winio's named pipe counted with it; a network read from a struct's
+    field, `net.Listen(s.options.Network, addr)`, is a Unix socket's where every write of
+    a field of that name in the programs that link the file in (struct literals, any
+    struct's, assignments, flag bindings; tests left out) gives `unix` or `unixpacket`,
+    followed from field to field (`Options{Network: cfg.HookNetwork}`, 32 fields at most,
+    a field met again adding nothing), and one at least is a command-line flag's default
+    (`fs.StringVar(&c.HookNetwork, "hook-network", "unix", ...)`, flag's or pflag's, in
+    a config's InitFlags or anywhere; its default may be the field's own value): the
+    finding then names the field and the flag. Fields are known by name, so any other
+    write of that name, or one k8slb cannot read, keeps the warning; a container that
+    passes another network on its command line is not read; a network a parameter
+    chooses is not read either)
     and as grpc-java's Netty server is given
     one (`NettyServerBuilder.forAddress(new DomainSocketAddress(path))`, in Kotlin too).
     The host is read where the address is built from a literal host and a port (or path)
@@ -443,7 +453,9 @@ def _no_caller_stays(
             "to other pods are the proxy's"
         )
         return (
-            f"it listens on {local} only: {callers}",
+            "; ".join(
+                (f"it listens on {local} only: {callers}", *unix_network_from(facts, server.name))
+            ),
             "cap the connection age in the proxy, or here if a client will dial it directly",
             [],
         )

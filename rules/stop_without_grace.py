@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts, Stop
 from k8slb.core.findings import Finding, FixInfo, Severity
-from k8slb.model.addresses import unix_socket_only
+from k8slb.model.addresses import unix_network_from, unix_socket_only
 from k8slb.model.links import may_call_into
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
@@ -222,7 +222,7 @@ class StopWithoutGrace(Rule):
                     (
                         f"{stop.written or dialect.stop_call(stop.server, stop.grace)} aborts "
                         "every call in flight",
-                        *([LOCAL_SOCKET] if local else []),
+                        *([LOCAL_SOCKET, *unix_network_from(facts, stop.server)] if local else []),
                         advice,
                         *([_HEALTH_ONLY] if health else []),
                     ),

@@ -249,6 +249,27 @@ class ListenerOf:
 
 
 @record
+class FieldNetwork:
+    """A Go listener `net.Listen(x.F, address)` whose network is read from the field `F`
+    (`s.options.Network`): the address, as a Unix socket's (`unix:PATH`, `unix:` where
+    the path is not read) where each write of the field in the project's files (their
+    `field sources` export: struct literals, assignments, flag bindings), followed from
+    field to field, gives a Unix network and one at least is a command-line flag whose
+    default is `unix` (`fs.StringVar(&c.Network, "network", "unix", ...)`); else the
+    address. Resolved with the imported names (imported.py); rules never see one."""
+
+    field: str
+    address: Any
+
+
+# A Go file's export of where its fields' values come from (`field sources`): by field
+# name, each write as ("text", value), ("field", name read), ("flag", flag's name,
+# default's source) or ("other",); FIELD_SOURCES_CUT when the file had more than its budget
+FIELD_SOURCES = "field sources"
+FIELD_SOURCES_CUT = "field sources cut"
+
+
+@record
 class Passed:
     """A Go function's parameter that no call in its own file gives a value: what the
     calls of `function` in the package of folder `package` pass at `index`, in any file of
@@ -812,6 +833,8 @@ class Listen:
     server: str
     address: Any  # "[::]:50051", an EnvRef, UNKNOWN
     loc: Loc
+    # where a Unix network read from a field came from (FieldNetwork), said in findings
+    network_from: str = ""
 
 
 @record

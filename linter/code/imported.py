@@ -22,6 +22,8 @@ from k8slb.code.facts import (
     ASSIGNED_FIELDS,
     BALANCED_BEANS,
     DEFAULT_SCHEME,
+    FIELD_SOURCES,
+    FIELD_SOURCES_CUT,
     GRPC_TRANSPORT,
     HANDED_SERVERS,
     HANDLER_PARAMETERS,
@@ -37,9 +39,11 @@ from k8slb.code.facts import (
     Constructed,
     DbPool,
     EnvRef,
+    FieldNetwork,
     Helper,
     Imported,
     Joined,
+    Listen,
     ListenerOf,
     Loc,
     Option,
@@ -60,7 +64,8 @@ from k8slb.code.facts import (
     or_empty,
     settled,
 )
-from k8slb.code.imported_programs import MAX_SPLITS, program_channels
+from k8slb.code.field_networks import unix_network
+from k8slb.code.imported_programs import MAX_PROGRAMS, MAX_SPLITS, program_channels
 from k8slb.code.projects import GoPackages, module_files, node_module_files, package_roots
 from k8slb.code.ts_paths import PathAliases
 from k8slb.languages import LANGUAGES
@@ -272,6 +277,46 @@ class _Resolver:
         )
         self.resolved[value] = found
         return found
+
+    def field_network(
+        self, importer: CodeFacts, value: FieldNetwork, steps: int
+    ) -> tuple[Any, str]:
+        """A listener's address whose network a field holds (FieldNetwork), a Unix
+        socket's (`unix:PATH`) where the project's writes of the field say so, with what
+        the finding says of it ("" where they do not)."""
+        address = self.value(importer, value.address, steps + 1)
+        key = ("field sources", os.path.normpath(importer.path))
+        sources = self.resolved.get(key, _PENDING)
+        if sources is _PENDING:
+            sources = self.resolved[key] = self._field_sources(importer)
+        via = unix_network(sources, value.field) if sources is not None else None
+        if via is None:
+            return address, ""
+        return (f"unix:{address}" if isinstance(address, str) else "unix:"), via
+
+    def _field_sources(self, importer: CodeFacts) -> dict[str, list[tuple[str, ...]]] | None:
+        """Each field's writes (FIELD_SOURCES) in the files of the programs that link the
+        importer in (another program's field of the same name is not its struct's), else
+        of its project; tests' left out. None where a file had more fields than it tells,
+        or past MAX_PROGRAMS programs."""
+        path = os.path.normpath(importer.path)
+        programs = [files for files in self.go_packages().programs() if path in files]
+        if len(programs) > MAX_PROGRAMS:
+            return None
+        modules = (
+            [self.by_path[p] for p in dict.fromkeys(p for f in programs for p in f)]
+            if programs
+            else self.settings.get(("go", importer.project), [])
+        )
+        merged: dict[str, list[tuple[str, ...]]] = {}
+        for module in modules:
+            if module.is_test:
+                continue
+            if module.exports.get(FIELD_SOURCES_CUT):
+                return None
+            for field, found in module.exports.get(FIELD_SOURCES, {}).items():
+                merged.setdefault(field, []).extend(found)
+        return merged
 
     def constructed(self, importer: CodeFacts, value: Constructed, steps: int) -> Any:
         """What the `new Type(...)` calls of the importer's project pass for a Java
@@ -593,6 +638,8 @@ class _Resolver:
             return self.struct_field(value, steps)
         if isinstance(value, Constructed):
             return self.constructed(importer, value, steps)
+        if isinstance(value, FieldNetwork):
+            return self.field_network(importer, value, steps)[0]
         if isinstance(value, ViperKey):
             return self.viper_key(importer, value)
         if isinstance(value, Alternatives):
@@ -828,11 +875,7 @@ class _Resolver:
                 for s in module.stops
                 if s.server not in unmade
             ],
-            listens=[
-                replace(x, address=resolve(module, x.address))
-                for x in module.listens
-                if x.server not in unmade
-            ],
+            listens=[self._listen(module, x) for x in module.listens if x.server not in unmade],
             http_listens=[
                 replace(x, address=resolve(module, x.address)) for x in module.http_listens
             ],
@@ -857,6 +900,14 @@ class _Resolver:
             urls=[(resolve(module, url), loc) for url, loc in module.urls if loc not in discovered],
             deferred=False,
         )
+
+    def _listen(self, module: CodeFacts, listen: Listen) -> Listen:
+        """A server's listen, resolved: with where its Unix network came from, when a
+        field holds it (FieldNetwork)."""
+        if isinstance(listen.address, FieldNetwork):
+            address, via = self.field_network(module, listen.address, 0)
+            return replace(listen, address=settled(address), network_from=via)
+        return replace(listen, address=settled(self.value(module, listen.address)))
 
 
 def resolve_imports(modules: Sequence[CodeFacts]) -> list[CodeFacts]:

@@ -105,6 +105,13 @@ def unix_socket_only(facts: CodeFacts, server: str | None) -> bool:
     return bool(listens) and all(unix_socket(address) for address in listens)
 
 
+def unix_network_from(facts: CodeFacts, server: str | None) -> list[str]:
+    """Where the Unix network of the module's server came from, where a field read it
+    (facts.Listen.network_from: the flag that sets it, and its default): said in findings."""
+    said = [x.network_from for x in facts.listens if server and x.server == server]
+    return list(dict.fromkeys(text for text in said if text))
+
+
 def loopback_only(address: object) -> bool:
     """Whether a server listening there takes connections from its own pod only: a
     loopback host (`127.0.0.1:50051`, `localhost:50051`, `[::1]:50051`) or a Unix socket

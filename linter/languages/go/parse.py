@@ -35,6 +35,8 @@ from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, MAX_NESTING, MAX_STEPS, Bu
 from k8slb.code.facts import (
     ASSIGNED_FIELDS,
     DEFAULT_SCHEME,
+    FIELD_SOURCES,
+    FIELD_SOURCES_CUT,
     HANDED_SERVERS,
     HANDLER_PARAMETERS,
     UNKNOWN,
@@ -44,6 +46,7 @@ from k8slb.code.facts import (
     DbPool,
     EnvRef,
     EnvText,
+    FieldNetwork,
     FlagRef,
     HealthServicer,
     Helper,
@@ -420,6 +423,8 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
             or _ADDRESS_FIELD.search(data) is not None
             or _ENV_HELPER_CALL.search(data) is not None
             or any(style.found(data) for style in _ENV_TAGS)  # a struct an env library fills
+            # a listener's network (FieldNetwork)
+            or (not facts.is_test and _NETWORK_WRITE.search(data) is not None)
         ):
             # for the packages that import it, and the package's own other files
             _read_values(path, data, facts)
@@ -679,6 +684,15 @@ _ADDRESS_FIELD = regex.compile(
 )
 
 
+# A file that may give a listener's network to a field (FieldNetwork): a Unix network's
+# literal (a flag's default, `Network: "unix"`), or a network-named field of a struct
+# literal (`Options{Network: cfg.RuntimeNetwork}`, `Probe{Network: "tcp"}`), in a file
+# that is no test; other files are read for them only where another reason has them read
+# (a "tcp" alone was 18 more files read of 1,466 on a scheduler's tree, +20 % of its Go
+# reading)
+_NETWORK_WRITE = regex.compile(rb"""["`]unix|[Nn]etwork:\s*(?:["`]|\w+\.\w)""")
+
+
 # A call of an env helper (`env.GetOr("LEDGER_ADDR", "")`, `getEnv("PORT", "8080")`): a
 # configuration loader whose helper another file (or package) declares
 _ENV_HELPER_CALL = regex.compile(rb"""\b\w+\(\s*"[A-Z_][A-Z0-9_]*"\s*,""")
@@ -700,6 +714,8 @@ def _read_values(path: str, data: bytes, facts: CodeFacts) -> None:
     collector.export_tagged_variables()
     collector.export_env_helpers()
     collector.export_structs()
+    collector._bind_flags()  # after the exports above, which read no flag here
+    collector.export_field_sources()
     facts.exports = scratch.exports
     facts.deferred = scratch.deferred
 
@@ -773,6 +789,8 @@ _UNIX_NETWORKS = frozenset(("unix", "unixpacket"))
 # The types of a function's first result that make it one that returns a listener
 # (`func ListenLocalSocket(path string) (net.Listener, error)`: its `listener` export)
 _LISTENER_TYPES = frozenset(("net.Listener", "*net.UnixListener"))
+# The fields a file's FIELD_SOURCES export may name: past them, its fields are not told
+MAX_SOURCE_FIELDS = 256
 # go-winio's listener on a Windows named pipe: the machine's own, as a Unix socket is
 _NAMED_PIPE = "github.com/Microsoft/go-winio.ListenPipe"
 
@@ -1245,6 +1263,7 @@ class _Collector:
         self.export_env_helpers()
         self.export_structs()
         self.export_viper_environment()
+        self.export_field_sources()
         keyed = [
             (call, scope, self._call_key(shape, scope), shape) for call, scope, shape in self.shaped
         ]
@@ -2673,6 +2692,59 @@ class _Collector:
             return places if package.rpartition(".")[0] in _FLAG_PACKAGES else None
         return places if any(p in _FLAG_PACKAGES for p in self.import_paths) else None
 
+    def export_field_sources(self) -> None:
+        """Where the file's fields get their values (FIELD_SOURCES, for FieldNetwork): the
+        writes `_field` reads (assignments, the package's own struct literals, flag
+        bindings) and the keyed fields of other packages' struct literals
+        (`proxyserver.Options{Network: cfg.Network}`); a field handed by address to a
+        call is ("other",). At most MAX_SOURCE_FIELDS fields, MAX_CHOICES writes each."""
+        writes: dict[str, list[tuple[Node, _Scope]]] = defaultdict(list)
+        for name, found in self.field_writes.items():
+            writes[name] += found
+        for literal, scope in self.literals:
+            kind = literal.child_by_field_name("type")
+            if kind is None or kind.type != "qualified_type":
+                continue  # the package's own are in field_writes; a map's keys are no fields
+            for element in _keyed_elements(literal):
+                key, value = _keyed(element)
+                if key.type in ("field_identifier", "identifier"):
+                    writes[_text(key)].append((value, scope))
+        sources: dict[str, tuple[tuple[str, ...], ...]] = {}
+        for name, found in writes.items():
+            summary = [self._field_source(node, scope) for node, scope in found[:MAX_CHOICES]]
+            passes = self.field_passes.get(name, ())
+            # a flag binding hands the field's address too: its write is read above
+            if len(found) > MAX_CHOICES or any(self._flag(c) is None for c, _, _ in passes):
+                summary.append(("other",))
+            if any(source[0] != "other" for source in summary):
+                sources[name] = tuple(dict.fromkeys(summary))
+        if len(sources) > MAX_SOURCE_FIELDS:
+            self.facts.exports[FIELD_SOURCES_CUT] = True  # a field may be written unseen
+            return
+        if sources:
+            self.facts.exports[FIELD_SOURCES] = sources
+
+    def _field_source(self, node: Node, scope: _Scope, flagged: bool = False) -> tuple[str, ...]:
+        """One write of a field, for FIELD_SOURCES: ("text", value) of a literal or a
+        constant, ("field", name) of another field read (`cfg.Network`), ("flag", name,
+        *default's source) of a flag binding (`fs.StringVar(&c.Network, "network", "unix",
+        ...)`, its default itself a text or a field), ("other",) for anything else."""
+        if node.type == "call_expression" and not flagged:
+            flag = self._flag(node)
+            args = self._called(node).arguments
+            if flag is None or max(flag) >= len(args):
+                return ("other",)
+            name = self.value(args[flag[0]], scope)
+            default = self._field_source(args[flag[1]], scope, True)
+            return ("flag", name, *default) if isinstance(name, str) else ("other",)
+        if node.type == "selector_expression" and self.qualified(node) is None:
+            return ("field", _text(node.child_by_field_name("field")))
+        if node.type in ("interpreted_string_literal", "raw_string_literal", "identifier"):
+            value = self.value(node, scope)
+            if isinstance(value, str):
+                return ("text", value)
+        return ("other",)
+
     def _note_holders(self, literal: Node) -> None:
         """The key each composite literal this one holds is the value of (`m` of `S{m:
         &M{...}}`, in a value whose type is elided too), kept by the held literal: read from
@@ -4009,7 +4081,15 @@ class _Collector:
         network = self.value(shape.arguments[0], scope) if shape.arguments else None
         if name == "net.Listen" and network not in _UNIX_NETWORKS:
             if isinstance(value, Unknown):  # `fmt.Sprintf("localhost:%v", port)`: its host
-                return listen_head(self._literal_head(address, scope)) or value
+                value = listen_head(self._literal_head(address, scope)) or value
+            first = shape.arguments[0] if shape.arguments else None
+            if (
+                first is not None
+                and first.type == "selector_expression"
+                and self.qualified(first) is None
+            ):  # `s.options.Network`: a flag may bind the field (FieldNetwork)
+                self.facts.deferred = True
+                return FieldNetwork(_text(first.child_by_field_name("field")), value)
             return value
         return f"unix:{value}" if isinstance(value, str) else "unix:"
 

@@ -6,7 +6,10 @@ are walked until the process exits (`os.Exit`, a `Fatal` log, a return from `mai
 from the function `main` ends with) or something blocks. Anything k8slb cannot show to
 return at once blocks: a call other than a log line, a context's cancel or a close, a
 channel operation, a `select`, a loop. A goroutine that ends, or a walk that blocks, is
-a process that waits; only a path of non-blocking steps to an exit is reported.
+a process that waits; only a path of non-blocking steps to an exit is reported. A
+receive of a signal channel that comes after another receive of it in the same function
+(`<-ch; close(stop); <-ch; os.Exit(1)`) waits for a second signal, which the kubelet
+never sends: its path is not followed (_received_before).
 
 grpc-go's `Serve` returns only once a `GracefulStop` has finished, so a handler that
 starts the stop in a goroutine while `main` returns from `Serve` is waited for: only the
@@ -71,8 +74,11 @@ def signal_exits(
     `("context", "ctx")` for `ctx, stop := signal.NotifyContext(...)`."""
     found: list[SignalExit] = []
     memo = _Memo()
+    channels = {name for how, name in sources if how == "channel"}
     for receive in _receives(unary, sources):
         operand = _text(receive.child_by_field_name("operand"))
+        if operand in channels and _received_before(receive, operand, memo):
+            continue  # a second signal's exit: the first one's path says what SIGTERM does
         # after `<-ctx.Done()`, ctx is done
         walker = _Walker(mains, {operand.removesuffix(".Done()")} - {operand}, memo)
         try:
@@ -178,6 +184,43 @@ def _pauses_after(
     return found
 
 
+def _received_before(receive: Node, channel: str, memo: _Memo) -> bool:
+    """Whether a receive of a signal channel comes after another receive of it in the
+    same function, one that is a statement of its own (`<-ch`, `sig := <-ch`) earlier in a
+    block that holds this one (k8s.io/apiserver's and controller-runtime's handler:
+    `<-ch; close(stop); <-ch; os.Exit(1)`). It then waits for a second signal, and the
+    kubelet sends SIGTERM once (then SIGKILL): what follows it is not what SIGTERM does.
+    (A context's `<-ctx.Done()` is not one: once done, it returns at once again.) The
+    climb stops at MAX_NESTING enclosing nodes: a deeper receive is judged alone."""
+    node = receive
+    for _ in range(MAX_NESTING):
+        holder = node.parent
+        if holder is None or holder.type in _FUNCTIONS:
+            return False
+        if holder.type in ("statement_list", "block") and memo.receives_before(
+            holder, node, channel
+        ):
+            return True
+        node = holder
+    return False
+
+
+def _receive_of(statement: Node) -> str | None:
+    """The channel a statement only receives from (`<-ch`, `sig := <-ch`, `sig = <-ch`)."""
+    if statement.type == "expression_statement":
+        values = statement.named_children
+    elif statement.type in ("short_var_declaration", "assignment_statement"):
+        right = statement.child_by_field_name("right")
+        values = right.named_children if right is not None else []
+    else:
+        return None
+    if len(values) != 1 or values[0].type != "unary_expression":
+        return None
+    if _text(values[0].child_by_field_name("operator")) != "<-":
+        return None
+    return _text(values[0].child_by_field_name("operand"))
+
+
 def _receives(unary: Iterable[Node], sources: list[tuple[str, str]]) -> Iterator[Node]:
     channels = {name for how, name in sources if how == "channel"}
     contexts = {f"{name}.Done()" for how, name in sources if how == "context"}
@@ -233,18 +276,40 @@ class _Memo:
     def __init__(self) -> None:
         self.statements: dict[int, list[Node]] = {}
         self.places: dict[int, dict[int, int]] = {}
+        # each block's first statement that receives from each channel, by its place
+        self.first_receives: dict[int, dict[str, int]] = {}
 
     def after(self, holder: Node, statement: Node) -> Iterator[Node] | None:
         """The statements of `holder` after `statement`, as the walk takes them (a walk
         that stops early reads no more); None when it is not one of them."""
         statements = _statements(holder, self)
-        places = self.places.get(holder.id)
-        if places is None:
-            places = self.places[holder.id] = {s.id: i for i, s in enumerate(statements)}
-        place = places.get(statement.id)
+        place = self._place(holder, statement)
         if place is None:
             return None
         return (statements[i] for i in range(place + 1, len(statements)))
+
+    def _place(self, holder: Node, statement: Node) -> int | None:
+        places = self.places.get(holder.id)
+        if places is None:
+            statements = _statements(holder, self)
+            places = self.places[holder.id] = {s.id: i for i, s in enumerate(statements)}
+        return places.get(statement.id)
+
+    def receives_before(self, holder: Node, statement: Node, channel: str) -> bool:
+        """Whether a statement of `holder` before `statement` only receives from `channel`
+        (each block's first receive of each channel is found once: _receive_of)."""
+        place = self._place(holder, statement)
+        if place is None:
+            return False
+        firsts = self.first_receives.get(holder.id)
+        if firsts is None:
+            firsts = self.first_receives[holder.id] = {}
+            for at, each in enumerate(_statements(holder, self)):
+                received = _receive_of(each)
+                if received is not None:
+                    firsts.setdefault(received, at)
+        first = firsts.get(channel)
+        return first is not None and first < place
 
 
 class _Walker:
