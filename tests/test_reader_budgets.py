@@ -598,6 +598,37 @@ def go_servers_in_nested_closures(n: int) -> Files:
     return {"main.go": code}
 
 
+GO_HTTP_HEAD = (
+    'package main\n\nimport (\n\t"net"\n\t"net/http"\n\n\t"google.golang.org/grpc"\n)\n\n'
+)
+
+
+def go_grpc_served_through_http(n: int) -> Files:
+    """A gRPC server's HTTP server served `n` times in one function (its stop looked for
+    among the name's `n` uses once, not once a serve); handlers each wrapping the next
+    eight times over, eight deep, served `n` times; and eight functions each returning
+    one of `n / 16` names bound to a call of the next (go/parse_http_serve.py: each
+    handler and function followed once a depth, not once a path)."""
+    served = GO_HTTP_HEAD + "func main() {\n\ts := grpc.NewServer()\n"
+    served += "\tsrv := &http.Server{Handler: s}\n" + "\tsrv.ListenAndServe()\n" * n + "}\n"
+    wrapped = GO_HTTP_HEAD + "func main() {\n\ts := grpc.NewServer()\n\t_ = s\n"
+    wrapped += "".join(
+        f"\th{i} := http.TimeoutHandler({', '.join([f'h{i + 1}'] * 8)})\n" for i in range(8)
+    )
+    wrapped += "\th8 := http.NotFoundHandler()\n" + '\thttp.ListenAndServe(":1", h0)\n' * n + "}\n"
+    made = GO_HTTP_HEAD
+    for i in range(8):
+        returns = "".join(
+            f"\tx{j} := f{i + 1}()\n\tif c == {j} {{\n\t\treturn x{j}\n\t}}\n"
+            for j in range(n // 16)
+        )
+        made += f"func f{i}() *grpc.Server {{\n\tc := 0\n{returns}\treturn nil\n}}\n\n"
+    made += "func f8() *grpc.Server {\n\treturn nil\n}\n\n"
+    made += "func main() {\n\ts := grpc.NewServer()\n\t_ = s\n\th := f0()\n"
+    made += '\thttp.ListenAndServe(":1", h)\n' * 100 + "}\n"
+    return {"served/main.go": served, "wrapped/main.go": wrapped, "made/main.go": made}
+
+
 def node_jobs_loading_a_chain(n: int, jobs_count: int) -> Files:
     """`n` Node modules each loading the next and all before it, one more naming 1000
     (more than `requires` keeps: MAX_REQUIRES), and `jobs_count` CronJobs running the image
@@ -3601,6 +3632,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Java: a builder chain of 20000 calls": lambda: java("chain", 20000, 1),
     "Go: 10000 calls of new given an expression": lambda: go_new_given_expressions(10_000),
+    "Go: a gRPC server's HTTP server served 10000 times, handlers and makers fanning out": (
+        lambda: go_grpc_served_through_http(10_000)
+    ),
     "Java: 1500 builders handed to a ring of 1500 methods and a chain of 1500 helpers": (
         lambda: java_builders_handed_to_methods(1500)
     ),
