@@ -629,6 +629,28 @@ def go_grpc_served_through_http(n: int) -> Files:
     return {"served/main.go": served, "wrapped/main.go": wrapped, "made/main.go": made}
 
 
+def go_listeners_and_transports(n: int) -> Files:
+    """Twelve functions returning a net.Listener, each at `n` returns calling the next
+    (each read once a depth, not once a path: `n` to the power of MAX_DEPTH), and a
+    method keeping `4 n` clones of http.DefaultTransport in a field (its fields read once,
+    not once a clone)."""
+    listening = GO_HTTP_HEAD
+    for i in range(12):
+        returns = "".join(f"\tif x == {j} {{\n\t\treturn f{i + 1}(x)\n\t}}\n" for j in range(n))
+        listening += (
+            f"func f{i}(x int) (net.Listener, error) {{\n{returns}\treturn nil, nil\n}}\n\n"
+        )
+    listening += 'func f12(x int) (net.Listener, error) {\n\treturn net.Listen("tcp", ":1")\n}\n\n'
+    listening += "func main() {\n\ts := grpc.NewServer()\n\tl, _ := f0(1)\n\ts.Serve(l)\n}\n"
+    cloned = GO_HTTP_HEAD + "type S struct{ t *http.Transport }\n\nfunc (s *S) init() {\n"
+    cloned += (
+        "\ts.t = http.DefaultTransport.(*http.Transport).Clone()\n\ts.t.MaxIdleConns = 1\n"
+        * (4 * n)
+    )
+    cloned += '}\n\nfunc main() { http.Get("http://x:1") }\n'
+    return {"listen/main.go": listening, "clone/main.go": cloned}
+
+
 def node_jobs_loading_a_chain(n: int, jobs_count: int) -> Files:
     """`n` Node modules each loading the next and all before it, one more naming 1000
     (more than `requires` keeps: MAX_REQUIRES), and `jobs_count` CronJobs running the image
@@ -3634,6 +3656,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Go: 10000 calls of new given an expression": lambda: go_new_given_expressions(10_000),
     "Go: a gRPC server's HTTP server served 10000 times, handlers and makers fanning out": (
         lambda: go_grpc_served_through_http(10_000)
+    ),
+    "Go: functions returning a listener at 1000 returns each, 4000 transports cloned": (
+        lambda: go_listeners_and_transports(1000)
     ),
     "Java: 1500 builders handed to a ring of 1500 methods and a chain of 1500 helpers": (
         lambda: java_builders_handed_to_methods(1500)
