@@ -2022,6 +2022,19 @@ def make_calls_and_rules(n: int) -> Files:
     }
 
 
+def makefile_recipes_of_a_long_variable(n: int) -> Files:
+    """A Makefile (at MAX_SCRIPT) whose `n` recipe lines each run `$(A)`, a `go build` of
+    4 KB naming hundreds of packages: what the variables put in the lines is budgeted for
+    the file (MAX_EXPANDED), not only for each line."""
+    packages = " ".join(f"./cmd/p{i}" for i in range(400))[:4000]
+    text = f"A := go build -o bin/ {packages}\n\nall:\n" + "\t$(A)\n" * n
+    return {
+        "Makefile": text[: 64 * 1024 - 16],
+        "go.mod": "module example.com/x\n",
+        "cmd/p1/main.go": "package main\n\nfunc main() {}\n",
+    }
+
+
 def rule_targets_and_waits(n: int) -> Files:
     """A Makefile rule of `n` targets, `n / 4` recipe lines each naming the target `n / 50`
     times (`$@`, `$(@D)`, `$(dir $@)`, `$(notdir $@)`), a rule of `n` targets named by a
@@ -3659,6 +3672,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: functions returning a listener at 1000 returns each, 4000 transports cloned": (
         lambda: go_listeners_and_transports(1000)
+    ),
+    "Makefile: 12000 recipe lines running a 4 KB go build variable": (
+        lambda: makefile_recipes_of_a_long_variable(12_000)
     ),
     "Java: 1500 builders handed to a ring of 1500 methods and a chain of 1500 helpers": (
         lambda: java_builders_handed_to_methods(1500)
