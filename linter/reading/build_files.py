@@ -4187,7 +4187,7 @@ def _go_builds(
             if package.endswith(".go"):  # `go build ./cmd/main.go`: that file's package
                 package = posixpath.dirname(package) or "."
             package = _below_import_path(package, within)
-            if _import_path(package):
+            if is_import_path(package):
                 # `go build example.com/shop/cmd/api`: a module's package wherever it runs,
                 # its folder the one go.mod says (model/links.py), not the folder it runs in
                 found.append(
@@ -4205,7 +4205,7 @@ def _go_builds(
     return found
 
 
-def _import_path(package: str) -> bool:
+def is_import_path(package: str) -> bool:
     """Whether a `go build`'s package is an import path (its first element a domain:
     `example.com/shop/cmd/api`), not a folder (`./cmd/api`, `cmd/api/main.go`)."""
     first = package.split("/", 1)[0]
