@@ -598,6 +598,59 @@ def go_servers_in_nested_closures(n: int) -> Files:
     return {"main.go": code}
 
 
+GO_HTTP_HEAD = (
+    'package main\n\nimport (\n\t"net"\n\t"net/http"\n\n\t"google.golang.org/grpc"\n)\n\n'
+)
+
+
+def go_grpc_served_through_http(n: int) -> Files:
+    """A gRPC server's HTTP server served `n` times in one function (its stop looked for
+    among the name's `n` uses once, not once a serve); handlers each wrapping the next
+    eight times over, eight deep, served `n` times; and eight functions each returning
+    one of `n / 16` names bound to a call of the next (go/parse_http_serve.py: each
+    handler and function followed once a depth, not once a path)."""
+    served = GO_HTTP_HEAD + "func main() {\n\ts := grpc.NewServer()\n"
+    served += "\tsrv := &http.Server{Handler: s}\n" + "\tsrv.ListenAndServe()\n" * n + "}\n"
+    wrapped = GO_HTTP_HEAD + "func main() {\n\ts := grpc.NewServer()\n\t_ = s\n"
+    wrapped += "".join(
+        f"\th{i} := http.TimeoutHandler({', '.join([f'h{i + 1}'] * 8)})\n" for i in range(8)
+    )
+    wrapped += "\th8 := http.NotFoundHandler()\n" + '\thttp.ListenAndServe(":1", h0)\n' * n + "}\n"
+    made = GO_HTTP_HEAD
+    for i in range(8):
+        returns = "".join(
+            f"\tx{j} := f{i + 1}()\n\tif c == {j} {{\n\t\treturn x{j}\n\t}}\n"
+            for j in range(n // 16)
+        )
+        made += f"func f{i}() *grpc.Server {{\n\tc := 0\n{returns}\treturn nil\n}}\n\n"
+    made += "func f8() *grpc.Server {\n\treturn nil\n}\n\n"
+    made += "func main() {\n\ts := grpc.NewServer()\n\t_ = s\n\th := f0()\n"
+    made += '\thttp.ListenAndServe(":1", h)\n' * 100 + "}\n"
+    return {"served/main.go": served, "wrapped/main.go": wrapped, "made/main.go": made}
+
+
+def go_listeners_and_transports(n: int) -> Files:
+    """Twelve functions returning a net.Listener, each at `n` returns calling the next
+    (each read once a depth, not once a path: `n` to the power of MAX_DEPTH), and a
+    method keeping `4 n` clones of http.DefaultTransport in a field (its fields read once,
+    not once a clone)."""
+    listening = GO_HTTP_HEAD
+    for i in range(12):
+        returns = "".join(f"\tif x == {j} {{\n\t\treturn f{i + 1}(x)\n\t}}\n" for j in range(n))
+        listening += (
+            f"func f{i}(x int) (net.Listener, error) {{\n{returns}\treturn nil, nil\n}}\n\n"
+        )
+    listening += 'func f12(x int) (net.Listener, error) {\n\treturn net.Listen("tcp", ":1")\n}\n\n'
+    listening += "func main() {\n\ts := grpc.NewServer()\n\tl, _ := f0(1)\n\ts.Serve(l)\n}\n"
+    cloned = GO_HTTP_HEAD + "type S struct{ t *http.Transport }\n\nfunc (s *S) init() {\n"
+    cloned += (
+        "\ts.t = http.DefaultTransport.(*http.Transport).Clone()\n\ts.t.MaxIdleConns = 1\n"
+        * (4 * n)
+    )
+    cloned += '}\n\nfunc main() { http.Get("http://x:1") }\n'
+    return {"listen/main.go": listening, "clone/main.go": cloned}
+
+
 def node_jobs_loading_a_chain(n: int, jobs_count: int) -> Files:
     """`n` Node modules each loading the next and all before it, one more naming 1000
     (more than `requires` keeps: MAX_REQUIRES), and `jobs_count` CronJobs running the image
@@ -1966,6 +2019,19 @@ def make_calls_and_rules(n: int) -> Files:
         "  selector:\n    matchLabels: {app: x}\n  template:\n    metadata:\n"
         "      labels: {app: x}\n    spec:\n      containers:\n"
         "        - name: x\n          image: acme/x:1\n",
+    }
+
+
+def makefile_recipes_of_a_long_variable(n: int) -> Files:
+    """A Makefile (at MAX_SCRIPT) whose `n` recipe lines each run `$(A)`, a `go build` of
+    4 KB naming hundreds of packages: what the variables put in the lines is budgeted for
+    the file (MAX_EXPANDED), not only for each line."""
+    packages = " ".join(f"./cmd/p{i}" for i in range(400))[:4000]
+    text = f"A := go build -o bin/ {packages}\n\nall:\n" + "\t$(A)\n" * n
+    return {
+        "Makefile": text[: 64 * 1024 - 16],
+        "go.mod": "module example.com/x\n",
+        "cmd/p1/main.go": "package main\n\nfunc main() {}\n",
     }
 
 
@@ -3601,6 +3667,15 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Java: a builder chain of 20000 calls": lambda: java("chain", 20000, 1),
     "Go: 10000 calls of new given an expression": lambda: go_new_given_expressions(10_000),
+    "Go: a gRPC server's HTTP server served 10000 times, handlers and makers fanning out": (
+        lambda: go_grpc_served_through_http(10_000)
+    ),
+    "Go: functions returning a listener at 1000 returns each, 4000 transports cloned": (
+        lambda: go_listeners_and_transports(1000)
+    ),
+    "Makefile: 12000 recipe lines running a 4 KB go build variable": (
+        lambda: makefile_recipes_of_a_long_variable(12_000)
+    ),
     "Java: 1500 builders handed to a ring of 1500 methods and a chain of 1500 helpers": (
         lambda: java_builders_handed_to_methods(1500)
     ),

@@ -175,6 +175,7 @@ from k8slb.reading.build_files import (
     go_binary_name,
     image_repository,
     image_tag,
+    is_import_path,
     literal_image,
     package_with_args,
     with_args,
@@ -4525,8 +4526,7 @@ class _Finder:
         """The folder of the tree a `go build` names by its import path (its first element
         a domain: `example.com/shop/cmd/api`), below the module a go.mod of the tree
         declares (Go's module mode); None for a path (`./cmd/api`) or another module's."""
-        first = package.split("/", 1)[0]
-        if "." not in first or first in (".", "..") or "$" in package:
+        if "$" in package or not is_import_path(package):
             return None
         return self.go.module_folder(package)
 

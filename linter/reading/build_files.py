@@ -774,6 +774,7 @@ def host_go_builds(
     recipes = {number for number, recipe, _ in _make_lines(text) if recipe} if make else set()
     targets: list[str] = []  # the rule's targets a recipe's `$@` names in turn
     room = [MAX_TARGET_COMMANDS]  # what a file's commands made for each target may hold
+    budget = [MAX_EXPANDED]  # what the variables put in the file's lines may add
     made: set[str] = set()  # the folders a `mkdir` of the rule's recipe made so far
     found: list[GoBuild] = []
     for number, line in lines:
@@ -781,12 +782,12 @@ def host_go_builds(
             here = _shell_folder(line.strip(), here, pushed, variables)
         said = Said(path, number, line.strip())
         if make and number not in recipes and ":" in line and not _MAKE_DIRECTIVE.match(line):
-            targets = _rule_targets(_expanded(line, variables=variables, make=True))
+            targets = _rule_targets(_expanded(line, variables=variables, make=True, budget=budget))
             made = set()
         if make and number not in recipes and _MAKE_ASSIGNMENT.match(line):
             continue  # `GOBUILD = $(GOCMD) build`: a value, run where a recipe uses it
         if make and "$" in line:
-            line = _expanded(line, variables=variables, make=True)
+            line = _expanded(line, variables=variables, make=True, budget=budget)
         if make and number in recipes:
             made |= _made_folders(line.lstrip("\t@-+ "))
         if "go" not in line or line.lstrip().startswith("#") or here is None:
@@ -2966,20 +2967,33 @@ def _assign(line: str, variables: dict[str, str | None], *, make: bool) -> None:
 # The longest value a variable keeps (as code/budget.py's MAX_TEXT, a layer above): past it
 # the variable is unknown, so `A := $(A)$(A)` line after line stays small.
 _MAX_VALUE = 4096
+# What a Makefile's recipe and rule lines may grow by in all as its variables are put in
+# (each line by _MAX_VALUE at most): 16,000 lines of `$(GOBUILD)`, a value of 4 KB naming
+# hundreds of packages, would otherwise be 64 MB of commands read
+MAX_EXPANDED = 4 * MAX_SCRIPT
 
 
-def _expanded(word: str, *, variables: Mapping[str, str | None], make: bool) -> str:
+def _expanded(
+    word: str,
+    *,
+    variables: Mapping[str, str | None],
+    make: bool,
+    budget: list[int] | None = None,
+) -> str:
     """A word with the variables the file set to a literal before it replaced, in one pass
-    (each value was expanded when it was set); an unknown one is left as it is."""
+    (each value was expanded when it was set); an unknown one is left as it is, and so is
+    one past what `budget` (the file's, shared by its lines) has left to put in."""
     if "$" not in word:
         return word
     room = [_MAX_VALUE]  # what the values put in may add: `$(A)` ten thousand times stays small
+    rooms = [room] if budget is None else [room, budget]
 
     def value(match: regex.Match[str]) -> str:
         known = variables.get(match.group(1) or match.group(2) or "")
-        if known is None or len(known) > room[0]:
+        if known is None or any(len(known) > left[0] for left in rooms):
             return match.group(0)
-        room[0] -= len(known)
+        for left in rooms:
+            left[0] -= len(known)
         return known
 
     return (_MAKE_VARIABLE if make else _SHELL_VARIABLE).sub(value, word)
@@ -3457,6 +3471,7 @@ def make_rules(path: str, text: str) -> tuple[tuple[str, tuple[GoBuild, ...]], .
     if len(text) > MAX_SCRIPT or ":" not in text:
         return ()
     variables = _make_variables(text)
+    budget = [MAX_EXPANDED]  # what the variables put in the recipes may add
     rules: dict[str, list[GoBuild]] = {}
     current: list[str] = []
     made_folders: set[str] = set()  # what this rule's recipe made with `mkdir` so far
@@ -3468,7 +3483,7 @@ def make_rules(path: str, text: str) -> tuple[tuple[str, tuple[GoBuild, ...]], .
                     rules.setdefault(target, [])
             continue
         said = Said(path, number, line[:200])  # as written, the variables' names in it
-        line = _expanded(line, variables=variables, make=True) if "$" in line else line
+        line = _expanded(line, variables=variables, make=True, budget=budget)
         made_folders |= _made_folders(line)
         start = _RECIPE_GO_BUILD.search(line)
         if start is None or not current:
@@ -4172,7 +4187,7 @@ def _go_builds(
             if package.endswith(".go"):  # `go build ./cmd/main.go`: that file's package
                 package = posixpath.dirname(package) or "."
             package = _below_import_path(package, within)
-            if _import_path(package):
+            if is_import_path(package):
                 # `go build example.com/shop/cmd/api`: a module's package wherever it runs,
                 # its folder the one go.mod says (model/links.py), not the folder it runs in
                 found.append(
@@ -4190,7 +4205,7 @@ def _go_builds(
     return found
 
 
-def _import_path(package: str) -> bool:
+def is_import_path(package: str) -> bool:
     """Whether a `go build`'s package is an import path (its first element a domain:
     `example.com/shop/cmd/api`), not a folder (`./cmd/api`, `cmd/api/main.go`)."""
     first = package.split("/", 1)[0]

@@ -796,6 +796,21 @@ _NAMED_PIPE = "github.com/Microsoft/go-winio.ListenPipe"
 
 
 @dataclass
+class _Memo:
+    """What the reader of a file found once of a body or function, asked again and again
+    (by the thousands of calls of one function, or once at each depth of a chain)."""
+
+    # by body node id: where it keeps what each name holds (_stored_place)
+    stored: dict[int, dict[str, str]] = field(default_factory=dict)
+    # by body node id: the fields each name is assigned (_fields_set)
+    fields_set: dict[int, dict[str, dict[str, Node]]] = field(default_factory=dict)
+    # by function declaration node id and depth: its listener (_function_listener)
+    function_listeners: dict[tuple[int, int], Any] = field(default_factory=dict)
+    # by function declaration node id: its returns (_returned_values)
+    returned_values: dict[int, tuple[tuple[Node, _Scope], ...]] = field(default_factory=dict)
+
+
+@dataclass
 class _Scope:
     """The bindings of one function body (or, with no parent, of the package)."""
 
@@ -945,7 +960,7 @@ class _Collector:
         self.zero_declared: list[str] = []  # `var addr string`: init may set them
         self.dropped: dict[tuple[int, str, str], bool] = {}  # by body, name, asker's word
         self.identifiers: dict[int, dict[str, list[Node]]] = {}  # by body node id
-        self.stored: dict[int, dict[str, str]] = {}  # by body node id: _stored_place
+        self.memo = _Memo()  # what a body or function read once gave, asked again
         # what receives SIGTERM: ("channel", name) of a Notify, ("context", name) of a
         # NotifyContext (parse_shutdown.py follows each receive to the exit it reaches)
         self.signal_sources: list[tuple[str, str]] = []
@@ -3124,7 +3139,7 @@ class _Collector:
         })`: closed when the receiver's owner shuts down, not before the method returns)."""
         if self._package_variable(name, scope):
             return name
-        stored = self.stored.get(body.id)
+        stored = self.memo.stored.get(body.id)
         if stored is None:  # read once a body (not once a connection it makes)
             stored = {}
             home_scope = _function_scope(scope)
@@ -3147,7 +3162,7 @@ class _Collector:
                     ):
                         for held in _held(value):
                             stored.setdefault(held, _text(target)[:80])
-            self.stored[body.id] = stored
+            self.memo.stored[body.id] = stored
         return stored.get(name)
 
     def _receivers_field(self, target: Node, receiver: str | None, scope: _Scope) -> bool:
@@ -3528,9 +3543,16 @@ class _Collector:
             else:
                 found.append((arg, scope))
 
-    def _returned_values(self, declaration: Node) -> list[tuple[Node, _Scope]]:
+    def _returned_values(self, declaration: Node) -> tuple[tuple[Node, _Scope], ...]:
         """What a function of the file returns (its first result), at each `return`
-        of its own (not of a function literal inside it), with the scope it is read in."""
+        of its own (not of a function literal inside it), with the scope it is read in;
+        read once a function (_function_listener asks it again at each depth)."""
+        known = self.memo.returned_values.get(declaration.id)
+        if known is None:
+            known = self.memo.returned_values[declaration.id] = tuple(self._returns_of(declaration))
+        return known
+
+    def _returns_of(self, declaration: Node) -> list[tuple[Node, _Scope]]:
         body = declaration.child_by_field_name("body")
         scope = self.scope_of.get(body.id) if body is not None else None
         if body is None or scope is None:
@@ -4109,11 +4131,17 @@ class _Collector:
         return ListenerOf(helper.package, helper.function)
 
     def _function_listener(self, declaration: Node, depth: int) -> Any:
-        """What a function of the file returns as its listener (_returned_listener)."""
+        """What a function of the file returns as its listener (_returned_listener): read
+        once a depth (functions each returning the next's at many returns would be read
+        once a path, the returns to the power of MAX_DEPTH)."""
         if depth >= MAX_DEPTH or not _returns_listener(declaration):
             return UNKNOWN
-        returned = self._returned_values(declaration)
-        return _joined_listeners([self._listener_kind(n, scope, depth) for n, scope in returned])
+        key = (declaration.id, depth)
+        if key not in self.memo.function_listeners:
+            returned = self._returned_values(declaration)
+            kinds = [self._listener_kind(n, scope, depth) for n, scope in returned]
+            self.memo.function_listeners[key] = _joined_listeners(kinds)
+        return self.memo.function_listeners[key]
 
     def _listener_kind(self, node: Node, scope: _Scope, depth: int) -> Any:
         """What one `return` of a function that returns a listener gives (_returned_listener):
@@ -4462,22 +4490,24 @@ class _Collector:
             )
         )
 
-    @staticmethod
-    def _fields_set(body: Node, name: str) -> dict[str, Node]:
+    def _fields_set(self, body: Node, name: str) -> dict[str, Node]:
         """The fields a function body assigns on `name` (`t.DisableKeepAlives = true`),
-        each with the last value it is given."""
-        found: dict[str, Node] = {}
-        for node in walk(body):
-            if node.type != "assignment_statement":
-                continue
-            left = _items(node.child_by_field_name("left"))
-            right = _items(node.child_by_field_name("right"))
-            for target, value in zip(left, right, strict=False):
-                if target.type != "selector_expression":
+        each with the last value it is given: the body read once for every name (a
+        method making thousands of clones would otherwise walk it once for each)."""
+        by_name = self.memo.fields_set.get(body.id)
+        if by_name is None:
+            by_name = defaultdict(dict)
+            for node in walk(body):
+                if node.type != "assignment_statement":
                     continue
-                if _text(target.child_by_field_name("operand")) == name:
-                    found[_text(target.child_by_field_name("field"))] = value
-        return found
+                left = _items(node.child_by_field_name("left"))
+                right = _items(node.child_by_field_name("right"))
+                for target, value in zip(left, right, strict=False):
+                    if target.type == "selector_expression":
+                        operand = _text(target.child_by_field_name("operand"))
+                        by_name[operand][_text(target.child_by_field_name("field"))] = value
+            self.memo.fields_set[body.id] = by_name
+        return by_name.get(name, {})
 
     def _sent_to(self, literal: Node) -> list[Any]:
         """The URLs the requests of the Client literal a name holds are made for:

@@ -57,6 +57,13 @@ class HttpServes:
         self.c = collector
         self.servers = servers
         self.wrappers = wrappers  # other packages' functions that wrap a gRPC server
+        self.stopped: dict[tuple[int, str], bool | None] = {}  # by body and name: _stopped
+        # what each handler expression and function resolves to, by node (and scope) and
+        # depth: a handler that names another several times, level under level, or a
+        # function returning one of many names each bound to a call of the next, is
+        # followed once a depth, not once a path to it (the fan-out to the power of _DEPTH)
+        self.handlers: dict[tuple[int, int, int], _Tie | None] = {}
+        self.made: dict[tuple[int, int], str | None] = {}
 
     def waits(self) -> list[Wait]:
         found: list[Wait] = []
@@ -116,10 +123,17 @@ class HttpServes:
     def _stopped(self, call: Node, name: str) -> bool | None:
         """Whether the function that serves the HTTP server `name` calls its `Shutdown` or
         `Close` (a closure of it too); None when the name is handed on (passed, returned,
-        stored), and its stop may be anywhere."""
+        stored), and its stop may be anywhere. Read once a function and name (it may
+        serve one server thousands of times)."""
         body = self.c._top_level(call).child_by_field_name("body")
         if body is None:
             return None
+        key = (body.id, name)
+        if key not in self.stopped:
+            self.stopped[key] = self._stopped_in(body, name)
+        return self.stopped[key]
+
+    def _stopped_in(self, body: Node, name: str) -> bool | None:
         uses = self.c.uses_of(body, name)
         stopped = False
         for use in uses:
@@ -154,6 +168,12 @@ class HttpServes:
         package the tie rests on (None: read here)."""
         if depth > _DEPTH:
             return None
+        key = (node.id, id(scope), depth)
+        if key not in self.handlers:
+            self.handlers[key] = self._handler_read(node, scope, depth)
+        return self.handlers[key]
+
+    def _handler_read(self, node: Node, scope: Any, depth: int) -> _Tie | None:
         node = go._unwrap_address(_unparenthesized(node))
         if node.type == "identifier":
             server = self.server_at(node, scope, depth)
@@ -272,16 +292,23 @@ class HttpServes:
         if made is not None:
             return name if name in self.servers and made in go.SERVER_FACTORIES else None
         local = self.c._local_callee(value)
-        body = local.child_by_field_name("body") if local is not None else None
-        inner = self.c.scope_of.get(body.id) if body is not None else None
-        if body is None or inner is None:
-            return None
-        returned = go._returned_names(body)
-        made_names = {
-            self.server_at(n, inner, depth + 1) if n.type == "identifier" else None
-            for n in returned
-        }
-        return made_names.pop() if len(made_names) == 1 else None
+        return self._made_by(local, depth) if local is not None else None
+
+    def _made_by(self, function: Node, depth: int) -> str | None:
+        """The gRPC server of the file a function of it returns (server_at), its returns
+        read once a depth."""
+        key = (function.id, depth)
+        if key not in self.made:
+            body = function.child_by_field_name("body")
+            inner = self.c.scope_of.get(body.id) if body is not None else None
+            made_names = {
+                self.server_at(n, inner, depth + 1) if n.type == "identifier" else None
+                for n in (
+                    go._returned_names(body) if body is not None and inner is not None else []
+                )
+            }
+            self.made[key] = made_names.pop() if len(made_names) == 1 else None
+        return self.made[key]
 
 
 def _unparenthesized(node: Node) -> Node:
