@@ -2821,8 +2821,9 @@ def charts_sharing_a_folder(n: int, templates: int, aliases: int) -> Files:
 def folder_dependencies_fanning_out(n: int) -> Files:
     """`n` charts each depending on every other one's folder (`file://../bJ`), and so on
     down (charts.linked_tree: MAX_LINK_DEPTH levels, MAX_LINKED folders, none inside
-    itself), each a chart of the run too."""
-    files = {}
+    itself), each a chart of the run too, in a repository (a `.git`: a folder dependency
+    is followed only inside one)."""
+    files = {".git": "gitdir: elsewhere\n"}
     for i in range(n):
         deps = "".join(
             f"  - name: b{j}\n    version: 0.1.0\n    repository: file://../b{j}\n"
@@ -3817,6 +3818,45 @@ def setup_py_console_scripts() -> None:
     assert len(found) == MAX_CONSOLE_SCRIPTS and found[-1].line == MAX_CONSOLE_SCRIPTS + 1
 
 
+def folder_dependency_walks(n: int, pad: int, charts: int, junk: int) -> None:
+    """charts.pack of each of `n` charts that depend on each other's folders, each
+    Chart.yaml `pad` keys long (each folder's read once in a walk, not once for each way
+    down to it: 257 reads of 90 kB each); then linked_tree of each of `charts` charts that
+    depend on three others each and on `junk` folders that are no chart (a walk examines
+    MAX_LINK_ENTRIES dependencies: each chart of a run walks the others')."""
+    from k8slb.reading.charts import linked_tree, pack
+
+    with tempfile.TemporaryDirectory() as folder:
+        top = Path(folder)
+        (top / ".git").mkdir()
+        padding = "".join(f"k{k}: v{k}\n" for k in range(pad))
+        for i in range(n):
+            deps = "".join(
+                f"  - name: b{j}\n    repository: file://../b{j}\n" for j in range(n) if j != i
+            )
+            (top / f"b{i}").mkdir()
+            (top / f"b{i}/Chart.yaml").write_text(
+                f"apiVersion: v2\nname: b{i}\nversion: 1.0.0\n{padding}dependencies:\n{deps}"
+            )
+        for i in range(charts):
+            deps = "".join(
+                f"  - name: c{m}\n    repository: file://../c{m}\n"
+                for m in ((3 * i + 1) % charts, (3 * i + 2) % charts, (3 * i + 3) % charts)
+            )
+            deps += "".join(
+                f"  - name: j{i}-{j}\n    repository: file://../j{i}-{j}\n" for j in range(junk)
+            )
+            (top / f"c{i}").mkdir()
+            (top / f"c{i}/Chart.yaml").write_text(
+                f"apiVersion: v2\nname: c{i}\nversion: 1.0.0\ndependencies:\n{deps}"
+            )
+        signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+        packed = [pack(str(top / f"b{i}")) for i in range(n)]
+        walked = [linked_tree(str(top / f"c{i}")) for i in range(charts)]
+        signal.setitimer(signal.ITIMER_PROF, 0)
+    assert all(packed) and all(walked)
+
+
 # Cases that ask one reader directly, in the child, rather than a run over files.
 DIRECT: dict[str, Callable[[], None]] = {
     "a chart's template placed: one key 20000 times, 20000 items, 300 lists of 64": (
@@ -3836,6 +3876,9 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "setup.py's console scripts: 1000 declared, a list of literals to the size cap": (
         setup_py_console_scripts
+    ),
+    "Helm: 10 charts of 90 kB on each other's folders, each packed; 30 with 600 dead ends": (
+        lambda: folder_dependency_walks(10, 6000, 30, 600)
     ),
 }
 

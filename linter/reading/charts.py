@@ -315,6 +315,9 @@ def _read_into(members: dict[str, bytes], location: str, prefix: str, total: int
 
 MAX_LINK_DEPTH = 5  # levels of `file://` dependencies packed: a dependency's own, and so on
 MAX_LINKED = 256  # dependency folders packed into one chart, at all levels together
+# `file://` dependencies examined in one walk down (linked_tree), at all levels together:
+# each chart of a run walks the others' Chart.yamls, so a walk is bounded, not the input
+MAX_LINK_ENTRIES = 8 * MAX_LINKED
 
 
 def linked_tree(chart: str) -> dict[str, str]:
@@ -327,12 +330,20 @@ def linked_tree(chart: str) -> dict[str, str]:
     chart's repository."""
     top = os.path.realpath(repository_of(chart))
     tree: dict[str, str] = {}
+    # each folder's dependencies read once, and each dependency's folder judged once, in
+    # the walk: folders depending on each other are reached by many ways down
+    known: dict[str, dict[str, str]] = {}
+    judged = _Judged()
     level = [("", chart, frozenset({os.path.realpath(chart)}))]
     for _ in range(MAX_LINK_DEPTH):
         below = []
         for prefix, folder, above in level:
-            for name, linked in _linked_of(folder, top).items():
-                real = os.path.realpath(linked)
+            if len(tree) >= MAX_LINKED:
+                break  # full: no folder further down is read
+            if folder not in known:
+                known[folder] = _linked_of(folder, top, judged)
+            for name, linked in known[folder].items():
+                real = judged.folders[linked]
                 if real in above or len(tree) >= MAX_LINKED:
                     continue
                 tree[f"{prefix}charts/{name}/"] = linked
@@ -348,37 +359,64 @@ def linked_dependencies(chart: str) -> dict[str, str]:
     return _linked_of(chart, os.path.realpath(repository_of(chart)))
 
 
-def _linked_of(chart: str, top: str) -> dict[str, str]:
-    """linked_dependencies, the folders inside `top` (resolved)."""
+@dataclass
+class _Judged:
+    """The dependency folders one walk (linked_tree) judged: each (as shown) -> itself
+    resolved when it is a chart inside the repository, else ""; and how many more
+    `file://` dependencies the walk may examine (MAX_LINK_ENTRIES)."""
+
+    folders: dict[str, str] = field(default_factory=dict)
+    left: int = MAX_LINK_ENTRIES
+
+
+def _linked_of(chart: str, top: str, judged: _Judged | None = None) -> dict[str, str]:
+    """linked_dependencies, the folders inside `top` (resolved); `judged`, shared by the
+    calls of one walk, so that each folder is judged once and the walk examines at most
+    MAX_LINK_ENTRIES dependencies."""
     declared = _dependencies(chart)
     if not declared:
         return {}
-    vendored = (
+    vendored = _vendored_names(
         os.listdir(os.path.join(chart, "charts"))
         if os.path.isdir(os.path.join(chart, "charts"))
         else []
     )
+    judged = _Judged() if judged is None else judged
     own = os.path.realpath(chart)
     subcharts = os.path.join(own, "charts")
     linked = {}
     for name, repository in declared:
-        if not repository.startswith("file://") or any(
-            entry == name or (entry.startswith(f"{name}-") and entry.endswith(".tgz"))
-            for entry in vendored
-        ):
+        if not repository.startswith("file://") or name in vendored:
             continue
+        if judged.left <= 0:
+            break
+        judged.left -= 1
         folder = os.path.normpath(os.path.join(chart, repository.removeprefix("file://")))
-        real = os.path.realpath(folder)
+        if folder not in judged.folders:
+            real = os.path.realpath(folder)
+            inside = os.path.commonpath([real, top]) == top and is_chart_folder(real)
+            judged.folders[folder] = real if inside else ""
+        real = judged.folders[folder]
         if (
-            os.path.dirname(real) != subcharts  # a folder of charts/ (`file://charts/db-x`)
+            real
+            and os.path.dirname(real) != subcharts  # a folder of charts/ (`file://charts/db-x`)
             # Helm loads as it is: a copy besides would be a second subchart of that name,
             # the one Helm renders changing from run to run
-            and os.path.commonpath([real, top]) == top
             and os.path.commonpath([real, own]) != real  # not the chart, nor a folder it is in
-            and is_chart_folder(real)
         ):
             linked[name] = folder
     return linked
+
+
+def _vendored_names(entries: Sequence[str]) -> set[str]:
+    """The names of the dependencies a charts/ folder's entries vendor: a folder's (or
+    any entry's) own name, and each name an archive's could be (`redis-17.3.1.tgz`: the
+    names before each `-`), as Helm names the archive NAME-VERSION.tgz."""
+    names = set(entries)
+    for entry in entries:
+        if entry.endswith(".tgz"):
+            names.update(entry[:at] for at, char in enumerate(entry) if char == "-")
+    return names
 
 
 def _dependencies(chart: str) -> list[tuple[str, str]]:
