@@ -3857,6 +3857,22 @@ def folder_dependency_walks(n: int, pad: int, charts: int, junk: int) -> None:
     assert all(packed) and all(walked)
 
 
+def linked_members(linked: int, paths: int) -> None:
+    """Rendering.member_of of `paths` templates of a chart with `linked` folder
+    dependencies packed: the folders above each file looked up, not every folder asked
+    of every file (each template of a run's render asks it)."""
+    from k8slb.reading.charts import Rendering
+
+    rendering = Rendering("repo/env")
+    rendering.linked = {f"charts/d{i}/": f"repo/deps/d{i}" for i in range(linked)}
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    found = [
+        rendering.member_of(f"repo/deps/d{i % linked}/templates/t{i}.yaml") for i in range(paths)
+    ]
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert found[1] == "charts/d1/templates/t1.yaml"
+
+
 # Cases that ask one reader directly, in the child, rather than a run over files.
 DIRECT: dict[str, Callable[[], None]] = {
     "a chart's template placed: one key 20000 times, 20000 items, 300 lists of 64": (
@@ -3879,6 +3895,9 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "Helm: 10 charts of 90 kB on each other's folders, each packed; 30 with 600 dead ends": (
         lambda: folder_dependency_walks(10, 6000, 30, 600)
+    ),
+    "Helm: 8000 templates of a chart with 256 folder dependencies, each placed": (
+        lambda: linked_members(256, 8000)
     ),
 }
 

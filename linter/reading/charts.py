@@ -127,20 +127,34 @@ class Rendering:
     # What the chart's renders have cost in the run, this rendering's and those of the
     # renderings tried before it (chart_work.py): what a further try may still spend.
     work: Work = field(default_factory=Work)
+    # member_of's index of `linked` (made of that very dict): each folder -> its prefix
+    _folders: tuple[dict[str, str], dict[str, str]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def path_of(self, member: str) -> str:
         """The file a member of the chart (as packed) is, as shown."""
         return _member_path(self.chart, member, self.linked)
 
     def member_of(self, path: str) -> str:
-        """The member of the chart (as packed) that a file shown is."""
-        found = None  # the deepest folder the file is in (a folder may hold another's)
-        for prefix, folder in self.linked.items():
-            inside = os.path.relpath(path, folder)
-            if not inside.startswith("..") and (found is None or len(inside) < len(found[1])):
-                found = (prefix, inside)
-        if found is not None:
-            return found[0] + Path(found[1]).as_posix()
+        """The member of the chart (as packed) that a file shown is: of the deepest linked
+        folder it is in (a folder may hold another's), found among the folders above it
+        rather than by asking each of up to MAX_LINKED folders for each template."""
+        if self._folders is None or self._folders[0] is not self.linked:
+            index: dict[str, str] = {}  # each folder (absolute) -> its first prefix
+            for prefix, folder in self.linked.items():
+                index.setdefault(os.path.abspath(folder), prefix)
+            self._folders = (self.linked, index)
+        index = self._folders[1]
+        at = os.path.abspath(path) if index else ""
+        while at:
+            found = index.get(at)
+            if found is not None:
+                inside = os.path.relpath(path, self.linked[found])
+                if not inside.startswith(".."):
+                    return found + Path(inside).as_posix()
+            up = os.path.dirname(at)
+            at = up if up != at else ""
         return Path(os.path.relpath(path, self.chart)).as_posix()
 
     def is_linked(self, member: str) -> bool:
