@@ -3873,6 +3873,24 @@ def linked_members(linked: int, paths: int) -> None:
     assert found[1] == "charts/d1/templates/t1.yaml"
 
 
+def nested_missing(subcharts: int) -> None:
+    """charts._nested_missing of a chart of `subcharts` subcharts declaring 1000
+    dependencies each, among 20000 other files: each charts/ folder's contents indexed
+    once, not read again for each dependency."""
+    from k8slb.reading.charts import _nested_missing
+
+    deps = "".join(f"  - name: x{i}\n    repository: oci://r\n" for i in range(1000))
+    members = {
+        f"charts/s{k}/Chart.yaml": f"name: s{k}\ndependencies:\n{deps}".encode()
+        for k in range(subcharts)
+    }
+    members.update({f"templates/f{i}.txt": b"" for i in range(20000)})
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    lacking = _nested_missing(members)
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert len(lacking) == subcharts and all(len(names) == 1000 for names in lacking.values())
+
+
 # Cases that ask one reader directly, in the child, rather than a run over files.
 DIRECT: dict[str, Callable[[], None]] = {
     "a chart's template placed: one key 20000 times, 20000 items, 300 lists of 64": (
@@ -3898,6 +3916,9 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "Helm: 8000 templates of a chart with 256 folder dependencies, each placed": (
         lambda: linked_members(256, 8000)
+    ),
+    "Helm: 25 subcharts lacking 1000 dependencies each, among 20000 files": (
+        lambda: nested_missing(25)
     ),
 }
 

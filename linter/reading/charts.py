@@ -1139,6 +1139,7 @@ def _nested_missing(members: Mapping[str, bytes]) -> dict[str, tuple[str, ...]]:
     name, as Helm names them): an OCI or repository chart nobody vendored there. A
     subchart packed as an archive is not read (no folder to look in)."""
     lacking: dict[str, tuple[str, ...]] = {}
+    held: dict[str, set[str]] | None = None
     for name, data in members.items():
         folder = name.removesuffix("Chart.yaml")
         if folder == name or not folder or _own_chart(folder + "x") != folder:
@@ -1146,33 +1147,46 @@ def _nested_missing(members: Mapping[str, bytes]) -> dict[str, tuple[str, ...]]:
         if len(data) > _MAX_CHART_YAML or b"dependencies" not in data:
             continue
         declared = _declared(data.decode("utf-8", "replace"))[:_MAX_ALIASES]
+        if not declared:
+            continue
+        held = _vendored(members) if held is None else held  # made once, if ever needed
+        have = held.get(f"{folder}charts/", set())
         absent = tuple(
-            alias or dependency
-            for dependency, _, alias in declared
-            if not _vendored(members, f"{folder}charts/", dependency)
+            alias or dependency for dependency, _, alias in declared if dependency not in have
         )
         if absent:
             lacking[folder] = absent
     return lacking
 
 
-def _vendored(members: Mapping[str, bytes], subcharts: str, name: str) -> bool:
-    """Whether a charts/ folder (`subcharts`, as the members name it) holds the chart
-    `name`: a folder of that name, an archive `name-VERSION.tgz`, or a folder whose
-    Chart.yaml names it."""
+def _vendored(members: Mapping[str, bytes]) -> dict[str, set[str]]:
+    """Each charts/ folder among the chart's files (`charts/api/charts/`, as the members
+    name it) -> the names of the charts it holds: a folder's, each name an archive
+    `NAME-VERSION.tgz` may be (those before each `-` or `.`), and a folder's Chart.yaml's
+    `name:`. One pass over the members, each Chart.yaml read once."""
+    held: dict[str, set[str]] = {}
     for member in members:
-        if not member.startswith(subcharts):
-            continue
-        inside = member[len(subcharts) :]
-        if inside.startswith(f"{name}/") or (
-            "/" not in inside and is_package(member) and inside.startswith((f"{name}-", f"{name}."))
-        ):
-            return True
-        if inside.count("/") == 1 and inside.endswith("/Chart.yaml"):
-            found = _CHART_NAME.search(members[member][:65536].decode("utf-8", "replace"))
-            if found is not None and found.group(1) == name:
-                return True
-    return False
+        for at in _charts_folders(member):
+            subcharts, inside = member[: at + 7], member[at + 7 :]
+            names = held.setdefault(subcharts, set())
+            if "/" in inside:
+                names.add(inside.partition("/")[0])
+            elif is_package(member):
+                names.update(inside[:i] for i, char in enumerate(inside) if char in "-.")
+            if inside.count("/") == 1 and inside.endswith("/Chart.yaml"):
+                found = _CHART_NAME.search(members[member][:65536].decode("utf-8", "replace"))
+                names.update([found.group(1)] if found is not None else [])
+    return held
+
+
+def _charts_folders(member: str) -> list[int]:
+    """Where each folder named `charts` on a member's path starts."""
+    starts, at = [], 0
+    for part in member.split("/")[:-1]:
+        if part == "charts":
+            starts.append(at)
+        at += len(part) + 1
+    return starts
 
 
 # Helm's words for an `include` or `template` of a name nothing defines
