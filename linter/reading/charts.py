@@ -289,8 +289,8 @@ def pack(location: str) -> bytes:
     for prefix, folder in sorted(tree.items(), key=lambda item: item[0].count("charts/")):
         inner = "/charts/" in prefix.removeprefix("charts/")  # a dependency's own
         real = os.path.realpath(folder)
-        if real not in read:
-            read[real] = _folder_files(folder) if inner else _folder_files(folder, strict=True)
+        if real not in read:  # read within the room left: one past it never fits later
+            read[real] = _folder_files(folder, total, strict=not inner)
         files = read[real]
         size = sum(map(len, files.values())) if files is not None else MAX_CHART_BYTES + 1
         if files is None or total + size > MAX_CHART_BYTES or any(map(prefix.startswith, left)):
@@ -303,12 +303,13 @@ def pack(location: str) -> bytes:
     return pack_members(members)
 
 
-def _folder_files(folder: str, strict: bool = False) -> dict[str, bytes] | None:
-    """A dependency folder's files, by their path inside it; None past MAX_CHART_BYTES or
-    unreadable (`strict`: the error raised)."""
+def _folder_files(folder: str, total: int, strict: bool) -> dict[str, bytes] | None:
+    """A dependency folder's files, by their path inside it; None past the room that
+    MAX_CHART_BYTES leaves after `total` bytes, or unreadable (`strict`: the error
+    raised)."""
     files: dict[str, bytes] = {}
     try:
-        _read_into(files, folder, "", 0)
+        _read_into(files, folder, "", total)
     except OSError:
         if strict:
             raise
