@@ -3891,6 +3891,32 @@ def nested_missing(subcharts: int) -> None:
     assert len(lacking) == subcharts and all(len(names) == 1000 for names in lacking.values())
 
 
+def service_over_unlike_pods(ports: int) -> None:
+    """model/unlike_pods.py's spans of a Service of `ports` ports over two Deployments
+    of different images: each port's targets found in one pass over the Service's, not
+    by a pass over all of them for each port."""
+    from k8slb.model.index import Index
+    from k8slb.model.unlike_pods import _spans
+    from k8slb.reading.manifests import load_manifests
+
+    listed = "".join(f"  - {{port: {i + 1}, targetPort: {i + 1}}}\n" for i in range(ports))
+    text = "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec:\n"
+    text += f"  selector: {{app: a}}\n  ports:\n{listed}"
+    for name in ("one", "two"):
+        text += (
+            f"---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: {name}}}\nspec:\n"
+            f"  selector: {{matchLabels: {{app: a}}}}\n  template:\n"
+            f"    metadata: {{labels: {{app: a}}}}\n"
+            f"    spec: {{containers: [{{name: c, image: acme/{name}:1}}]}}\n"
+        )
+    index = Index(load_manifests("m.yaml", text.encode()).objects, "none")
+    service = index.services[0]
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    spans = _spans(index, service)
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert len(spans[0]) == ports and spans[1] == 2
+
+
 # Cases that ask one reader directly, in the child, rather than a run over files.
 DIRECT: dict[str, Callable[[], None]] = {
     "a chart's template placed: one key 20000 times, 20000 items, 300 lists of 64": (
@@ -3919,6 +3945,9 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "Helm: 25 subcharts lacking 1000 dependencies each, among 20000 files": (
         lambda: nested_missing(25)
+    ),
+    "a Service of 20000 ports over two Deployments of different images: its spans": (
+        lambda: service_over_unlike_pods(20000)
     ),
 }
 
