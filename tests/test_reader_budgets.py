@@ -2887,8 +2887,9 @@ def charts_sharing_a_folder(n: int, templates: int, aliases: int) -> Files:
 def folder_dependencies_fanning_out(n: int) -> Files:
     """`n` charts each depending on every other one's folder (`file://../bJ`), and so on
     down (charts.linked_tree: MAX_LINK_DEPTH levels, MAX_LINKED folders, none inside
-    itself), each a chart of the run too."""
-    files = {}
+    itself), each a chart of the run too, in a repository (a `.git`: a folder dependency
+    is followed only inside one)."""
+    files = {".git": "gitdir: elsewhere\n"}
     for i in range(n):
         deps = "".join(
             f"  - name: b{j}\n    version: 0.1.0\n    repository: file://../b{j}\n"
@@ -3892,6 +3893,105 @@ def setup_py_console_scripts() -> None:
     assert len(found) == MAX_CONSOLE_SCRIPTS and found[-1].line == MAX_CONSOLE_SCRIPTS + 1
 
 
+def folder_dependency_walks(n: int, pad: int, charts: int, junk: int) -> None:
+    """charts.pack of each of `n` charts that depend on each other's folders, each
+    Chart.yaml `pad` keys long (each folder's read once in a walk, not once for each way
+    down to it: 257 reads of 90 kB each); then linked_tree of each of `charts` charts that
+    depend on three others each and on `junk` folders that are no chart (a walk examines
+    MAX_LINK_ENTRIES dependencies: each chart of a run walks the others')."""
+    from k8slb.reading.charts import linked_tree, pack
+
+    with tempfile.TemporaryDirectory() as folder:
+        top = Path(folder)
+        (top / ".git").mkdir()
+        padding = "".join(f"k{k}: v{k}\n" for k in range(pad))
+        for i in range(n):
+            deps = "".join(
+                f"  - name: b{j}\n    repository: file://../b{j}\n" for j in range(n) if j != i
+            )
+            (top / f"b{i}").mkdir()
+            (top / f"b{i}/Chart.yaml").write_text(
+                f"apiVersion: v2\nname: b{i}\nversion: 1.0.0\n{padding}dependencies:\n{deps}"
+            )
+        for i in range(charts):
+            deps = "".join(
+                f"  - name: c{m}\n    repository: file://../c{m}\n"
+                for m in ((3 * i + 1) % charts, (3 * i + 2) % charts, (3 * i + 3) % charts)
+            )
+            deps += "".join(
+                f"  - name: j{i}-{j}\n    repository: file://../j{i}-{j}\n" for j in range(junk)
+            )
+            (top / f"c{i}").mkdir()
+            (top / f"c{i}/Chart.yaml").write_text(
+                f"apiVersion: v2\nname: c{i}\nversion: 1.0.0\ndependencies:\n{deps}"
+            )
+        signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+        packed = [pack(str(top / f"b{i}")) for i in range(n)]
+        walked = [linked_tree(str(top / f"c{i}")) for i in range(charts)]
+        signal.setitimer(signal.ITIMER_PROF, 0)
+    assert all(packed) and all(walked)
+
+
+def linked_members(linked: int, paths: int) -> None:
+    """Rendering.member_of of `paths` templates of a chart with `linked` folder
+    dependencies packed: the folders above each file looked up, not every folder asked
+    of every file (each template of a run's render asks it)."""
+    from k8slb.reading.charts import Rendering
+
+    rendering = Rendering("repo/env")
+    rendering.linked = {f"charts/d{i}/": f"repo/deps/d{i}" for i in range(linked)}
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    found = [
+        rendering.member_of(f"repo/deps/d{i % linked}/templates/t{i}.yaml") for i in range(paths)
+    ]
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert found[1] == "charts/d1/templates/t1.yaml"
+
+
+def nested_missing(subcharts: int) -> None:
+    """charts._nested_missing of a chart of `subcharts` subcharts declaring 1000
+    dependencies each, among 20000 other files: each charts/ folder's contents indexed
+    once, not read again for each dependency."""
+    from k8slb.reading.charts import _nested_missing
+
+    deps = "".join(f"  - name: x{i}\n    repository: oci://r\n" for i in range(1000))
+    members = {
+        f"charts/s{k}/Chart.yaml": f"name: s{k}\ndependencies:\n{deps}".encode()
+        for k in range(subcharts)
+    }
+    members.update({f"templates/f{i}.txt": b"" for i in range(20000)})
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    lacking = _nested_missing(members)
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert len(lacking) == subcharts and all(len(names) == 1000 for names in lacking.values())
+
+
+def service_over_unlike_pods(ports: int) -> None:
+    """model/unlike_pods.py's spans of a Service of `ports` ports over two Deployments
+    of different images: each port's targets found in one pass over the Service's, not
+    by a pass over all of them for each port."""
+    from k8slb.model.index import Index
+    from k8slb.model.unlike_pods import _spans
+    from k8slb.reading.manifests import load_manifests
+
+    listed = "".join(f"  - {{port: {i + 1}, targetPort: {i + 1}}}\n" for i in range(ports))
+    text = "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec:\n"
+    text += f"  selector: {{app: a}}\n  ports:\n{listed}"
+    for name in ("one", "two"):
+        text += (
+            f"---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: {name}}}\nspec:\n"
+            f"  selector: {{matchLabels: {{app: a}}}}\n  template:\n"
+            f"    metadata: {{labels: {{app: a}}}}\n"
+            f"    spec: {{containers: [{{name: c, image: acme/{name}:1}}]}}\n"
+        )
+    index = Index(load_manifests("m.yaml", text.encode()).objects, "none")
+    service = index.services[0]
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    spans = _spans(index, service)
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert len(spans[0]) == ports and spans[1] == 2
+
+
 # Cases that ask one reader directly, in the child, rather than a run over files.
 DIRECT: dict[str, Callable[[], None]] = {
     "a chart's template placed: one key 20000 times, 20000 items, 300 lists of 64": (
@@ -3911,6 +4011,18 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "setup.py's console scripts: 1000 declared, a list of literals to the size cap": (
         setup_py_console_scripts
+    ),
+    "Helm: 10 charts of 90 kB on each other's folders, each packed; 30 with 600 dead ends": (
+        lambda: folder_dependency_walks(10, 6000, 30, 600)
+    ),
+    "Helm: 8000 templates of a chart with 256 folder dependencies, each placed": (
+        lambda: linked_members(256, 8000)
+    ),
+    "Helm: 25 subcharts lacking 1000 dependencies each, among 20000 files": (
+        lambda: nested_missing(25)
+    ),
+    "a Service of 20000 ports over two Deployments of different images: its spans": (
+        lambda: service_over_unlike_pods(20000)
     ),
 }
 

@@ -122,11 +122,13 @@ def _work_out(index: Index, service: K8sObject) -> tuple[frozenset[int], int, tu
     selected = index.selected(service)[:MAX_COMPARED]
     if len(selected) < 2:
         return frozenset(), 0, ()
-    targets = index.targets(service)
+    by_port: dict[int, list[Target]] = {}  # each port's targets: one pass, not one a port
+    for target in index.targets(service):
+        by_port.setdefault(id(target.service_port), []).append(target)
     spanning: set[int] = set()
     seen: set[str] = set()
     for port in service_ports(service):
-        programs = _port_programs(port, selected, [t for t in targets if t.service_port is port])
+        programs = _port_programs(port, selected, by_port.get(id(port), []))
         if programs is None:
             return frozenset(), 0, ()  # an image unknown: the pods may run one program
         if programs and not set.intersection(*programs):

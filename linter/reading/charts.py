@@ -127,20 +127,34 @@ class Rendering:
     # What the chart's renders have cost in the run, this rendering's and those of the
     # renderings tried before it (chart_work.py): what a further try may still spend.
     work: Work = field(default_factory=Work)
+    # member_of's index of `linked` (made of that very dict): each folder -> its prefix
+    _folders: tuple[dict[str, str], dict[str, str]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def path_of(self, member: str) -> str:
         """The file a member of the chart (as packed) is, as shown."""
         return _member_path(self.chart, member, self.linked)
 
     def member_of(self, path: str) -> str:
-        """The member of the chart (as packed) that a file shown is."""
-        found = None  # the deepest folder the file is in (a folder may hold another's)
-        for prefix, folder in self.linked.items():
-            inside = os.path.relpath(path, folder)
-            if not inside.startswith("..") and (found is None or len(inside) < len(found[1])):
-                found = (prefix, inside)
-        if found is not None:
-            return found[0] + Path(found[1]).as_posix()
+        """The member of the chart (as packed) that a file shown is: of the deepest linked
+        folder it is in (a folder may hold another's), found among the folders above it
+        rather than by asking each of up to MAX_LINKED folders for each template."""
+        if self._folders is None or self._folders[0] is not self.linked:
+            index: dict[str, str] = {}  # each folder (absolute) -> its first prefix
+            for prefix, folder in self.linked.items():
+                index.setdefault(os.path.abspath(folder), prefix)
+            self._folders = (self.linked, index)
+        index = self._folders[1]
+        at = os.path.abspath(path) if index else ""
+        while at:
+            found = index.get(at)
+            if found is not None:
+                inside = os.path.relpath(path, self.linked[found])
+                if not inside.startswith(".."):
+                    return found + Path(inside).as_posix()
+            up = os.path.dirname(at)
+            at = up if up != at else ""
         return Path(os.path.relpath(path, self.chart)).as_posix()
 
     def is_linked(self, member: str) -> bool:
@@ -275,8 +289,8 @@ def pack(location: str) -> bytes:
     for prefix, folder in sorted(tree.items(), key=lambda item: item[0].count("charts/")):
         inner = "/charts/" in prefix.removeprefix("charts/")  # a dependency's own
         real = os.path.realpath(folder)
-        if real not in read:
-            read[real] = _folder_files(folder) if inner else _folder_files(folder, strict=True)
+        if real not in read:  # read within the room left: one past it never fits later
+            read[real] = _folder_files(folder, total, strict=not inner)
         files = read[real]
         size = sum(map(len, files.values())) if files is not None else MAX_CHART_BYTES + 1
         if files is None or total + size > MAX_CHART_BYTES or any(map(prefix.startswith, left)):
@@ -289,12 +303,13 @@ def pack(location: str) -> bytes:
     return pack_members(members)
 
 
-def _folder_files(folder: str, strict: bool = False) -> dict[str, bytes] | None:
-    """A dependency folder's files, by their path inside it; None past MAX_CHART_BYTES or
-    unreadable (`strict`: the error raised)."""
+def _folder_files(folder: str, total: int, strict: bool) -> dict[str, bytes] | None:
+    """A dependency folder's files, by their path inside it; None past the room that
+    MAX_CHART_BYTES leaves after `total` bytes, or unreadable (`strict`: the error
+    raised)."""
     files: dict[str, bytes] = {}
     try:
-        _read_into(files, folder, "", 0)
+        _read_into(files, folder, "", total)
     except OSError:
         if strict:
             raise
@@ -315,6 +330,9 @@ def _read_into(members: dict[str, bytes], location: str, prefix: str, total: int
 
 MAX_LINK_DEPTH = 5  # levels of `file://` dependencies packed: a dependency's own, and so on
 MAX_LINKED = 256  # dependency folders packed into one chart, at all levels together
+# `file://` dependencies examined in one walk down (linked_tree), at all levels together:
+# each chart of a run walks the others' Chart.yamls, so a walk is bounded, not the input
+MAX_LINK_ENTRIES = 8 * MAX_LINKED
 
 
 def linked_tree(chart: str) -> dict[str, str]:
@@ -327,12 +345,20 @@ def linked_tree(chart: str) -> dict[str, str]:
     chart's repository."""
     top = os.path.realpath(repository_of(chart))
     tree: dict[str, str] = {}
+    # each folder's dependencies read once, and each dependency's folder judged once, in
+    # the walk: folders depending on each other are reached by many ways down
+    known: dict[str, dict[str, str]] = {}
+    judged = _Judged()
     level = [("", chart, frozenset({os.path.realpath(chart)}))]
     for _ in range(MAX_LINK_DEPTH):
         below = []
         for prefix, folder, above in level:
-            for name, linked in _linked_of(folder, top).items():
-                real = os.path.realpath(linked)
+            if len(tree) >= MAX_LINKED:
+                break  # full: no folder further down is read
+            if folder not in known:
+                known[folder] = _linked_of(folder, top, judged)
+            for name, linked in known[folder].items():
+                real = judged.folders[linked]
                 if real in above or len(tree) >= MAX_LINKED:
                     continue
                 tree[f"{prefix}charts/{name}/"] = linked
@@ -348,37 +374,64 @@ def linked_dependencies(chart: str) -> dict[str, str]:
     return _linked_of(chart, os.path.realpath(repository_of(chart)))
 
 
-def _linked_of(chart: str, top: str) -> dict[str, str]:
-    """linked_dependencies, the folders inside `top` (resolved)."""
+@dataclass
+class _Judged:
+    """The dependency folders one walk (linked_tree) judged: each (as shown) -> itself
+    resolved when it is a chart inside the repository, else ""; and how many more
+    `file://` dependencies the walk may examine (MAX_LINK_ENTRIES)."""
+
+    folders: dict[str, str] = field(default_factory=dict)
+    left: int = MAX_LINK_ENTRIES
+
+
+def _linked_of(chart: str, top: str, judged: _Judged | None = None) -> dict[str, str]:
+    """linked_dependencies, the folders inside `top` (resolved); `judged`, shared by the
+    calls of one walk, so that each folder is judged once and the walk examines at most
+    MAX_LINK_ENTRIES dependencies."""
     declared = _dependencies(chart)
     if not declared:
         return {}
-    vendored = (
+    vendored = _vendored_names(
         os.listdir(os.path.join(chart, "charts"))
         if os.path.isdir(os.path.join(chart, "charts"))
         else []
     )
+    judged = _Judged() if judged is None else judged
     own = os.path.realpath(chart)
     subcharts = os.path.join(own, "charts")
     linked = {}
     for name, repository in declared:
-        if not repository.startswith("file://") or any(
-            entry == name or (entry.startswith(f"{name}-") and entry.endswith(".tgz"))
-            for entry in vendored
-        ):
+        if not repository.startswith("file://") or name in vendored:
             continue
+        if judged.left <= 0:
+            break
+        judged.left -= 1
         folder = os.path.normpath(os.path.join(chart, repository.removeprefix("file://")))
-        real = os.path.realpath(folder)
+        if folder not in judged.folders:
+            real = os.path.realpath(folder)
+            inside = os.path.commonpath([real, top]) == top and is_chart_folder(real)
+            judged.folders[folder] = real if inside else ""
+        real = judged.folders[folder]
         if (
-            os.path.dirname(real) != subcharts  # a folder of charts/ (`file://charts/db-x`)
+            real
+            and os.path.dirname(real) != subcharts  # a folder of charts/ (`file://charts/db-x`)
             # Helm loads as it is: a copy besides would be a second subchart of that name,
             # the one Helm renders changing from run to run
-            and os.path.commonpath([real, top]) == top
             and os.path.commonpath([real, own]) != real  # not the chart, nor a folder it is in
-            and is_chart_folder(real)
         ):
             linked[name] = folder
     return linked
+
+
+def _vendored_names(entries: Sequence[str]) -> set[str]:
+    """The names of the dependencies a charts/ folder's entries vendor: a folder's (or
+    any entry's) own name, and each name an archive's could be (`redis-17.3.1.tgz`: the
+    names before each `-`), as Helm names the archive NAME-VERSION.tgz."""
+    names = set(entries)
+    for entry in entries:
+        if entry.endswith(".tgz"):
+            names.update(entry[:at] for at, char in enumerate(entry) if char == "-")
+    return names
 
 
 def _dependencies(chart: str) -> list[tuple[str, str]]:
@@ -1087,6 +1140,7 @@ def _nested_missing(members: Mapping[str, bytes]) -> dict[str, tuple[str, ...]]:
     name, as Helm names them): an OCI or repository chart nobody vendored there. A
     subchart packed as an archive is not read (no folder to look in)."""
     lacking: dict[str, tuple[str, ...]] = {}
+    held: dict[str, set[str]] | None = None
     for name, data in members.items():
         folder = name.removesuffix("Chart.yaml")
         if folder == name or not folder or _own_chart(folder + "x") != folder:
@@ -1094,33 +1148,46 @@ def _nested_missing(members: Mapping[str, bytes]) -> dict[str, tuple[str, ...]]:
         if len(data) > _MAX_CHART_YAML or b"dependencies" not in data:
             continue
         declared = _declared(data.decode("utf-8", "replace"))[:_MAX_ALIASES]
+        if not declared:
+            continue
+        held = _vendored(members) if held is None else held  # made once, if ever needed
+        have = held.get(f"{folder}charts/", set())
         absent = tuple(
-            alias or dependency
-            for dependency, _, alias in declared
-            if not _vendored(members, f"{folder}charts/", dependency)
+            alias or dependency for dependency, _, alias in declared if dependency not in have
         )
         if absent:
             lacking[folder] = absent
     return lacking
 
 
-def _vendored(members: Mapping[str, bytes], subcharts: str, name: str) -> bool:
-    """Whether a charts/ folder (`subcharts`, as the members name it) holds the chart
-    `name`: a folder of that name, an archive `name-VERSION.tgz`, or a folder whose
-    Chart.yaml names it."""
+def _vendored(members: Mapping[str, bytes]) -> dict[str, set[str]]:
+    """Each charts/ folder among the chart's files (`charts/api/charts/`, as the members
+    name it) -> the names of the charts it holds: a folder's, each name an archive
+    `NAME-VERSION.tgz` may be (those before each `-` or `.`), and a folder's Chart.yaml's
+    `name:`. One pass over the members, each Chart.yaml read once."""
+    held: dict[str, set[str]] = {}
     for member in members:
-        if not member.startswith(subcharts):
-            continue
-        inside = member[len(subcharts) :]
-        if inside.startswith(f"{name}/") or (
-            "/" not in inside and is_package(member) and inside.startswith((f"{name}-", f"{name}."))
-        ):
-            return True
-        if inside.count("/") == 1 and inside.endswith("/Chart.yaml"):
-            found = _CHART_NAME.search(members[member][:65536].decode("utf-8", "replace"))
-            if found is not None and found.group(1) == name:
-                return True
-    return False
+        for at in _charts_folders(member):
+            subcharts, inside = member[: at + 7], member[at + 7 :]
+            names = held.setdefault(subcharts, set())
+            if "/" in inside:
+                names.add(inside.partition("/")[0])
+            elif is_package(member):
+                names.update(inside[:i] for i, char in enumerate(inside) if char in "-.")
+            if inside.count("/") == 1 and inside.endswith("/Chart.yaml"):
+                found = _CHART_NAME.search(members[member][:65536].decode("utf-8", "replace"))
+                names.update([found.group(1)] if found is not None else [])
+    return held
+
+
+def _charts_folders(member: str) -> list[int]:
+    """Where each folder named `charts` on a member's path starts."""
+    starts, at = [], 0
+    for part in member.split("/")[:-1]:
+        if part == "charts":
+            starts.append(at)
+        at += len(part) + 1
+    return starts
 
 
 # Helm's words for an `include` or `template` of a name nothing defines
