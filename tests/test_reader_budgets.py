@@ -26,7 +26,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from k8slb.model.index import Index
 from k8slb.reading.build_files import MAX_STAGES_APART, MAX_TEXT_APART
+from k8slb.reading.objects import K8sObject
 
 from .helpers import ROOT
 
@@ -3966,12 +3968,8 @@ def nested_missing(subcharts: int) -> None:
     assert len(lacking) == subcharts and all(len(names) == 1000 for names in lacking.values())
 
 
-def service_over_unlike_pods(ports: int) -> None:
-    """model/unlike_pods.py's spans of a Service of `ports` ports over two Deployments
-    of different images: each port's targets found in one pass over the Service's, not
-    by a pass over all of them for each port."""
-    from k8slb.model.index import Index
-    from k8slb.model.unlike_pods import _spans
+def _service_of_ports(ports: int) -> tuple[Index, K8sObject]:
+    """An index of one Service of `ports` ports over two Deployments of different images."""
     from k8slb.reading.manifests import load_manifests
 
     listed = "".join(f"  - {{port: {i + 1}, targetPort: {i + 1}}}\n" for i in range(ports))
@@ -3985,11 +3983,37 @@ def service_over_unlike_pods(ports: int) -> None:
             f"    spec: {{containers: [{{name: c, image: acme/{name}:1}}]}}\n"
         )
     index = Index(load_manifests("m.yaml", text.encode()).objects, "none")
-    service = index.services[0]
+    return index, index.services[0]
+
+
+def service_over_unlike_pods(ports: int) -> None:
+    """model/unlike_pods.py's spans of a Service of `ports` ports over two Deployments
+    of different images: each port's targets found in one pass over the Service's, not
+    by a pass over all of them for each port."""
+    from k8slb.model.unlike_pods import _spans
+
+    index, service = _service_of_ports(ports)
     signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
     spans = _spans(index, service)
     signal.setitimer(signal.ITIMER_PROF, 0)
     assert len(spans[0]) == ports and spans[1] == 2
+
+
+def service_ports_judged(ports: int) -> None:
+    """The index's scraped ports and http2.grpc_evidence of a Service of `ports` ports:
+    each port's targets taken from one grouping (Index.port_targets), not a pass over
+    all of them for each port."""
+    from k8slb.model.http2 import grpc_evidence
+
+    index, service = _service_of_ports(ports)
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    scraped = index.scraped(service)
+    evidence = grpc_evidence(index, service)
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert scraped == set() and evidence == []
+    from k8slb.model.objects import service_ports
+
+    assert len(index.port_targets(service, service_ports(service)[0])) == 2
 
 
 # Cases that ask one reader directly, in the child, rather than a run over files.
@@ -4023,6 +4047,9 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "a Service of 20000 ports over two Deployments of different images: its spans": (
         lambda: service_over_unlike_pods(20000)
+    ),
+    "a Service of 20000 ports over two Deployments: its scraped ports, its gRPC evidence": (
+        lambda: service_ports_judged(20000)
     ),
 }
 

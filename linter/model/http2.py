@@ -271,7 +271,6 @@ def grpc_evidence(
     """One piece of evidence per Service port that carries gRPC (the strongest for that
     port), the strongest first. `code` adds the servers in the code the pods run."""
     found: list[Evidence] = []
-    targets = index.targets(service)
     known: dict[tuple[int, int], dict[int, str]] = {}
 
     def env_ports(target: Target) -> dict[int, str]:
@@ -282,7 +281,7 @@ def grpc_evidence(
         return known[key]
 
     for port in service_ports(service):
-        mine = [t for t in targets if t.service_port is port]
+        mine = index.port_targets(service, port)
         evidence = _port_evidence(service, port, mine, code, env_ports)
         if evidence is None and code is not None and mine:
             evidence = _unplaced_evidence(index, port, mine, code)

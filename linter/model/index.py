@@ -147,6 +147,7 @@ class Index:
         self._index_services()
         self._selected: dict[int, list[tuple[K8sObject, PodTemplate]]] = {}
         self._targets: dict[int, list[Target]] = {}
+        self._by_port: dict[int, dict[int, list[Target]]] = {}
         self._serving: dict[int, dict[str, list[Target]]] = {}
         self._selecting_in: dict[str, dict[int, list[K8sObject]]] = {}
         self._purposes: dict[int, Purpose] = {}
@@ -282,6 +283,17 @@ class Index:
             ]
         return self._targets[key]
 
+    def port_targets(self, service: K8sObject, port: YMap) -> list[Target]:
+        """The Service's targets through one of its ports: its targets grouped by port
+        once, not filtered again for each port (a Service of thousands of ports)."""
+        key = id(service)
+        grouped = self._by_port.get(key)
+        if grouped is None:
+            grouped = self._by_port[key] = {}
+            for target in self.targets(service):
+                grouped.setdefault(id(target.service_port), []).append(target)
+        return grouped.get(id(port), [])
+
     def serving(self, workload: K8sObject) -> dict[str, list[Target]]:
         """Containers of a workload that serve some Service's clients, by container name
         (the Services in the order of the index)."""
@@ -364,8 +376,7 @@ class Index:
             for port in service_ports(service):
                 reached = [
                     (templates[id(t.workload)], t.container, t.number, t.workload.name or "")
-                    for t in self.targets(service)
-                    if t.service_port is port
+                    for t in self.port_targets(service, port)
                 ]
                 if pods_scrape_port(port, reached):
                     found.add(str(port.get("name") or ""))

@@ -122,13 +122,10 @@ def _work_out(index: Index, service: K8sObject) -> tuple[frozenset[int], int, tu
     selected = index.selected(service)[:MAX_COMPARED]
     if len(selected) < 2:
         return frozenset(), 0, ()
-    by_port: dict[int, list[Target]] = {}  # each port's targets: one pass, not one a port
-    for target in index.targets(service):
-        by_port.setdefault(id(target.service_port), []).append(target)
     spanning: set[int] = set()
     seen: set[str] = set()
     for port in service_ports(service):
-        programs = _port_programs(port, selected, by_port.get(id(port), []))
+        programs = _port_programs(port, selected, index.port_targets(service, port))
         if programs is None:
             return frozenset(), 0, ()  # an image unknown: the pods may run one program
         if programs and not set.intersection(*programs):
