@@ -59,13 +59,14 @@ class GrpcServerNoMaxAge(Rule):
     and a test of the tree starts with Testcontainers, is a test's stand-in: `info`,
     saying so (README: what no link shows weighs less).
 
-    In Go: `grpc.NewServer(...)` whose `grpc.KeepaliveParams(keepalive.ServerParameters{...})`
-    sets no `MaxConnectionAge`, or sets it to `time.Duration(math.MaxInt64)` (grpc-go's
-    "infinity", its default; `math.MaxInt64` alone too) (the same rule, on the same facts); the parameters may be a
-    variable assigned several literals (`kasp := ...`, then `kasp = ...`, in any branch, case
-    or loop of the function, or as a default under `if !ok`), each read: the age counts as
-    set when any of them sets it. A value that is no literal, or a function that changes the
-    parameters or the option slice in place (`kasp.MaxConnectionAge = d`, `opts[0] = o`,
+    In Go: `grpc.NewServer(...)` whose
+    `grpc.KeepaliveParams(keepalive.ServerParameters{...})` sets no `MaxConnectionAge`, or
+    sets it to `time.Duration(math.MaxInt64)` (grpc-go's "infinity", its default;
+    `math.MaxInt64` alone too) (the same rule, on the same facts); the parameters may be a
+    variable assigned several literals (`kasp := ...`, then `kasp = ...`, in any branch,
+    case or loop of the function, or as a default under `if !ok`), each read: the age counts
+    as set when any of them sets it. A value that is no literal, or a function that changes
+    the parameters or the option slice in place (`kasp.MaxConnectionAge = d`, `opts[0] = o`,
     `tune(&kasp)`, a `range` that rebinds it), keeps it silent. Options a helper function
     returns (`grpc.NewServer(newServerOptions(params)...)`, `opts := util.ServerOptions()`
     and `append`s to it) are read, in the same file or in another file or package of the

@@ -4080,12 +4080,13 @@ class _Collector:
         (`net.Listen("unix", path)`, `net.ListenUnix`), `unix:PATH` (`unix:` alone where
         the path is not read), an address of its own pod only as a gRPC target writes it;
         for the listener a function of the tree returns (`_listener`, `at` is `address`),
-        `unix:` where each of its returns listens on a Unix socket (`_returned_listener`)."""
-        if at is address:
-            shape = self._called(at)
-            if self._qualified_call(shape) == _BUFCONN:
+        `unix:` where each of its returns listens on a Unix socket (`_returned_listener`);
+        IN_MEMORY for grpc-go's `bufconn.Listen(size)`."""
+        if at is address:  # grpc-go's in-memory listener, or a function's
+            returning = self._called(at)
+            if self._qualified_call(returning) == _BUFCONN:
                 return IN_MEMORY
-            return self._returned_listener(shape, 0)
+            return self._returned_listener(returning, 0)
         value = self.value(address, scope)
         shape = self._called(at) if at.type == "call_expression" else None
         name = self._qualified_call(shape) if shape is not None else None
