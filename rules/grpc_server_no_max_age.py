@@ -471,7 +471,9 @@ def _no_caller_stays(
             "; ".join(
                 (f"it listens on {local} only: {callers}", *unix_network_from(facts, server.name))
             ),
-            "cap the connection age in the proxy, or here if a client will dial it directly",
+            "cap the connection age here if a client will dial it over the network"
+            if local == "its process's memory"
+            else "cap the connection age in the proxy, or here if a client will dial it directly",
             [],
         )
     proxy = _only_proxy(context, facts, fronts)

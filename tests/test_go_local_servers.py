@@ -78,6 +78,7 @@ def test_klb201_on_a_server_in_its_process_memory_is_info(
     if listener == BUFCONN:
         assert "it listens on its process's memory only" in finding.text
         assert "dials it in memory" in finding.text
+        assert "proxy" not in finding.text  # no proxy is in front of it
 
 
 def test_klb403_and_klb404_on_a_server_in_its_process_memory_are_info(tmp_path: Path) -> None:
