@@ -5,7 +5,7 @@ from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts, Server, Wait
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
-from k8slb.model.addresses import unix_network_from, unix_socket_only
+from k8slb.model.addresses import unix_network_from, unreached_only
 from k8slb.model.entries import Entries, entries_of, signal_owner
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
@@ -70,14 +70,24 @@ LOCAL_SOCKET = (
 )
 
 
-def _unix_only(facts: CodeFacts, server: str | None) -> bool:
-    """Whether every address the module's server listens on is a Unix socket."""
-    return unix_socket_only(facts, server)
+# Said of a server on grpc-go's in-memory listener (bufconn).
+IN_MEMORY_LISTENER = (
+    "info only: it listens in its process's memory alone (grpc-go's bufconn), which only "
+    "that process dials: no Service reaches it, so its stop cuts no Service traffic, only "
+    "that process's own calls in flight"
+)
 
 
-def _on_socket(facts: CodeFacts, server: str, runners: bool) -> list[str]:
-    """What is said of a server on a Unix socket: why it is info, and where its network
-    came from when a field held it."""
+def unreached(facts: CodeFacts, server: str | None, runners: bool = True) -> list[str]:
+    """Why a server no Service reaches (model/addresses.unreached_only: a Unix socket, its
+    process's memory) is said at info, and where its Unix network came from when a field
+    held it; empty for a server a Service may reach. `runners`: whether a container is
+    known to run it (a socket's server none runs is a plugin another process starts)."""
+    kind = unreached_only(facts, server)
+    if kind is None:
+        return []
+    if kind == "memory":
+        return [IN_MEMORY_LISTENER]
     return [LOCAL_SOCKET if runners else _UNIX_SOCKET, *unix_network_from(facts, server)]
 
 
@@ -267,7 +277,11 @@ class GrpcNoGracefulShutdown(Rule):
     prints its socket in the handshake), which Kubernetes' SIGTERM never reaches (the
     kubelet signals each container's main process), and which its host stops. An exit on
     SIGTERM that ends the code's servers is `info` when each of them listens on a Unix
-    socket alone; otherwise the finding names a server a Service may reach.
+    socket alone; otherwise the finding names a server a Service may reach. A Go server
+    on grpc-go's in-memory listener alone (`bufconn.Listen(size)`) is `info` alike: only
+    its own process dials it, so its stop cuts no Service traffic. A server on a loopback
+    address (`127.0.0.1:0`) is not: a sidecar proxy of its pod (Envoy) may send it the
+    calls of other pods' clients, which its stop cuts.
 
     ## Why it matters
     Kubernetes stops a pod with SIGTERM, then SIGKILL when the grace period is over.
@@ -453,7 +467,7 @@ class GrpcNoGracefulShutdown(Rule):
                 if name is None or name not in facts.starts:
                     continue
                 server = servers[name]
-                on_socket = _unix_only(facts, name)
+                local = unreached(facts, name, bool(runners))
                 if owner is not None and wait.awaited:
                     # an asyncio server on the loop of a framework that owns SIGTERM
                     yield from self._cancelled(context, facts, wait, name, owner, where)
@@ -465,7 +479,7 @@ class GrpcNoGracefulShutdown(Rule):
                 advice, fix = dialect.server_sigterm_advice(server, name, grace)
                 if severity == Severity.INFO:
                     also.append(_others_handle(handled, "start"))
-                also += _on_socket(facts, name, bool(runners)) if on_socket else []
+                also += local
                 yield self.code_finding(
                     wait.loc,
                     (
@@ -478,7 +492,7 @@ class GrpcNoGracefulShutdown(Rule):
                     related=[Related(server.loc.path, server.loc.line, "the server")],
                     fix=fix,
                     edits=dialect.sigterm_handler(wait, name, grace),
-                    severity=Severity.INFO if on_socket else severity,
+                    severity=Severity.INFO if local else severity,
                 )
 
     def _never_stopped(
@@ -531,7 +545,7 @@ class GrpcNoGracefulShutdown(Rule):
                     ],
                 )
                 continue
-            local = _unix_only(facts, name)
+            local = unreached(facts, name)
             yield self.code_finding(
                 wait.loc,
                 (
@@ -540,7 +554,7 @@ class GrpcNoGracefulShutdown(Rule):
                     "no GracefulStop() or Stop() is called on it: it serves until the "
                     "process ends (at SIGKILL, when nothing else ends it), its clients get no "
                     "GOAWAY and go on sending to the pod, and the calls in flight are cut",
-                    *([LOCAL_SOCKET, *unix_network_from(facts, name)] if local else []),
+                    *local,
                     f"when the signal's context is done, call {name}.GracefulStop(), bounded "
                     f"by time.AfterFunc({grace}*time.Second, {name}.Stop), and let the "
                     "process exit once it has returned",
@@ -627,7 +641,7 @@ class GrpcNoGracefulShutdown(Rule):
             return
         # the server named is one a Service may reach, where there is one: a Unix socket's
         # stop cuts no Service traffic (said at info when every server is on one)
-        reached = [s for m, s in made_in if not unix_socket_only(m, s.name)]
+        reached = [s for m, s in made_in if unreached_only(m, s.name) is None]
         local = not reached
         servers = reached or [s for _, s in made_in]
         server = next((s for s in servers if s.loc.path == facts.path), servers[0])
@@ -638,7 +652,7 @@ class GrpcNoGracefulShutdown(Rule):
             if server.loc.path == facts.path
             else [f"{name} is made at {server.loc.path}:{server.loc.line}"]
         )
-        made += [LOCAL_SOCKET, *unix_network_from(server_module, server.name)] if local else []
+        made += unreached(server_module, server.name) if local else []
         grace = context.fix_values.stop_grace_seconds
         dialect = dialect_of(facts.language)
         for exit in facts.signal_exits:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.code.facts import CodeFacts, Option, Server
+from k8slb.code.facts import IN_MEMORY, CodeFacts, Option, Server
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.core.record import record
 from k8slb.model.addresses import listened_at, loopback_only, unix_network_from
@@ -59,12 +59,14 @@ class GrpcServerNoMaxAge(Rule):
     and a test of the tree starts with Testcontainers, is a test's stand-in: `info`,
     saying so (README: what no link shows weighs less).
 
-    In Go: `grpc.NewServer(...)` whose `grpc.KeepaliveParams(keepalive.ServerParameters{...})`
-    sets no `MaxConnectionAge` (the same rule, on the same facts); the parameters may be a
-    variable assigned several literals (`kasp := ...`, then `kasp = ...`, in any branch, case
-    or loop of the function, or as a default under `if !ok`), each read: the age counts as
-    set when any of them sets it. A value that is no literal, or a function that changes the
-    parameters or the option slice in place (`kasp.MaxConnectionAge = d`, `opts[0] = o`,
+    In Go: `grpc.NewServer(...)` whose
+    `grpc.KeepaliveParams(keepalive.ServerParameters{...})` sets no `MaxConnectionAge`, or
+    sets it to `time.Duration(math.MaxInt64)` (grpc-go's "infinity", its default;
+    `math.MaxInt64` alone too) (the same rule, on the same facts); the parameters may be a
+    variable assigned several literals (`kasp := ...`, then `kasp = ...`, in any branch,
+    case or loop of the function, or as a default under `if !ok`), each read: the age counts
+    as set when any of them sets it. A value that is no literal, or a function that changes
+    the parameters or the option slice in place (`kasp.MaxConnectionAge = d`, `opts[0] = o`,
     `tune(&kasp)`, a `range` that rebinds it), keeps it silent. Options a helper function
     returns (`grpc.NewServer(newServerOptions(params)...)`, `opts := util.ServerOptions()`
     and `append`s to it) are read, in the same file or in another file or package of the
@@ -135,7 +137,12 @@ class GrpcServerNoMaxAge(Rule):
     host such as `127.0.0.1:50051`, or a Unix socket): its callers are a proxy in the pod
     (a sidecar), whose connections to other pods are the proxy's to balance, or, on a
     socket file, whoever shares the file (a kubelet plugin's socket on a `hostPath`, the
-    host process that started a plugin). A
+    host process that started a plugin). A sidecar proxy in front of a loopback server
+    (Envoy) takes its clients' connections from other pods and opens its own to the
+    server: those client connections end where the proxy ends them, so a maximum age on
+    the inner server cannot move them (cap it in the proxy). A Go server given grpc-go's
+    in-memory listener (`bufconn.Listen(size)` of `google.golang.org/grpc/test/bufconn`,
+    followed as a listener is below) is `info` too: only its own process dials it. A
     Unix socket is read as Python and Node write its target (`unix:PATH`,
     `unix:///PATH`, `unix-abstract:NAME`), as Go listens on it (`net.Listen("unix",
     path)`, `"unixpacket"`, `net.ListenUnix`; the listener `Serve` is given followed
@@ -445,18 +452,28 @@ def _no_caller_stays(
         )
     local = _loopback_listen(facts, server.name)
     if local is not None:
-        callers = (
-            "its callers share its socket file (a container of its pod, the node's kubelet, "
-            "or the process that started it), with no Service between them and other pods"
-            if local.startswith(("unix", "a Unix"))
-            else "its callers are in its own pod (a sidecar proxy), whose connections "
-            "to other pods are the proxy's"
-        )
+        if local.startswith(("unix", "a Unix")):
+            callers = (
+                "its callers share its socket file (a container of its pod, the node's "
+                "kubelet, or the process that started it), with no Service between them and "
+                "other pods"
+            )
+        elif local == "its process's memory":
+            callers = "its one caller is its own process, which dials it in memory"
+        else:
+            # a sidecar proxy ends its clients' connections and opens its own to this
+            # server: an age here ends the proxy's connections, not the clients'
+            callers = (
+                "its callers are in its own pod (a sidecar proxy), whose connections "
+                "to other pods are the proxy's"
+            )
         return (
             "; ".join(
                 (f"it listens on {local} only: {callers}", *unix_network_from(facts, server.name))
             ),
-            "cap the connection age in the proxy, or here if a client will dial it directly",
+            "cap the connection age here if a client will dial it over the network"
+            if local == "its process's memory"
+            else "cap the connection age in the proxy, or here if a client will dial it directly",
             [],
         )
     proxy = _only_proxy(context, facts, fronts)
@@ -560,6 +577,8 @@ def _loopback_listen(facts: CodeFacts, server: str | None) -> str | None:
         address = listened_at(listens[0].address) or ""
         if address == "unix:":
             return "a Unix socket"  # its path not read
+        if address == IN_MEMORY:
+            return "its process's memory"  # grpc-go's bufconn
         return address.removesuffix(":")  # `localhost:`: its host alone was read
     return None
 

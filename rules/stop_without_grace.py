@@ -4,7 +4,6 @@ from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts, Stop
 from k8slb.core.findings import Finding, FixInfo, Severity
-from k8slb.model.addresses import unix_network_from, unix_socket_only
 from k8slb.model.links import may_call_into
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
@@ -19,7 +18,7 @@ from k8slb.rulekit.examples import (
     java_server,
     node_server,
 )
-from k8slb.rules.grpc_no_graceful_shutdown import LOCAL_SOCKET
+from k8slb.rules.grpc_no_graceful_shutdown import unreached
 
 _HANDLER = (
     "    import signal\n\n"
@@ -69,6 +68,9 @@ class StopWithoutGrace(Rule):
     field holds or a function of the tree returns) is reported at `info`: no Service
     reaches it, its callers share the socket file on the node (a kubelet, a CNI or runtime
     plugin's binary), so the stop cuts no Service traffic, only their calls in flight.
+    So is one of a Go server on grpc-go's in-memory listener alone (`bufconn.Listen`),
+    which only its own process dials; not one on a loopback address, which a sidecar
+    proxy of the pod may send other pods' calls to.
 
     In Java: `server.shutdownNow()` on a server the file builds, unless it only bounds a
     graceful stop: after `shutdown()` of the same server in the same method (the usual
@@ -215,14 +217,14 @@ class StopWithoutGrace(Rule):
                 grace = context.fix_values.stop_grace_seconds
                 dialect = dialect_of(facts.language)
                 advice, fix = dialect.stop_words(stop, grace)
-                local = unix_socket_only(facts, stop.server)
+                local = unreached(facts, stop.server)
                 health = _health_only(facts, stop)
                 yield self.code_finding(
                     stop.loc,
                     (
                         f"{stop.written or dialect.stop_call(stop.server, stop.grace)} aborts "
                         "every call in flight",
-                        *([LOCAL_SOCKET, *unix_network_from(facts, stop.server)] if local else []),
+                        *local,
                         advice,
                         *([_HEALTH_ONLY] if health else []),
                     ),

@@ -512,6 +512,11 @@ def leading_text(parts: Iterable[Any]) -> str:
     return "".join(text)[:MAX_TEXT]
 
 
+# Where a server listens when its listener is in the process's memory (grpc-go's
+# `bufconn.Listen(size)`): only a dialer of the same process reaches it, no network does
+IN_MEMORY = "memory:"
+
+
 def listen_head(text: str) -> str | None:
     """Where a server listens as the literal text its address begins with says, when the
     rest is not read (`fmt.Sprintf("localhost:%v", port)`, `'unix://' + path`): `HOST:`,

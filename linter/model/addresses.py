@@ -14,6 +14,7 @@ from typing import Literal
 
 from k8slb.code.facts import (
     CONNECT_ADDRESS,
+    IN_MEMORY,
     NICE_ADDRESS,
     NICE_TLS_ADDRESS,
     STARTER,
@@ -97,12 +98,26 @@ def unix_socket(address: object) -> bool:
     return text is not None and text.startswith(("unix:", "unix-abstract:"))
 
 
-def unix_socket_only(facts: CodeFacts, server: str | None) -> bool:
-    """Whether every address the module's server listens on (one at least) is a Unix
-    socket: no Service reaches it (kube-proxy balances IP addresses and ports), and its
-    callers share the socket file (a kubelet, a CNI or runtime plugin's binary)."""
+def in_memory(address: object) -> bool:
+    """Whether a server listening there listens in its process's memory (facts.IN_MEMORY:
+    grpc-go's bufconn), which only a dialer of that process reaches."""
+    return listened_at(address) == IN_MEMORY
+
+
+Unreached = Literal["unix", "memory"]
+
+
+def unreached_only(facts: CodeFacts, server: str | None) -> Unreached | None:
+    """How no Service reaches the module's server, where every address it listens on (one
+    at least) is out of the network's reach: "memory" when each is in its process's memory
+    (its own process dials it), "unix" when each is a Unix socket or in memory (its callers
+    share the socket file: a kubelet, a CNI or runtime plugin's binary); kube-proxy
+    balances IP addresses and ports, so neither is a Service's. None otherwise: a loopback
+    address too, which a sidecar proxy of the pod may send Service traffic to."""
     listens = [listen.address for listen in facts.listens if server and listen.server == server]
-    return bool(listens) and all(unix_socket(address) for address in listens)
+    if not listens or not all(unix_socket(a) or in_memory(a) for a in listens):
+        return None
+    return "memory" if all(in_memory(a) for a in listens) else "unix"
 
 
 def unix_network_from(facts: CodeFacts, server: str | None) -> list[str]:
@@ -115,12 +130,12 @@ def unix_network_from(facts: CodeFacts, server: str | None) -> list[str]:
 def loopback_only(address: object) -> bool:
     """Whether a server listening there takes connections from its own pod only: a
     loopback host (`127.0.0.1:50051`, `localhost:50051`, `[::1]:50051`) or a Unix socket
-    (`unix:PATH`, `unix:///PATH`, `unix-abstract:NAME`);
-    not `[::]`, `0.0.0.0`, a bare port or what k8slb cannot read."""
+    (`unix:PATH`, `unix:///PATH`, `unix-abstract:NAME`) or its process's memory
+    (facts.IN_MEMORY); not `[::]`, `0.0.0.0`, a bare port or what k8slb cannot read."""
     text = listened_at(address)
     if text is None:
         return False
-    if unix_socket(text):
+    if unix_socket(text) or text == IN_MEMORY:
         return True
     host = text.rpartition(":")[0].strip("[]").lower()
     if host == "localhost":

@@ -39,6 +39,7 @@ from k8slb.code.facts import (
     FIELD_SOURCES_CUT,
     HANDED_SERVERS,
     HANDLER_PARAMETERS,
+    IN_MEMORY,
     UNKNOWN,
     VIPER_ENVIRONMENT,
     Channel,
@@ -246,6 +247,10 @@ DURATIONS = {
     "time.Minute": 60_000,
     "time.Hour": 3_600_000,
 }
+# The largest Duration: grpc-go's keepalive `infinity` (`time.Duration(math.MaxInt64)`,
+# the default of MaxConnectionAge and MaxConnectionIdle), read as a count as large as any
+# duration, so that an age set to it counts as none (no maximum)
+_MATH_CONSTANTS = {"math.MaxInt64": 2**63 - 1}
 SIGTERM = ("syscall.SIGTERM", "golang.org/x/sys/unix.SIGTERM")
 _INTERRUPTS = ("os.Interrupt", "syscall.SIGINT", "golang.org/x/sys/unix.SIGINT")
 # Library functions that catch SIGTERM (and SIGINT) for the program and give what is done
@@ -791,6 +796,9 @@ _UNIX_NETWORKS = frozenset(("unix", "unixpacket"))
 _LISTENER_TYPES = frozenset(("net.Listener", "*net.UnixListener"))
 # The fields a file's FIELD_SOURCES export may name: past them, its fields are not told
 MAX_SOURCE_FIELDS = 256
+# grpc-go's in-memory listener (for a server its own process dials, and tests): no
+# network reaches it, no Service either
+_BUFCONN = "google.golang.org/grpc/test/bufconn.Listen"
 # go-winio's listener on a Windows named pipe: the machine's own, as a Unix socket is
 _NAMED_PIPE = "github.com/Microsoft/go-winio.ListenPipe"
 
@@ -2132,7 +2140,7 @@ class _Collector:
                 # another package's constant (`config.Addr`): its file's export, once read
                 self.facts.deferred = True
                 return PackageValue(package, member)
-            return DURATIONS.get(name, UNKNOWN)
+            return DURATIONS.get(name, _MATH_CONSTANTS.get(name, UNKNOWN))
         if kind == "unary_expression" and _text(node.child_by_field_name("operator")) in "&*":
             # `*addr` of `addr := flag.String(...)`: the pointer stands for its value
             return self.value(node.child_by_field_name("operand"), scope, depth + 1)
@@ -4055,6 +4063,8 @@ class _Collector:
             if self._qualified_call(shape) in ("net.Listen", "net.ListenUnix"):
                 args = shape.arguments
                 return (bound, args[1], scope) if len(args) == 2 else None
+            if self._qualified_call(shape) == _BUFCONN:  # an in-memory listener
+                return bound, bound, scope
             if self._listening_function(shape, scope):  # `util.ListenLocalSocket(path)`
                 return bound, bound, scope
             if shape.member not in _MUX_MATCHES or shape.operand_kind != "identifier":
@@ -4092,9 +4102,13 @@ class _Collector:
         (`net.Listen("unix", path)`, `net.ListenUnix`), `unix:PATH` (`unix:` alone where
         the path is not read), an address of its own pod only as a gRPC target writes it;
         for the listener a function of the tree returns (`_listener`, `at` is `address`),
-        `unix:` where each of its returns listens on a Unix socket (`_returned_listener`)."""
-        if at is address:
-            return self._returned_listener(self._called(at), 0)
+        `unix:` where each of its returns listens on a Unix socket (`_returned_listener`);
+        IN_MEMORY for grpc-go's `bufconn.Listen(size)`."""
+        if at is address:  # grpc-go's in-memory listener, or a function's
+            returning = self._called(at)
+            if self._qualified_call(returning) == _BUFCONN:
+                return IN_MEMORY
+            return self._returned_listener(returning, 0)
         value = self.value(address, scope)
         shape = self._called(at) if at.type == "call_expression" else None
         name = self._qualified_call(shape) if shape is not None else None
