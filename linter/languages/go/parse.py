@@ -893,6 +893,13 @@ class _Collector:
     # and how the `Serve` calls name them, by the same (_served_as)
     typed_servers: dict[str, str]
     served: dict[str, str] | None = None
+    # urfave/cli's names, flags and the functions CLI libraries run (parse_cli_flags.py),
+    # each read once when first asked
+    cli_imported: set[str] | None = None
+    cli_defined: dict[str, FlagRef] | None = None
+    cli_actions: set[str] | None = None
+    # where each local a server is declared in is visible (None: not a declaration)
+    server_spans: dict[str, list[tuple[int, int] | None]]
     # the first receives of the channels only SIGINT is delivered to (_first_receives)
     first_receives: dict[int, tuple[int | None, int | None]] | None = None
     # the `Serve` calls (`x.Serve(...)`): where each starts, and its receiver's text
@@ -914,12 +921,6 @@ class _Collector:
         # a string holds `://` (a URL, a registry's target) only where its text or an escape does
         self.strings = b"://" in data or b"\\" in data
         self.imports: dict[str, str] = {}  # local package name -> import path
-        # urfave/cli's names, flags and the functions CLI libraries run (parse_cli_flags.py)
-        self.cli_imported: set[str] | None = None
-        self.cli_defined: dict[str, FlagRef] | None = None
-        self.cli_actions: set[str] | None = None
-        # where each local a server is declared in is visible (None: not a declaration)
-        self.server_spans: dict[str, list[tuple[int, int] | None]] = defaultdict(list)
         self.dot_imports: list[str] = []
         self.import_paths: list[str] = []
         self.package = _Scope(None)
@@ -1053,6 +1054,7 @@ class _Collector:
             self.declared, ((call, shape.member) for call, _, shape in self.shaped), self.loc
         )
         servers: dict[str, Server] = {}
+        self.server_spans = defaultdict(list)
         # each call with what it calls, by its package's import path when it is a package's
         named = [
             (call, scope, self._callee_of(shape, scope), shape)
