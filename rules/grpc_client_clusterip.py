@@ -238,7 +238,15 @@ class GrpcClientClusterIp(Rule):
     file's calls of it runs that closer (`c, release, err := open(); defer release()`) or
     returns the call whole to callers that do; the function may be a function literal
     called through the local or the struct field it is put in (`p.factory(addr)`),
-    followed 4 functions up and 64 calls a function.
+    followed 4 functions up and 64 calls a function. A command-line flag's value is what
+    the args of the containers that run the code give it (`--name=value`, `--name value`,
+    `-name=value`): the flag package's, pflag's and cobra's, and urfave/cli's read by name
+    on the context its action is given (`c.String("link-graph-api")` of `func run(c
+    *cli.Context) error`), by its name or an alias, else (urfave/cli) the first of the
+    flag's `EnvVars` the container sets, else the flag's default. A function a CLI library
+    runs as the process's action (urfave/cli's `Action: run` or `app.Action = run`,
+    cobra's `RunE: run`) runs once, as `main` does, and a client returned made on a stub
+    made on the channel (`api.NewClient(ctx, pb.NewStoreClient(conn))`) keeps it.
 
     In JavaScript (`@grpc/grpc-js`): `new Client(target, grpc.credentials.create...())`
     (the credentials also held in a variable), and nice-grpc's `createChannel(address)`

@@ -134,7 +134,10 @@ class GrpcNoGracefulShutdown(Rule):
     the file set to it: `a.attach(grpc.NewServer())` keeping `a.rpc = server`, then
     `a.rpc.Serve(lis)`, in a goroutine or not; or from the field a constructor filled,
     `&Server{rpc: grpc.NewServer()}`, served in a method of that type under any receiver's
-    name, `srv.rpc.Serve(lis)`) and no `signal.Notify(ch, syscall.SIGTERM)`
+    name, `srv.rpc.Serve(lis)`; a local's `Serve` is the server's only where the local
+    declared with it is in scope, not a same-named local of another block or function
+    literal, `srv := new(http.Server)` for pprof in another goroutine) and no
+    `signal.Notify(ch, syscall.SIGTERM)`
     (or `signal.NotifyContext`, or `signal.Notify(ch)` for every signal) in its code; the
     signals may be named in the call or in a list spread into it (`stopSignals...`, a
     slice literal or `append`s, in the function or the package), or each in turn by a

@@ -173,12 +173,17 @@ class FlagRef(_GivenBetween):
     pflag's and cobra's `StringVar(&addr, "address", ...)`): what the containers that run
     the code pass as `--address=...` (or `-address ...`) in their command and args, else
     `default` (a str, or UNKNOWN; an int flag's default as its text), between `prefix` and
-    `suffix`."""
+    `suffix`. A library that reads a flag under other names or from the environment too
+    (urfave/cli's `Aliases`, `EnvVars`) gives them: `aliases`, and `env`, the variables
+    read in turn where no argument sets the flag (its value first, then the first
+    variable set, then the default)."""
 
     name: str
     default: Any = None
     prefix: str = ""
     suffix: str = ""
+    aliases: tuple[str, ...] = ()
+    env: tuple[str, ...] = ()
 
 
 # What a Node module exports for each of its functions that returns a NestJS gRPC
@@ -591,7 +596,7 @@ def _flag_text(parts: list[Any], flag: FlagRef) -> Any:
     suffix = flag.suffix + "".join(parts[at + 1 :])
     if len(prefix) + len(suffix) > MAX_TEXT:
         return UNKNOWN
-    return FlagRef(flag.name, flag.default, prefix, suffix)
+    return FlagRef(flag.name, flag.default, prefix, suffix, flag.aliases, flag.env)
 
 
 def _env_text(parts: list[Any]) -> Any:

@@ -364,7 +364,7 @@ def destinations(
     if isinstance(value, EnvText):
         return _joined_destinations(index, value, parse, code_path, runners)
     if isinstance(value, FlagRef):
-        return _flag_destinations(value, parse, runners)
+        return _flag_destinations(index, value, parse, runners)
     if isinstance(value, SettingsKey):
         return _settings_destinations(index, value, parse, runners)
     if isinstance(value, FileKey):
@@ -719,13 +719,19 @@ def _env_word(name: object) -> str:
 
 
 def _flag_destinations(
-    flag: FlagRef, parse: Callable[[str], Address | None], runners: Sequence[Link]
+    index: Index, flag: FlagRef, parse: Callable[[str], Address | None], runners: Sequence[Link]
 ) -> list[Destination]:
     """The addresses a command-line flag is given by the containers that run the code
-    (their command and args), else its default in the code."""
+    (their command and args, by its name or an alias), else by the first of its
+    environment variables (urfave/cli's `EnvVars`) each container sets, else its default
+    in the code."""
     found: list[Destination] = []
     for link in runners:
-        given = flag_value(link.container, flag.name)
+        named = [(n, v) for n in (flag.name, *flag.aliases) if (v := flag_value(link.container, n))]
+        if not named and flag.env:  # the library reads the environment where no flag is given
+            found += _flag_env(index, flag, parse, link)
+            continue
+        name, given = named[0] if named else (flag.name, None)
         address = parse(flag.filled(given)) if given is not None else None
         if address is None:
             continue
@@ -733,7 +739,20 @@ def _flag_destinations(
         line = pos_of(link.container.body, "args", value=True)[0]
         if "args" not in link.container.body:
             line = pos_of(link.container.body, "command", value=True)[0]
-        where = f"--{flag.name} as {workload.ref.display} passes it"
-        via = Related(workload.path, line, f"--{flag.name}={given}")
+        where = f"--{name} as {workload.ref.display} passes it"
+        via = Related(workload.path, line, f"--{name}={given}")
         found.append(Destination(address, workload.namespace, where, via))
     return found or _default(parse, flag.default_text, f"the default of --{flag.name}")
+
+
+def _flag_env(
+    index: Index, flag: FlagRef, parse: Callable[[str], Address | None], link: Link
+) -> list[Destination]:
+    """What the first of a flag's environment variables that the container sets gives it
+    (each looked up as any variable: `env`, `envFrom`), as --name's value."""
+    for name in flag.env:
+        variable = EnvRef(name, None, flag.prefix, flag.suffix)
+        found = destinations(index, variable, parse, "", [link])
+        if found:
+            return [replace(d, origin=f"--{flag.name} from {d.origin}") for d in found]
+    return []

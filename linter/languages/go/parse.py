@@ -99,6 +99,15 @@ from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.core.findings import Problem
 from k8slb.languages.go.parse_callers import import_names, read_callers, serving_spans
+from k8slb.languages.go.parse_cli_flags import (
+    CLI_PACKAGES,
+    COBRA,
+    actions,
+    cli_flags,
+    cli_names,
+    flag_read,
+    read_value,
+)
 from k8slb.languages.go.parse_closers import Closers, literal_holders
 from k8slb.languages.go.parse_http_serve import HttpServes
 from k8slb.languages.go.parse_routes import collect_routes
@@ -801,6 +810,7 @@ MAX_SOURCE_FIELDS = 256
 _BUFCONN = "google.golang.org/grpc/test/bufconn.Listen"
 # go-winio's listener on a Windows named pipe: the machine's own, as a Unix socket is
 _NAMED_PIPE = "github.com/Microsoft/go-winio.ListenPipe"
+_MADE_ON = 4  # calls nested in a call's arguments, read for what it is made on (_made_on)
 
 
 @dataclass
@@ -924,6 +934,13 @@ class _Collector:
     # and how the `Serve` calls name them, by the same (_served_as)
     typed_servers: dict[str, str]
     served: dict[str, str] | None = None
+    # urfave/cli's names, flags and the functions CLI libraries run (parse_cli_flags.py),
+    # each read once when first asked
+    cli_imported: set[str] | None = None
+    cli_defined: dict[str, FlagRef] | None = None
+    cli_actions: set[str] | None = None
+    # where each local a server is declared in is visible (None: not a declaration)
+    server_spans: dict[str, list[tuple[int, int] | None]]
     # the first receives of the channels only SIGINT is delivered to (_first_receives)
     first_receives: dict[int, tuple[int | None, int | None]] | None = None
     # the `Serve` calls (`x.Serve(...)`): where each starts, and its receiver's text
@@ -1078,6 +1095,7 @@ class _Collector:
             self.declared, ((call, shape.member) for call, _, shape in self.shaped), self.loc
         )
         servers: dict[str, Server] = {}
+        self.server_spans = defaultdict(list)
         # each call with what it calls, by its package's import path when it is a package's
         named = [
             (call, scope, self._callee_of(shape, scope), shape)
@@ -1156,6 +1174,7 @@ class _Collector:
             server = self._server(call, scope, name)
             if server.name:
                 servers[server.name] = server
+                self.server_spans[server.name].append(_declared_span(call))
         elif name in ("os/signal.Notify", "os/signal.NotifyContext"):
             self._signal(call, name, servers, scope)
         elif signal_library(name):
@@ -2614,7 +2633,45 @@ class _Collector:
                 default = str(default)  # an integer flag's default, as its args would spell it
             if isinstance(given, str):
                 return FlagRef(given, default if isinstance(default, str) else UNKNOWN)
+        if (
+            len(values) == 1
+            and shape.kind == "selector_expression"
+            and self._cli_names()
+            # urfave/cli's `c.String("addr")` on the context the library hands an action
+            and flag_read(call, shape.member, shape.operand, self._cli_names())
+        ):
+            return read_value(self._cli_flags(), values[0]) or UNKNOWN
         return UNKNOWN
+
+    def _cli_names(self) -> set[str]:
+        """The names the file imports urfave/cli by, read once."""
+        if self.cli_imported is None:
+            self.cli_imported = cli_names(self.imports)
+        return self.cli_imported
+
+    def _cli_flags(self) -> dict[str, FlagRef]:
+        """The file's urfave/cli flag definitions, by name (parse_cli_flags.py), read once."""
+        if self.cli_defined is None:
+            literals = (
+                (literal, lambda node, scope=scope: self.value(node, scope))
+                for literal, scope in self.literals
+            )
+            self.cli_defined = cli_flags(literals, self._cli_names())
+        return self.cli_defined
+
+    def _once(self, function: str) -> bool:
+        """Whether the function runs once a process: by its name (ONCE), or as the action
+        a CLI library runs (`app.Action = run`, cobra's `RunE: serve`)."""
+        if _runs_once(function):
+            return True
+        if self.cli_actions is None:
+            self.cli_actions = set()
+            if set(self.imports.values()) & (CLI_PACKAGES | {COBRA}):
+                query = "(assignment_statement) @a"
+                assignments = captured(parser(), self.root, query).get("a", [])
+                literals = (literal for literal, _ in self.literals)
+                self.cli_actions = actions(literals, assignments, self.imports)
+        return function in self.cli_actions
 
     def _made_by(self, name: str, depth: int) -> dict[str, Any] | None:
         """The fields of the struct the file's function `name`, of no parameters, fills
@@ -3112,14 +3169,14 @@ class _Collector:
         body = _enclosing_body(call)
         if (
             name
-            and not _runs_once(function or "")
+            and not self._once(function or "")
             and body is not None
             and name in self._deferred_closes(body)
         ):
             return False
         if name and body is not None and self._closers().closed_per_call(body, name):
             return False  # a closer returned beside it, which each caller runs
-        if _runs_once(function or "") or (name and "." in name):
+        if self._once(function or "") or (name and "." in name):
             return True
         if name and body is not None and self._kept_in_package(body, name, scope):
             return True
@@ -3277,11 +3334,24 @@ class _Collector:
                 _text(arg)
                 for item in items + made
                 if item.type == "call_expression"
-                for arg in self._called(item).arguments
-                if arg.type == "identifier"
+                for arg in self._made_on(item)
             }
             self.returns[body.id] = found
         return name in found
+
+    def _made_on(self, call: Node) -> list[Node]:
+        """The names a call's arguments hand it, in calls it is given too (a client made on
+        a stub made on the connection: `api.NewClient(ctx, pb.NewStoreClient(conn))`),
+        _MADE_ON calls deep at most."""
+        found: list[Node] = []
+        calls = [call]
+        for _ in range(_MADE_ON):
+            if not calls:
+                break
+            arguments = [arg for c in calls for arg in self._called(c).arguments]
+            found += [arg for arg in arguments if arg.type == "identifier"]
+            calls = [arg for arg in arguments if arg.type == "call_expression"]
+        return found
 
     def _callers(self, scope: _Scope) -> list[tuple[Node, _Scope]]:
         """The file's calls of the function `scope` is the body of (its own scope's: a
@@ -3866,6 +3936,16 @@ class _Collector:
         self.read_only[method] = found
         return found
 
+    def _server_visible(self, name: str, use: Node) -> bool:
+        """Whether a server bound to the local `name` is the one a use of the name is in
+        the scope of: a server declared (`:=`, `var`) in another block or function literal
+        (`go func() { srv := grpc.NewServer(); ... }()`, then `srv := new(http.Server)` in
+        another) is not."""
+        spans = self.server_spans.get(name, [])
+        return not spans or any(
+            span is None or span[0] <= use.start_byte < span[1] for span in spans
+        )
+
     def _passed_to_local(self, node: Node) -> tuple[Node, str] | None:
         """The function of this file `node` is an argument of, and the name of the
         parameter it arrives as (none for a variadic one, or a call of another file's)."""
@@ -3920,6 +4000,8 @@ class _Collector:
             # passed to it (`a.grpcServer = s`): that server starts
             keeper = self._held_servers(servers).get(receiver.rpartition(".")[2])
             receiver = keeper if keeper is not None and "." not in keeper else receiver
+        if receiver in servers and not self._server_visible(receiver, call):
+            servers = {k: v for k, v in servers.items() if k != receiver}  # another local
         if receiver not in servers:
             if method == "SetConnMaxLifetime":
                 # sqlx's `dbx.DB`; GORM v1's `db.DB()`, which gives the *sql.DB alone
@@ -5222,6 +5304,44 @@ def _elided(element: Node) -> bool:
         and element.named_child_count == 1
         and element.named_children[0].type == "literal_value"
     )
+
+
+# The nodes that open a Go block: a name declared in one is visible to its end
+_BLOCKS = frozenset(
+    {
+        "block",
+        "if_statement",
+        "for_statement",
+        "expression_switch_statement",
+        "type_switch_statement",
+        "select_statement",
+        "expression_case",
+        "default_case",
+        "type_case",
+        "communication_case",
+        "source_file",
+    }
+)
+
+
+def _declared_span(call: Node) -> tuple[int, int] | None:
+    """The bytes where the local a call's value is declared into (`srv :=
+    grpc.NewServer()`, `var srv = ...`) is visible: from the declaration to the end of
+    the block that holds it (Go's scoping); None when the call declares no local (an
+    assignment to one declared elsewhere, a field)."""
+    node = call.parent
+    if node is not None and node.type == "expression_list":
+        node = node.parent
+    if node is None or node.type not in ("short_var_declaration", "var_spec"):
+        return None
+    start = node.start_byte
+    for _ in range(MAX_DEPTH):
+        node = node.parent
+        if node is None:
+            return None
+        if node.type in _BLOCKS:  # a package's variable: in all of the file
+            return (0 if node.type == "source_file" else start, node.end_byte)
+    return None
 
 
 def _keyed(element: Node) -> tuple[Node, Node]:
