@@ -1241,6 +1241,25 @@ def python_settings_class_attributes(n: int) -> Files:
     return {"app/config.py": config, "app/clients.py": clients, "app/__init__.py": ""}
 
 
+def python_servers_of_the_health_service(n: int) -> Files:
+    """`n` gRPC servers at the module's top level, each handed to a function that hands its
+    parameter on `n` times to one that hands it on `n` times to one that registers the
+    health service on it (parse_made.HealthOnly): the module is walked once for all its
+    servers, each function once for its parameter, not once a server or a mention."""
+    code = (
+        "import grpc\nfrom grpc_health.v1 import health_pb2_grpc\n\n\ndef h(s):\n"
+        "    health_pb2_grpc.add_HealthServicer_to_server(x, s)\n"
+        + "    s.start()\n" * n
+        + "\n\ndef g(s):\n"
+        + "    h(s)\n" * n
+        + "\n\ndef f(s):\n"
+        + "    g(s)\n" * n
+        + "\n\n"
+        + "".join(f"s{i} = grpc.server(None)\nf(s{i})\n" for i in range(n))
+    )
+    return {"app.py": code}
+
+
 SERVICE = (
     "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n"
     "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n"
@@ -3469,6 +3488,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Python: 3000 channels in methods over a 3000-attribute plain settings class imported": (
         lambda: python_settings_class_attributes(3000)
+    ),
+    "Python: 5000 servers each handed 5000 times down to a health registration": (
+        lambda: python_servers_of_the_health_service(5000)
     ),
     "Go: 3000 env helpers read 12000 times, 3000 Clients posting": (
         lambda: go_env_helpers_and_clients(3000)

@@ -65,8 +65,8 @@ from k8slb.languages.python.parse_envhelpers import EnvReader
 from k8slb.languages.python.parse_made import (
     MAX_MADE_CALLS,
     MAX_PASSED,
+    HealthOnly,
     returned_names,
-    serves_only_health,
 )
 from k8slb.languages.python.parse_names import Scope
 from k8slb.languages.python.parse_order import (
@@ -491,6 +491,7 @@ class _Collector(Values):
         # calls of other modules' functions whose result is kept or bound (parse_made.py)
         self.made_calls: list[tuple[ast.Call, Imported, Scope, Parents]] = []
         self.made_asked = 0
+        self.health_only: HealthOnly | None = None  # its servers' services, once asked
         self.stops: list[tuple[ast.Call, str, bool, Scope, tuple[ast.AST, ...]]] = []
         self.places: Places = {}  # parse_order's: each block's statements' places
         self.listens: list[tuple[ast.Call, str, Scope]] = []
@@ -1382,14 +1383,16 @@ class _Collector(Values):
 
     def _health_only(self, site: _Site, name: str | None) -> bool:
         """Whether the server bound to `name` serves only the health service
-        (parse_made.serves_only_health), read in its function, or the module's code."""
+        (parse_made.HealthOnly), read in its function, or the module's code."""
         if name is None or "." in name:
             return False
+        if self.health_only is None:
+            self.health_only = HealthOnly(self.functions, self._adds_health)
         home = _function_of(site.scope) or site.parents[0]
-        only = serves_only_health(
-            home, name, self.functions, lambda call: self.qualified(call.func) == ADD_HEALTH
-        )
-        return bool(only)
+        return bool(self.health_only.serves_only_health(home, name))
+
+    def _adds_health(self, call: ast.Call) -> bool:
+        return self.qualified(call.func) == ADD_HEALTH
 
     def _resolve_http(self, site: _Site) -> None:
         http2 = keyword_argument(site.keywords, "http2")
