@@ -1260,6 +1260,20 @@ def python_servers_of_the_health_service(n: int) -> Files:
     return {"app.py": code}
 
 
+def python_helpers_making_many(n: int) -> Files:
+    """A function that makes `n` channels of its parameter, each bound to a local, and
+    returns one, and one that makes `n` servers and returns one (a helper's export,
+    parse_made.returned_names): each function walked once for its returns, not once a
+    site."""
+    channels = "".join(f"    c{i} = grpc.insecure_channel(address)\n" for i in range(n))
+    servers = "".join(f"    s{i} = grpc.server(None)\n" for i in range(n))
+    code = (
+        f"import grpc\n\n\ndef get_channel(address):\n{channels}    return c0\n\n\n"
+        f"def get_server():\n{servers}    return s0\n"
+    )
+    return {"app.py": code}
+
+
 SERVICE = (
     "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n"
     "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n"
@@ -3491,6 +3505,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Python: 5000 servers each handed 5000 times down to a health registration": (
         lambda: python_servers_of_the_health_service(5000)
+    ),
+    "Python: helpers making 5000 channels and 5000 servers, returning one of each": (
+        lambda: python_helpers_making_many(5000)
     ),
     "Go: 3000 env helpers read 12000 times, 3000 Clients posting": (
         lambda: go_env_helpers_and_clients(3000)

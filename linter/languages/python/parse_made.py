@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from functools import lru_cache
 
 from k8slb.languages.python.parse_ast import dotted
 
@@ -34,9 +35,10 @@ _HANDED_DEPTH = 2
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
+@lru_cache(maxsize=64)
 def returned_names(function: Function) -> frozenset[str]:
     """The names the function's own `return` statements return (`return channel`), not
-    those of the functions nested in it."""
+    those of the functions nested in it (each function walked once for all its sites)."""
     found: set[str] = set()
     stack: list[ast.AST] = list(function.body)
     while stack:
