@@ -1274,6 +1274,21 @@ def python_helpers_making_many(n: int) -> Files:
     return {"app.py": code}
 
 
+def python_server_methods_of_a_factory(n: int) -> Files:
+    """A function of `n` statements that returns a `uvicorn.Server`, and `n` calls of
+    `serve()` on what it makes, and of `run()` on an app a Flask factory of `n` statements
+    makes (the factory's return read, `_factory_makes`): each factory walked once."""
+    body = "".join(f"    x{i} = {i}\n" for i in range(n))
+    code = (
+        "import flask\nimport uvicorn\n\n\n"
+        f"def make():\n{body}    return uvicorn.Server(None)\n\n\n"
+        f"def create_app():\n{body}    app = flask.Flask(__name__)\n    return app\n\n\n"
+        "def main():\n    server = make()\n    app = create_app()\n"
+        + "    server.serve()\n    app.run(debug=True)\n" * n
+    )
+    return {"app.py": code}
+
+
 SERVICE = (
     "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n"
     "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n"
@@ -3508,6 +3523,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Python: helpers making 5000 channels and 5000 servers, returning one of each": (
         lambda: python_helpers_making_many(5000)
+    ),
+    "Python: 5000 server.serve() and app.run() of factories of 5000 statements": (
+        lambda: python_server_methods_of_a_factory(5000)
     ),
     "Go: 3000 env helpers read 12000 times, 3000 Clients posting": (
         lambda: go_env_helpers_and_clients(3000)

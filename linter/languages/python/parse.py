@@ -507,6 +507,7 @@ class _Collector(Values):
         self.calls: list[tuple[ast.AST, str]] = []
         self.server_methods: list[tuple[ast.Call, Scope]] = []
         self.unpacked: dict[int, dict[str, str]] = {}  # by function: _unpacked_class
+        self.factories: dict[int, str | None] = {}  # by function: _factory_makes
         self.sleeps: list[tuple[ast.Call, Scope, tuple[ast.AST, ...]]] = []
         self.stoppers: list[tuple[ast.Call, tuple[ast.AST, ...]]] = []
         # the module's own functions by name (`create_app`): what a factory returns
@@ -990,7 +991,13 @@ class _Collector(Values):
     def _factory_makes(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
         """What an app factory returns (`create_app` that makes `app = Flask(__name__)`,
         adds its routes and ends with `return app`): the qualified name of the call that
-        made it, when every `return` of the function gives the same one."""
+        made it, when every `return` of the function gives the same one. Each function
+        walked once, however many calls of a method of what it makes ask it."""
+        if id(function) not in self.factories:
+            self.factories[id(function)] = self._walk_factory(function)
+        return self.factories[id(function)]
+
+    def _walk_factory(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
         bindings: dict[str, list[ast.expr]] = defaultdict(list)
         returned: list[ast.expr | None] = []
         stack: list[ast.AST] = list(function.body)
