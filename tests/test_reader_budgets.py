@@ -1289,6 +1289,15 @@ def python_server_methods_of_a_factory(n: int) -> Files:
     return {"app.py": code}
 
 
+def python_sigterm_in_every_function(n: int) -> Files:
+    """`n` functions, each registering a SIGTERM handler (parse_calls.signal_functions:
+    the function each registration is in), found by a search, not a scan of them all."""
+    code = "import signal\n\n\n" + "".join(
+        f"def f{i}():\n    signal.signal(signal.SIGTERM, print)\n" for i in range(n)
+    )
+    return {"app.py": code}
+
+
 SERVICE = (
     "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n"
     "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n"
@@ -3526,6 +3535,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Python: 5000 server.serve() and app.run() of factories of 5000 statements": (
         lambda: python_server_methods_of_a_factory(5000)
+    ),
+    "Python: 20000 functions each registering a SIGTERM handler": (
+        lambda: python_sigterm_in_every_function(20_000)
     ),
     "Go: 3000 env helpers read 12000 times, 3000 Clients posting": (
         lambda: go_env_helpers_and_clients(3000)
