@@ -1284,7 +1284,8 @@ def python_server_methods_of_a_factory(n: int) -> Files:
         f"def make():\n{body}    return uvicorn.Server(None)\n\n\n"
         f"def create_app():\n{body}    app = flask.Flask(__name__)\n    return app\n\n\n"
         "def main():\n    server = make()\n    app = create_app()\n"
-        + "    server.serve()\n    app.run(debug=True)\n" * n
+        + "    server.serve()\n    app.run(debug=True)\n"
+        * n
     )
     return {"app.py": code}
 
@@ -1296,6 +1297,18 @@ def python_sigterm_in_every_function(n: int) -> Files:
         f"def f{i}():\n    signal.signal(signal.SIGTERM, print)\n" for i in range(n)
     )
     return {"app.py": code}
+
+
+def python_settings_subclasses(n: int) -> Files:
+    """A pydantic settings class of `n` fields and `n` subclasses of it, each adding a
+    field and made once (parse_settings.settings_chain): the base is read again for its
+    subclasses only up to MAX_INHERITED, not `n` times (`n` x `n` fields)."""
+    code = (
+        "from pydantic_settings import BaseSettings\n\n\nclass A(BaseSettings):\n"
+        + "".join(f"    f{i}: str = 'x'\n" for i in range(n))
+        + "".join(f"\n\nclass B{i}(A):\n    g: str = 'y'\n\n\nb{i} = B{i}()\n" for i in range(n))
+    )
+    return {"settings.py": code}
 
 
 SERVICE = (
@@ -3538,6 +3551,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Python: 20000 functions each registering a SIGTERM handler": (
         lambda: python_sigterm_in_every_function(20_000)
+    ),
+    "Python: a settings class of 10000 fields and 10000 subclasses of it": (
+        lambda: python_settings_subclasses(10_000)
     ),
     "Go: 3000 env helpers read 12000 times, 3000 Clients posting": (
         lambda: go_env_helpers_and_clients(3000)

@@ -77,7 +77,11 @@ from k8slb.languages.python.parse_order import (
     function_of,
 )
 from k8slb.languages.python.parse_routes import WEB_WORDS, collect_routes
-from k8slb.languages.python.parse_settings import settings_fields
+from k8slb.languages.python.parse_settings import (
+    MAX_INHERITED,
+    settings_chain,
+    settings_fields,
+)
 from k8slb.languages.python.parse_shutdown import is_sleep, is_stop, signal_pauses
 from k8slb.languages.python.parse_values import Values, _parameter, keyword_argument
 from k8slb.reading.encodings import python_codec
@@ -488,6 +492,8 @@ class _Collector(Values):
         self.sites: list[_Site] = []
         # the module-level settings classes by name: what a subclass of one derives from
         self.settings_nodes: dict[str, ast.ClassDef] = {}
+        self.settings_sizes: dict[int, int] = {}  # by class: its syntax nodes
+        self.inherited_left = MAX_INHERITED  # of them read again for subclasses
         # calls of other modules' functions whose result is kept or bound (parse_made.py)
         self.made_calls: list[tuple[ast.Call, Imported, Scope, Parents]] = []
         self.made_asked = 0
@@ -837,14 +843,24 @@ class _Collector(Values):
                 self.functions[node.name] = node
         if isinstance(node, ast.ClassDef):
             self._health_class(node)
-            fields = (
-                settings_fields(node, self.qualified, self.settings_nodes)
-                if scope.parent is None
-                else None
-            )
-            if fields is not None:
-                self.settings_classes[node.name] = fields
-                self.settings_nodes[node.name] = node
+            if scope.parent is None:
+                self._settings_class(node)
+
+    def _settings_class(self, node: ast.ClassDef) -> None:
+        """A module-level settings class's fields (parse_settings.py), read through the
+        settings classes of the module it derives from while MAX_INHERITED lasts."""
+        chain = settings_chain(node, self.qualified, self.settings_nodes)
+        if chain is None:
+            return
+        inherited = sum(self.settings_sizes[id(base)] for base in chain[1:])
+        if inherited > self.inherited_left:
+            return  # its bases read for too many subclasses already: its fields unknown
+        self.inherited_left -= inherited
+        fields = settings_fields(chain, self.qualified)
+        if fields is not None:
+            self.settings_classes[node.name] = fields
+            self.settings_nodes[node.name] = node
+            self.settings_sizes[id(node)] = sum(1 for _ in ast.walk(node))
 
     def _assign(self, node: ast.Assign, parents: Parents, scope: Scope, keyboard: bool) -> None:
         if self.routed is not None:
