@@ -3902,6 +3902,24 @@ def setup_py_console_scripts() -> None:
     assert len(found) == MAX_CONSOLE_SCRIPTS and found[-1].line == MAX_CONSOLE_SCRIPTS + 1
 
 
+def reach_through_unparsed_modules(calls: int, imports: int) -> None:
+    """An entry point calling `calls` functions of a module the reader gave no syntax tree
+    (code/reach.py: it calls each name it imports, from each of its functions), which
+    imports `imports` names from nowhere in the tree: that module's calls are read once
+    for all its functions, and MAX_MODULE_CALLS of them, not once a function."""
+    from k8slb.code.facts import CodeFacts
+    from k8slb.code.reach import reached_signal
+
+    entry = CodeFacts("app/main.py", "python", project="app", calls_read=True)
+    entry.function_calls = {"": tuple(f"lib:f{i}" for i in range(calls))}
+    lib = CodeFacts("app/lib.py", "python", project="app")
+    lib.imports = tuple((0, f"nowhere.a{i}") for i in range(imports))
+    modules = {"app/main.py": entry, "app/lib.py": lib}
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    assert reached_signal(modules, "app/main.py", ("",)) is None
+    signal.setitimer(signal.ITIMER_PROF, 0)
+
+
 # Cases that ask one reader directly, in the child, rather than a run over files.
 DIRECT: dict[str, Callable[[], None]] = {
     "a chart's template placed: one key 20000 times, 20000 items, 300 lists of 64": (
@@ -3921,6 +3939,9 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "setup.py's console scripts: 1000 declared, a list of literals to the size cap": (
         setup_py_console_scripts
+    ),
+    "Python's reach: 1000 functions of a module with no tree, importing 100000 names": (
+        lambda: reach_through_unparsed_modules(1000, 100_000)
     ),
 }
 
