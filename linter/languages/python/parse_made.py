@@ -19,8 +19,6 @@ import ast
 from collections.abc import Callable
 from functools import lru_cache
 
-from k8slb.languages.python.parse_ast import dotted
-
 # budgets: the calls of other modules' functions a module records (Channel.made_by, a
 # server's made_by), and the values each passes
 MAX_MADE_CALLS = 32
@@ -49,6 +47,10 @@ def returned_names(function: Function) -> frozenset[str]:
             found.add(node.value.id)
         stack.extend(ast.iter_child_nodes(node))
     return frozenset(found)
+
+
+# a name's mention: the Name, its parent, its grandparent, its place among a call's arguments
+_Use = tuple[ast.Name, ast.AST | None, ast.AST | None, int | None]
 
 
 class HealthOnly:
@@ -146,12 +148,3 @@ class HealthOnly:
                 use = (node, parent, grandparent, places.get(id(node)))
                 found.setdefault(node.id, []).append(use)
         return found
-
-
-# a name's mention: the Name, its parent, its grandparent, its place among a call's arguments
-_Use = tuple[ast.Name, ast.AST | None, ast.AST | None, int | None]
-
-
-def callee_name(call: ast.Call) -> str:
-    """The last part of what a call calls (`get_channel` of `grpc_utils.get_channel()`)."""
-    return dotted(call.func).rsplit(".", 1)[-1]
