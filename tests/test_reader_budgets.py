@@ -1296,6 +1296,76 @@ def python_settings_class_attributes(n: int) -> Files:
     return {"app/config.py": config, "app/clients.py": clients, "app/__init__.py": ""}
 
 
+def python_servers_of_the_health_service(n: int) -> Files:
+    """`n` gRPC servers at the module's top level, each handed to a function that hands its
+    parameter on `n` times to one that hands it on `n` times to one that registers the
+    health service on it (parse_made.HealthOnly): the module is walked once for all its
+    servers, each function once for its parameter, not once a server or a mention."""
+    code = (
+        "import grpc\nfrom grpc_health.v1 import health_pb2_grpc\n\n\ndef h(s):\n"
+        "    health_pb2_grpc.add_HealthServicer_to_server(x, s)\n"
+        + "    s.start()\n" * n
+        + "\n\ndef g(s):\n"
+        + "    h(s)\n" * n
+        + "\n\ndef f(s):\n"
+        + "    g(s)\n" * n
+        + "\n\n"
+        + "".join(f"s{i} = grpc.server(None)\nf(s{i})\n" for i in range(n))
+    )
+    return {"app.py": code}
+
+
+def python_helpers_making_many(n: int) -> Files:
+    """A function that makes `n` channels of its parameter, each bound to a local, and
+    returns one, and one that makes `n` servers and returns one (a helper's export,
+    parse_made.returned_names): each function walked once for its returns, not once a
+    site."""
+    channels = "".join(f"    c{i} = grpc.insecure_channel(address)\n" for i in range(n))
+    servers = "".join(f"    s{i} = grpc.server(None)\n" for i in range(n))
+    code = (
+        f"import grpc\n\n\ndef get_channel(address):\n{channels}    return c0\n\n\n"
+        f"def get_server():\n{servers}    return s0\n"
+    )
+    return {"app.py": code}
+
+
+def python_server_methods_of_a_factory(n: int) -> Files:
+    """A function of `n` statements that returns a `uvicorn.Server`, and `n` calls of
+    `serve()` on what it makes, and of `run()` on an app a Flask factory of `n` statements
+    makes (the factory's return read, `_factory_makes`): each factory walked once."""
+    body = "".join(f"    x{i} = {i}\n" for i in range(n))
+    code = (
+        "import flask\nimport uvicorn\n\n\n"
+        f"def make():\n{body}    return uvicorn.Server(None)\n\n\n"
+        f"def create_app():\n{body}    app = flask.Flask(__name__)\n    return app\n\n\n"
+        "def main():\n    server = make()\n    app = create_app()\n"
+        + "    server.serve()\n    app.run(debug=True)\n"
+        * n
+    )
+    return {"app.py": code}
+
+
+def python_sigterm_in_every_function(n: int) -> Files:
+    """`n` functions, each registering a SIGTERM handler (parse_calls.signal_functions:
+    the function each registration is in), found by a search, not a scan of them all."""
+    code = "import signal\n\n\n" + "".join(
+        f"def f{i}():\n    signal.signal(signal.SIGTERM, print)\n" for i in range(n)
+    )
+    return {"app.py": code}
+
+
+def python_settings_subclasses(n: int) -> Files:
+    """A pydantic settings class of `n` fields and `n` subclasses of it, each adding a
+    field and made once (parse_settings.settings_chain): the base is read again for its
+    subclasses only up to MAX_INHERITED, not `n` times (`n` x `n` fields)."""
+    code = (
+        "from pydantic_settings import BaseSettings\n\n\nclass A(BaseSettings):\n"
+        + "".join(f"    f{i}: str = 'x'\n" for i in range(n))
+        + "".join(f"\n\nclass B{i}(A):\n    g: str = 'y'\n\n\nb{i} = B{i}()\n" for i in range(n))
+    )
+    return {"settings.py": code}
+
+
 SERVICE = (
     "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n"
     "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n"
@@ -3539,6 +3609,21 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Python: 3000 channels in methods over a 3000-attribute plain settings class imported": (
         lambda: python_settings_class_attributes(3000)
     ),
+    "Python: 5000 servers each handed 5000 times down to a health registration": (
+        lambda: python_servers_of_the_health_service(5000)
+    ),
+    "Python: helpers making 5000 channels and 5000 servers, returning one of each": (
+        lambda: python_helpers_making_many(5000)
+    ),
+    "Python: 5000 server.serve() and app.run() of factories of 5000 statements": (
+        lambda: python_server_methods_of_a_factory(5000)
+    ),
+    "Python: 20000 functions each registering a SIGTERM handler": (
+        lambda: python_sigterm_in_every_function(20_000)
+    ),
+    "Python: a settings class of 10000 fields and 10000 subclasses of it": (
+        lambda: python_settings_subclasses(10_000)
+    ),
     "Go: 3000 env helpers read 12000 times, 3000 Clients posting": (
         lambda: go_env_helpers_and_clients(3000)
     ),
@@ -4016,6 +4101,24 @@ def service_ports_judged(ports: int) -> None:
     assert len(index.port_targets(service, service_ports(service)[0])) == 2
 
 
+def reach_through_unparsed_modules(calls: int, imports: int) -> None:
+    """An entry point calling `calls` functions of a module the reader gave no syntax tree
+    (code/reach.py: it calls each name it imports, from each of its functions), which
+    imports `imports` names from nowhere in the tree: that module's calls are read once
+    for all its functions, and MAX_MODULE_CALLS of them, not once a function."""
+    from k8slb.code.facts import CodeFacts
+    from k8slb.code.reach import reached_signal
+
+    entry = CodeFacts("app/main.py", "python", project="app", calls_read=True)
+    entry.function_calls = {"": tuple(f"lib:f{i}" for i in range(calls))}
+    lib = CodeFacts("app/lib.py", "python", project="app")
+    lib.imports = tuple((0, f"nowhere.a{i}") for i in range(imports))
+    modules = {"app/main.py": entry, "app/lib.py": lib}
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    assert reached_signal(modules, "app/main.py", ("",)) is None
+    signal.setitimer(signal.ITIMER_PROF, 0)
+
+
 # Cases that ask one reader directly, in the child, rather than a run over files.
 DIRECT: dict[str, Callable[[], None]] = {
     "a chart's template placed: one key 20000 times, 20000 items, 300 lists of 64": (
@@ -4050,6 +4153,9 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "a Service of 20000 ports over two Deployments: its scraped ports, its gRPC evidence": (
         lambda: service_ports_judged(20000)
+    ),
+    "Python's reach: 1000 functions of a module with no tree, importing 100000 names": (
+        lambda: reach_through_unparsed_modules(1000, 100_000)
     ),
 }
 

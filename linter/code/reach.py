@@ -13,7 +13,8 @@ the program's handler, and one of the same package that the program never calls 
 (a module imported for another function). Calls k8slb cannot follow (a method, a
 function handed on as a value) reach nothing. A module the Python reader gives no syntax
 tree (none of the words it looks for is in it: code/facts.py's WATCHED) is taken to call
-each function it imports by name, from each of its functions. MAX_REACHED functions are
+each function it imports by name (MAX_MODULE_CALLS at most, as a parsed module keeps),
+from each of its functions: all of them one step of the walk. MAX_REACHED functions are
 followed at most."""
 
 from __future__ import annotations
@@ -21,12 +22,13 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Iterable, Mapping
+from itertools import islice
 
 from k8slb.code.facts import CodeFacts
 from k8slb.code.projects import module_files, package_roots
+from k8slb.languages.python.parse_calls import MAX_MODULE_CALLS, MODULE
 
 MAX_REACHED = 2000  # functions followed from one entry point
-MODULE = ""  # parse_calls' key of a module's own code
 
 
 def _packages(modules: Mapping[str, CodeFacts]) -> dict[str, set[str]]:
@@ -58,6 +60,12 @@ class _Reach:
         found = self.packages.get(head, set())
         return sorted(found) if len(found) == 1 else []
 
+    def step(self, path: str, function: str) -> tuple[str, str]:
+        """A function of a module as the walk follows it: any function of a module the
+        reader gave no syntax tree is its own code, as each calls the same (_imported)."""
+        facts = self.modules.get(path)
+        return (path, MODULE) if facts is not None and not facts.calls_read else (path, function)
+
     def target(self, importer: CodeFacts, call: str) -> tuple[str, str] | None:
         """The module (its path) and function a call of `importer` names (parse_calls'
         `module:name`, or a function of its own)."""
@@ -82,12 +90,13 @@ def _imported(facts: CodeFacts) -> tuple[str, ...]:
     """The calls of a module the reader gave no syntax tree (none of the words it looks
     for is in it): each name it imports from a module (`from a.b import c`: `a.b:c`), as
     a module imports a function to call it; one it imports whole calls nothing."""
-    return tuple(
+    calls = (
         f"{'.' * level}{module}:{name}"
         for level, dotted in facts.imports
         if "." in dotted or level
         for module, _, name in [dotted.rpartition(".")]
     )
+    return tuple(islice(calls, MAX_MODULE_CALLS))
 
 
 def reached_signal(
@@ -97,7 +106,7 @@ def reached_signal(
     SIGTERM handler or runs a server that installs one; None when none is reached."""
     reach = _Reach(modules)
     start = os.path.normpath(entry)
-    queue = deque((start, function) for function in functions)
+    queue = deque(dict.fromkeys(reach.step(start, function) for function in functions))
     seen = set(queue)
     while queue and len(seen) <= MAX_REACHED:
         path, function = queue.popleft()
@@ -111,7 +120,7 @@ def reached_signal(
         for call in calls:
             target = reach.target(facts, call)
             if target is not None:
-                ahead += [target, (target[0], MODULE)]
+                ahead += [reach.step(*target), (target[0], MODULE)]
         for step in ahead:
             if step not in seen:
                 seen.add(step)

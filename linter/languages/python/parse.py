@@ -65,8 +65,8 @@ from k8slb.languages.python.parse_envhelpers import EnvReader
 from k8slb.languages.python.parse_made import (
     MAX_MADE_CALLS,
     MAX_PASSED,
+    HealthOnly,
     returned_names,
-    serves_only_health,
 )
 from k8slb.languages.python.parse_names import Scope
 from k8slb.languages.python.parse_order import (
@@ -77,7 +77,11 @@ from k8slb.languages.python.parse_order import (
     function_of,
 )
 from k8slb.languages.python.parse_routes import WEB_WORDS, collect_routes
-from k8slb.languages.python.parse_settings import settings_fields
+from k8slb.languages.python.parse_settings import (
+    MAX_INHERITED,
+    settings_chain,
+    settings_fields,
+)
 from k8slb.languages.python.parse_shutdown import is_sleep, is_stop, signal_pauses
 from k8slb.languages.python.parse_values import Values, _parameter, keyword_argument
 from k8slb.reading.encodings import python_codec
@@ -488,9 +492,12 @@ class _Collector(Values):
         self.sites: list[_Site] = []
         # the module-level settings classes by name: what a subclass of one derives from
         self.settings_nodes: dict[str, ast.ClassDef] = {}
+        self.settings_sizes: dict[int, int] = {}  # by class: its syntax nodes
+        self.inherited_left = MAX_INHERITED  # of them read again for subclasses
         # calls of other modules' functions whose result is kept or bound (parse_made.py)
         self.made_calls: list[tuple[ast.Call, Imported, Scope, Parents]] = []
         self.made_asked = 0
+        self.health_only: HealthOnly | None = None  # its servers' services, once asked
         self.stops: list[tuple[ast.Call, str, bool, Scope, tuple[ast.AST, ...]]] = []
         self.places: Places = {}  # parse_order's: each block's statements' places
         self.listens: list[tuple[ast.Call, str, Scope]] = []
@@ -506,6 +513,7 @@ class _Collector(Values):
         self.calls: list[tuple[ast.AST, str]] = []
         self.server_methods: list[tuple[ast.Call, Scope]] = []
         self.unpacked: dict[int, dict[str, str]] = {}  # by function: _unpacked_class
+        self.factories: dict[int, str | None] = {}  # by function: _factory_makes
         self.sleeps: list[tuple[ast.Call, Scope, tuple[ast.AST, ...]]] = []
         self.stoppers: list[tuple[ast.Call, tuple[ast.AST, ...]]] = []
         # the module's own functions by name (`create_app`): what a factory returns
@@ -835,14 +843,24 @@ class _Collector(Values):
                 self.functions[node.name] = node
         if isinstance(node, ast.ClassDef):
             self._health_class(node)
-            fields = (
-                settings_fields(node, self.qualified, self.settings_nodes)
-                if scope.parent is None
-                else None
-            )
-            if fields is not None:
-                self.settings_classes[node.name] = fields
-                self.settings_nodes[node.name] = node
+            if scope.parent is None:
+                self._settings_class(node)
+
+    def _settings_class(self, node: ast.ClassDef) -> None:
+        """A module-level settings class's fields (parse_settings.py), read through the
+        settings classes of the module it derives from while MAX_INHERITED lasts."""
+        chain = settings_chain(node, self.qualified, self.settings_nodes)
+        if chain is None:
+            return
+        inherited = sum(self.settings_sizes[id(base)] for base in chain[1:])
+        if inherited > self.inherited_left:
+            return  # its bases read for too many subclasses already: its fields unknown
+        self.inherited_left -= inherited
+        fields = settings_fields(chain, self.qualified)
+        if fields is not None:
+            self.settings_classes[node.name] = fields
+            self.settings_nodes[node.name] = node
+            self.settings_sizes[id(node)] = sum(1 for _ in ast.walk(node))
 
     def _assign(self, node: ast.Assign, parents: Parents, scope: Scope, keyboard: bool) -> None:
         if self.routed is not None:
@@ -989,7 +1007,13 @@ class _Collector(Values):
     def _factory_makes(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
         """What an app factory returns (`create_app` that makes `app = Flask(__name__)`,
         adds its routes and ends with `return app`): the qualified name of the call that
-        made it, when every `return` of the function gives the same one."""
+        made it, when every `return` of the function gives the same one. Each function
+        walked once, however many calls of a method of what it makes ask it."""
+        if id(function) not in self.factories:
+            self.factories[id(function)] = self._walk_factory(function)
+        return self.factories[id(function)]
+
+    def _walk_factory(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
         bindings: dict[str, list[ast.expr]] = defaultdict(list)
         returned: list[ast.expr | None] = []
         stack: list[ast.AST] = list(function.body)
@@ -1382,14 +1406,16 @@ class _Collector(Values):
 
     def _health_only(self, site: _Site, name: str | None) -> bool:
         """Whether the server bound to `name` serves only the health service
-        (parse_made.serves_only_health), read in its function, or the module's code."""
+        (parse_made.HealthOnly), read in its function, or the module's code."""
         if name is None or "." in name:
             return False
+        if self.health_only is None:
+            self.health_only = HealthOnly(self.functions, self._adds_health)
         home = _function_of(site.scope) or site.parents[0]
-        only = serves_only_health(
-            home, name, self.functions, lambda call: self.qualified(call.func) == ADD_HEALTH
-        )
-        return bool(only)
+        return bool(self.health_only.serves_only_health(home, name))
+
+    def _adds_health(self, call: ast.Call) -> bool:
+        return self.qualified(call.func) == ADD_HEALTH
 
     def _resolve_http(self, site: _Site) -> None:
         http2 = keyword_argument(site.keywords, "http2")

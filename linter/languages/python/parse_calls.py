@@ -15,6 +15,7 @@ run as a program ("__main__")."""
 from __future__ import annotations
 
 import ast
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 
 from k8slb.code.facts import Imported, Loc
@@ -112,10 +113,13 @@ def signal_functions(tree: ast.Module, places: Iterable[Loc]) -> frozenset[str]:
             spans.append((statement.lineno, end, None))
         elif isinstance(statement, ast.If) and _is_main_check(statement.test):
             spans.append((statement.lineno, end, MAIN))
+    # the module's top-level statements neither overlap nor go back: the span a line is in
+    # is the last one starting at or before it, if it reaches the line
+    firsts = [first for first, _, _ in spans]
     found: set[str] = set()
     for place in places:
-        held = [name for first, last, name in spans if first <= place.line <= last]
-        name = held[0] if held else MODULE
+        at = bisect_right(firsts, place.line) - 1
+        name = spans[at][2] if at >= 0 and place.line <= spans[at][1] else MODULE
         if name is not None:
             found.add(name)
     return frozenset(found)

@@ -16,9 +16,8 @@ else (no other call it is handed to, no return, no store), and never guesses bey
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
-
-from k8slb.languages.python.parse_ast import dotted
+from collections.abc import Callable
+from functools import lru_cache
 
 # budgets: the calls of other modules' functions a module records (Channel.made_by, a
 # server's made_by), and the values each passes
@@ -34,9 +33,10 @@ _HANDED_DEPTH = 2
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
+@lru_cache(maxsize=64)
 def returned_names(function: Function) -> frozenset[str]:
     """The names the function's own `return` statements return (`return channel`), not
-    those of the functions nested in it."""
+    those of the functions nested in it (each function walked once for all its sites)."""
     found: set[str] = set()
     stack: list[ast.AST] = list(function.body)
     while stack:
@@ -49,84 +49,102 @@ def returned_names(function: Function) -> frozenset[str]:
     return frozenset(found)
 
 
-def serves_only_health(
-    home: ast.AST,
-    name: str,
-    functions: dict[str, Function],
-    is_health: Callable[[ast.Call], bool],
-    depth: int = 0,
-) -> bool | None:
-    """Whether the server `name` names in `home` (a function, or the module) is given
-    the standard health service and nothing else: each mention of it is a call of one of
-    its own methods (`server.start()`), the server argument of a health registration, or
-    the argument of a function of the module that itself uses its parameter only so.
-    True with a health registration seen, None with none (nothing registered here), False
-    for any other use (another registration, a return, a store, a call of code elsewhere)."""
-    health = False
-    parents: dict[int, ast.AST] = {}
-    for node in _walk(home, parents):
-        if not (isinstance(node, ast.Name) and node.id == name):
-            continue
-        if not isinstance(node.ctx, ast.Load):
-            if depth or not isinstance(parents.get(id(node)), ast.Assign):
-                return False  # a parameter rebound, or the server bound another way
-            continue
-        parent = parents.get(id(node))
-        if isinstance(parent, ast.Attribute):
-            call = parents.get(id(parent))
-            if not (
-                parent.attr in SERVER_METHODS and isinstance(call, ast.Call) and call.func is parent
-            ):
+# a name's mention: the Name, its parent, its grandparent, its place among a call's arguments
+_Use = tuple[ast.Name, ast.AST | None, ast.AST | None, int | None]
+
+
+class HealthOnly:
+    """`serves_only_health` of a module's servers: each place (a function, the module)
+    walked once for every name it uses, each (place, name, depth) judged once, so that
+    many servers, and calls that hand one on many times, cost what the module's size
+    does."""
+
+    def __init__(
+        self, functions: dict[str, Function], is_health: Callable[[ast.Call], bool]
+    ) -> None:
+        self.functions = functions
+        self.is_health = is_health
+        self.uses: dict[int, dict[str, list[_Use]]] = {}  # by place: _uses
+        self.judged: dict[tuple[int, str, int], bool | None] = {}
+
+    def serves_only_health(self, home: ast.AST, name: str, depth: int = 0) -> bool | None:
+        """Whether the server `name` names in `home` (a function, or the module) is given
+        the standard health service and nothing else: each mention of it is a call of one
+        of its own methods (`server.start()`), the server argument of a health
+        registration, or the argument of a function of the module that itself uses its
+        parameter only so. True with a health registration seen, None with none (nothing
+        registered here), False for any other use (another registration, a return, a
+        store, a call of code elsewhere)."""
+        key = (id(home), name, depth)
+        if key not in self.judged:
+            self.judged[key] = self._judged(home, name, depth)
+        return self.judged[key]
+
+    def _judged(self, home: ast.AST, name: str, depth: int) -> bool | None:
+        health = False
+        for node, parent, grandparent, place in self._uses(home).get(name, ()):
+            if not isinstance(node.ctx, ast.Load):
+                if depth or not isinstance(parent, ast.Assign):
+                    return False  # a parameter rebound, or the server bound another way
+                continue
+            if isinstance(parent, ast.Attribute):
+                if not (
+                    parent.attr in SERVER_METHODS
+                    and isinstance(grandparent, ast.Call)
+                    and grandparent.func is parent
+                ):
+                    return False
+                continue
+            if not isinstance(parent, ast.Call) or place is None:
                 return False
-            continue
-        if not isinstance(parent, ast.Call) or node not in parent.args:
-            return False
-        if is_health(parent):
-            if parent.args.index(node) != 1:
+            if self.is_health(parent):
+                if place != 1:
+                    return False
+                health = True
+                continue
+            handed = self._handed(parent, place, depth)
+            if handed is False:
                 return False
-            health = True
-            continue
-        handed = _handed(parent, parent.args.index(node), functions, is_health, depth)
-        if handed is False:
+            health = health or bool(handed)
+        return True if health else None
+
+    def _handed(self, call: ast.Call, index: int, depth: int) -> bool | None:
+        """`serves_only_health` of the parameter a call of one of the module's functions
+        gives the server to (`setup_health(server)`); False for a call of anything else."""
+        functions = self.functions
+        function = functions.get(call.func.id) if isinstance(call.func, ast.Name) else None
+        if (
+            function is None
+            or depth >= _HANDED_DEPTH
+            or any(isinstance(a, ast.Starred) for a in call.args[: index + 1])
+        ):
             return False
-        health = health or bool(handed)
-    return True if health else None
+        positional = [*function.args.posonlyargs, *function.args.args]
+        if index >= len(positional):
+            return False
+        return self.serves_only_health(function, positional[index].arg, depth + 1)
 
-
-def _handed(
-    call: ast.Call,
-    index: int,
-    functions: dict[str, Function],
-    is_health: Callable[[ast.Call], bool],
-    depth: int,
-) -> bool | None:
-    """`serves_only_health` of the parameter a call of one of the module's functions gives
-    the server to (`setup_health(server)`); False for a call of anything else."""
-    function = functions.get(call.func.id) if isinstance(call.func, ast.Name) else None
-    if (
-        function is None
-        or depth >= _HANDED_DEPTH
-        or any(isinstance(a, ast.Starred) for a in call.args[: index + 1])
-    ):
-        return False
-    positional = [*function.args.posonlyargs, *function.args.args]
-    if index >= len(positional):
-        return False
-    return serves_only_health(function, positional[index].arg, functions, is_health, depth + 1)
-
-
-def _walk(home: ast.AST, parents: dict[int, ast.AST]) -> Iterator[ast.AST]:
-    """Every node under `home` (the functions nested in it too: a closure that stops the
-    server), each child's parent recorded before the child is given."""
-    stack: list[ast.AST] = [home]
-    while stack:
-        node = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            parents[id(child)] = node
-            stack.append(child)
-        yield node
-
-
-def callee_name(call: ast.Call) -> str:
-    """The last part of what a call calls (`get_channel` of `grpc_utils.get_channel()`)."""
-    return dotted(call.func).rsplit(".", 1)[-1]
+    def _uses(self, home: ast.AST) -> dict[str, list[_Use]]:
+        """Each name's mentions under `home` (the functions nested in it too: a closure
+        that stops the server), with the mention's parent and grandparent, and its place
+        among the arguments of the call it is one of (None for none)."""
+        found = self.uses.get(id(home))
+        if found is not None:
+            return found
+        found = self.uses[id(home)] = {}
+        parents: dict[int, ast.AST] = {}
+        places: dict[int, int] = {}
+        stack: list[ast.AST] = [home]
+        while stack:
+            node = stack.pop()
+            for child in ast.iter_child_nodes(node):
+                parents[id(child)] = node
+                stack.append(child)
+            if isinstance(node, ast.Call):
+                places.update((id(argument), at) for at, argument in enumerate(node.args))
+            elif isinstance(node, ast.Name):
+                parent = parents.get(id(node))
+                grandparent = parents.get(id(parent)) if parent is not None else None
+                use = (node, parent, grandparent, places.get(id(node)))
+                found.setdefault(node.id, []).append(use)
+        return found

@@ -35,6 +35,10 @@ _NAMING = {True: ("alias", "validation_alias"), False: ("env",)}
 
 # how many classes of the module a settings class may derive through
 MAX_CHAIN = 8
+# the syntax nodes of base classes a module's settings classes may read through
+# inheritance, all told (each subclass reads its bases again): past it, a subclass is
+# not read as one, its fields unknown
+MAX_INHERITED = 100_000
 _UNSET = object()  # a setting a class leaves to its bases (and they to the default)
 
 
@@ -62,17 +66,13 @@ def settings_chain(
 
 
 def settings_fields(
-    node: ast.ClassDef,
-    qualified: Callable[[ast.expr], str | None],
-    known: Mapping[str, ast.ClassDef] | None = None,
+    chain: list[ast.ClassDef], qualified: Callable[[ast.expr], str | None]
 ) -> dict[str, EnvRef] | None:
-    """Each field's variable and default of a settings class (its own and those of the
-    module's settings classes it derives from, `known` by name, each read with the
-    nearest prefix and case set along the way); None for another class. A field whose
-    default is not a string (`Field(...)`, which may alias it) is unknown."""
-    chain = settings_chain(node, qualified, known or {})
-    if chain is None:
-        return None
+    """Each field's variable and default of a settings class, its own and those of the
+    module's settings classes it derives from (its `settings_chain`), each read with the
+    nearest prefix and case set along the way; None where a prefix or case cannot be
+    read. A field whose default is not a string (`Field(...)`, which may alias it) is
+    unknown."""
     prefixes = [_env_prefix(c) for c in chain]
     prefix = next((p for p in prefixes if p is not _UNSET), "")
     if prefix is None:
