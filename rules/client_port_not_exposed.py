@@ -1,7 +1,8 @@
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from k8slb.code.facts import CodeFacts, EnvRef, Loc
 from k8slb.core.findings import Finding, Related, Severity
@@ -93,15 +94,26 @@ class ClientPortNotExposed(Rule):
     Cloud `@LoadBalanced` client (a RestTemplate, RestClient.Builder or WebClient.Builder
     that the bean Spring injects is a load-balanced one): its host is a service ID that
     discovery maps to the instances, each on its own port, neither a DNS name nor the
-    Service's port. It is an error where a container is known to run the code
-    (`k8slb explain-links`) or sets the address in its `env`, a warning where none is:
-    code that runs elsewhere (a CI
-    pipeline that starts a container of that name itself) may mean another by the name,
-    and `info` where, besides, no image is built from a folder that holds it (or only one
-    that no build names and no container's link leads to, or one only the tree's tests
-    start with Testcontainers), or where the containers that run its Node program start
-    an entry that loads it neither itself nor through what it loads (a routes file no
-    module requires).
+    Service's port.
+    The address is judged only against the Services deployed together with the code:
+    those applied with a workload whose container runs it (`k8slb explain-links`) or sets
+    the address in its `env` (the same chart's render, kustomization's build, or variant
+    folder of plain manifests, as the pods a Service selects are found), never a Service of
+    the same name that another chart or folder of the tree deploys (a repository of one
+    folder per chapter or variant, each with its own charts). There it is an error. Where
+    no container is known to run the module but one runs an image built from a folder that
+    holds it (its link names another entry of the same code), it is a warning, judged
+    against that container's Services. Where no container of the scanned manifests runs
+    the code or holds it in its image (code run only by docker-compose, a CI pipeline, a
+    chapter no chart deploys), it is `info`: which deployment's Services it would meet is
+    unknown, and a name there may be another's (a compose service's, whose port is the
+    container's own), so it is judged against every Service of that name and said only
+    as information, not silenced: the port may still be wrong where the code does run.
+    A warning is `info` where, besides, no image is built from a folder that holds
+    it (or only one that no build names and no container's link leads to, or one only the
+    tree's tests start with Testcontainers), or where the containers that run its Node
+    program start an entry that loads it neither itself nor through what it loads (a
+    routes file no module requires).
 
     ## Why it matters
     kube-proxy forwards only the ports a Service declares; a connection to any other port of
@@ -135,8 +147,8 @@ class ClientPortNotExposed(Rule):
             _CHANNEL.format(port=50052),
             language="python",
             manifests=GRPC_SERVICE + BACKEND,
-            severity=Severity.WARNING,
-            title="the same client, which no container is known to run: a warning",
+            severity=Severity.INFO,
+            title="the same client, which no container of the manifests runs or holds: info",
             at=(3, 11),
         ),
         Example(_CHANNEL.format(port=50051), findings=0, language="python", manifests=GRPC_SERVICE),
@@ -164,38 +176,51 @@ class ClientPortNotExposed(Rule):
         }
         for facts in context.judged_code():
             seen: set[tuple[int, int]] = set()
+            deployed = _deployed_with(context, facts)
             for value, loc, parse, what in self._clients(facts):
                 if (loc.line, loc.column) in seen:
                     continue
                 for destination in context.destinations(value, parse, facts):
                     if _default_written(value, destination, written):
                         continue
-                    finding = self._judge(context.index, destination, what)
+                    scope = deployed
+                    if destination.setting is not None:  # the workload that set it runs it
+                        scope = Deployed((destination.setting.workload,), running=True)
+                    finding = self._judge(context.index, destination, what, scope)
                     if finding is not None:
                         seen.add((loc.line, loc.column))
-                        yield self._weighed(context, facts, destination, loc, *finding)
+                        yield self._weighed(facts, scope, loc, *finding)
                         break
 
     def _weighed(
         self,
-        context: Context,
         facts: CodeFacts,
-        destination: Destination,
+        scope: Deployed,
         loc: Loc,
         message: tuple[str, ...],
         related: list[Related],
     ) -> Finding:
         """An error where a container is known to run the code, or gave it the address
-        through its `env`; a warning elsewhere: the name may be another's where the code
-        runs (a CI pipeline's container of that name)."""
-        if destination.setting is not None or context.links.running(facts.path):
+        through its `env`; a warning where a container's image only holds it (built from a
+        folder that holds the module, which the link does not show it running); `info`
+        where no container of the scanned manifests holds it: which deployment's Services
+        it meets, if any, is unknown."""
+        if scope.running:
             return self.code_finding(loc, message, related=related)
+        if scope.workloads:
+            message = (
+                *message,
+                "warning, not error: no container is known to run this module, though "
+                f"{scope.workloads[0].ref.display}'s image holds it (k8slb explain-links)",
+            )
+            return self.code_finding(loc, message, related=related, severity=Severity.WARNING)
         message = (
             *message,
-            "warning, not error: no container is known to run this code (k8slb "
-            "explain-links), and where it runs the name may be another's",
+            "info only: no container of the scanned manifests runs this code or holds it in "
+            "its image (k8slb explain-links), so which deployment's Services it meets is "
+            "unknown; where it runs the name may be another's",
         )
-        return self.code_finding(loc, message, related=related, severity=Severity.WARNING)
+        return self.code_finding(loc, message, related=related, severity=Severity.INFO)
 
     @staticmethod
     def _clients(facts: CodeFacts) -> Iterator[tuple[object, Loc, Parse, str]]:
@@ -210,7 +235,7 @@ class ClientPortNotExposed(Rule):
 
     @staticmethod
     def _judge(
-        index: Index, destination: Destination, what: str
+        index: Index, destination: Destination, what: str, scope: Deployed
     ) -> tuple[tuple[str, ...], list[Related]] | None:
         address: Address = destination.address
         port = address.port if address.port is not None else DEFAULT_PORTS.get(address.scheme)
@@ -221,6 +246,7 @@ class ClientPortNotExposed(Rule):
             for s in services_for_any_port(index, address, destination.namespace)
             if service_type(s) != "ExternalName"  # a name elsewhere: its ports are not here
             and not (is_headless(s) and not service_ports(s))  # pods on any port
+            and scope.together(index, s)
         ]
         reachable = [exposed(index, s) for s in named]
         if not named or any(port in ports for ports in reachable):
@@ -239,6 +265,44 @@ class ClientPortNotExposed(Rule):
             "connections to any other port are refused, so every call fails",
             f"dial {ports[0]}" if len(ports) == 1 else "dial one of the ports the Service exposes",
         ), related
+
+
+@dataclass(frozen=True)
+class Deployed:
+    """The workloads deployed with a module of code: those whose containers run it
+    (`running`), else those whose image holds it; none when no container of the
+    scanned manifests does."""
+
+    workloads: tuple[K8sObject, ...]
+    running: bool
+
+    def together(self, index: Index, service: K8sObject) -> bool:
+        """Whether the Service is applied with one of the workloads (Index.together: the
+        same chart's render, kustomization's build or plain files' variant), the only
+        Services the code meets there; with no workload, any Service may be."""
+        return not self.workloads or any(index.together(service, w) for w in self.workloads)
+
+
+def _deployed_with(context: Context, facts: CodeFacts) -> Deployed:
+    """The workloads whose containers run the module (links.py), else those whose
+    image is built from a folder that holds it (the link's folder): a link names the
+    module its container starts and what that loads, which may leave out a module the
+    image holds and another entry runs."""
+    runners = context.links.running(facts.path)
+    if runners:
+        return Deployed(tuple(link.workload for link in runners), running=True)
+    path = os.path.normpath(facts.path)
+    holders = tuple(
+        link.workload
+        for link in context.links.links
+        if not link.guessed and _within(path, os.path.normpath(link.folder))
+    )
+    return Deployed(holders, running=False)
+
+
+def _within(path: str, folder: str) -> bool:
+    """Whether a normalised relative path is the folder or under it (`.` holds all)."""
+    return folder in (".", path) or path.startswith(folder.rstrip("/") + "/")
 
 
 def _default_written(value: object, destination: Destination, written: set[str]) -> bool:
