@@ -166,16 +166,24 @@ class DbPoolNoRecycle(Rule):
     day or more, psycopg2's `SimpleConnectionPool` / `ThreadedConnectionPool`, which have
     no lifetime setting, and `asyncpg.create_pool` with `max_queries` of 10^8 or more
     (asyncpg's default, 50,000, replaces a busy connection often enough). Engines with
-    `NullPool` or `StaticPool`, SQLite and localhost URLs, per-call engines and test files
-    are not reported, nor a URL that is a variable's localhost default in the code (a
-    pydantic settings field's, `os.getenv`'s) when no container that runs the code sets
-    the variable, loads it through `envFrom` or may from a Secret. A pool of code that
+    `NullPool` or `StaticPool` (in the call, or in a `**kwargs` dict it is given), SQLite
+    and localhost URLs, per-call engines and test files are not reported, nor a URL
+    that is a variable's localhost default in the code (a pydantic settings field's,
+    `os.getenv`'s) when no container that runs the code sets the variable, loads it
+    through `envFrom` or may from a Secret. A pool of code that
     runs once is not reported either: code that only Jobs and CronJobs run (every
     container k8slb links to it), and a Go program under a folder named for migrations
     (`migrate`, `migrations`) that starts no server and listens to nothing (a migration
-    tool). `pool_recycle` given through a `**kwargs` dict counts: a dict literal or
-    `dict(...)` bound to the name, or a value stored under the key
-    (`kwargs["pool_recycle"] = 1800`).
+    tool). A per-call engine is a function's local, or one the function stores where it
+    would outlive the call (`self._engine`, a global) but ends on every path of that same
+    call: `self._engine.dispose()` (or a pool's `close()`) in a `finally:` of a `try` that
+    holds or follows the store, or after the store in the same block with no `return`
+    between; SQLAlchemy's `dispose()` closes the pool's connections, so none outlives the
+    call. One disposed under an `if`, or in another method (`close()`, `__del__`), is kept
+    as long as its object, and what a function that runs once (`main`, `run`) makes is
+    the process's, disposed at its end or not. `pool_recycle` given through a `**kwargs`
+    dict counts: a dict literal or `dict(...)` bound to the name, or a value stored under
+    the key (`kwargs["pool_recycle"] = 1800`).
 
     In Go: a `database/sql` pool from `sql.Open` (or sqlx's `Open`, `Connect` and their
     `Must`/`Context` forms, which open one; GORM's `gorm.Open(postgres.Open(dsn))` with

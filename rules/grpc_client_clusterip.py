@@ -268,7 +268,17 @@ class GrpcClientClusterIp(Rule):
     minutes) and has no balancing policy, so the advice is the server's maximum connection
     age, or a mesh, and no fix is offered. Read where made once (the module's top level,
     `main`, a constructor) or kept (an object's field, a top-level variable); one a
-    function makes and does not so keep is not read.
+    function makes and does not so keep is not read. NestJS's gRPC clients
+    (`@nestjs/microservices`: `ClientsModule.register([...])` and `registerAsync`,
+    `ClientProxyFactory.create(...)` in a provider's `useFactory`, the `@Client(...)`
+    decorator, each given `{transport: Transport.GRPC, options: {url}}`) are grpc-js
+    clients: NestJS's ClientGrpcProxy makes `new Client(options.url, credentials,
+    channelOptions)` for each service and keeps it for the application's life, with
+    grpc-js's default policy, pick_first, unless `channelOptions` give a service config.
+    Their target is `options.url` (a literal, `process.env.X`, or `@nestjs/config`'s
+    `config.get('X')`/`getOrThrow('X')`, read as the environment variable X; NestJS's
+    `localhost:5000` when not given). A value left for the user to fill
+    (`<USERS_SVC>:50051` in a ConfigMap) names no Service and is not judged.
 
     In Java (grpc-java): a channel builder (`ManagedChannelBuilder.forTarget`/`forAddress`,
     `Grpc.newChannelBuilder`, `Grpc.newChannelBuilderForAddress`, Netty's and OkHttp's)

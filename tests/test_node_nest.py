@@ -353,3 +353,109 @@ def test_clients_listed_under_clients_are_registered() -> None:
     ).replace("      },\n    ]),\n  ],\n})", "      },\n    ]}),\n  ],\n})")
     (channel,) = parse_typescript("billing.module.ts", text.encode()).channels
     assert channel.target == EnvRef("ORDERS_GRPC_URL")
+
+
+# A GraphQL gateway's module: a provider whose factory makes the gRPC client of the users
+# service with ClientProxyFactory, its url read through ConfigService from a ConfigMap.
+GATEWAY = """\
+import { Module } from '@nestjs/common';
+import { ConfigModule, ConfigService } from '@nestjs/config';
+import { ClientGrpcProxy, ClientProxyFactory, Transport } from '@nestjs/microservices';
+
+@Module({
+  imports: [ConfigModule],
+  providers: [
+    {
+      provide: 'USERS_CLIENT',
+      useFactory: (configService: ConfigService): ClientGrpcProxy => {
+        return ClientProxyFactory.create({
+          transport: Transport.GRPC,
+          options: {
+            url: configService.get<string>('USERS_GRPC_URL'),
+            package: 'users',
+            protoPath: 'users.proto',
+          },
+        });
+      },
+      inject: [ConfigService],
+    },
+  ],
+  exports: ['USERS_CLIENT'],
+})
+export class UsersModule {}
+"""
+GATEWAY_MANIFESTS = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: gateway
+data:
+  USERS_GRPC_URL: ADDRESS
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: users
+spec:
+  selector:
+    app: users
+  ports:
+    - port: 50051
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: users
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: users
+  template:
+    metadata:
+      labels:
+        app: users
+    spec:
+      containers:
+        - name: users
+          image: blog/users:1.0
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: gateway
+spec:
+  selector:
+    matchLabels:
+      app: gateway
+  template:
+    metadata:
+      labels:
+        app: gateway
+    spec:
+      containers:
+        - name: gateway
+          image: blog/gateway:1.0
+          envFrom:
+            - configMapRef:
+                name: gateway
+"""
+
+
+@pytest.mark.parametrize(
+    ("address", "lines"),
+    [("users:50051", [14]), ("<USERS_SVC>:50051", [])],
+    ids=["service", "placeholder"],
+)
+def test_a_provider_factorys_client_proxy_is_followed_through_a_config_map(
+    tmp_path: Path, address: str, lines: list[int]
+) -> None:
+    files = {
+        "gateway/src/users.module.ts": GATEWAY,
+        "gateway/package.json": "{}",
+        "deploy/k8s.yaml": GATEWAY_MANIFESTS.replace("ADDRESS", address),
+    }
+    found = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert [f.line for f in found] == lines
+    for finding in found:
+        assert "ClusterIP Service/users" in finding.message

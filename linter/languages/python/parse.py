@@ -61,6 +61,7 @@ from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
 from k8slb.languages.python.parse_ast import dotted
 from k8slb.languages.python.parse_calls import function_calls, signal_functions
+from k8slb.languages.python.parse_disposed import disposed_on_every_path
 from k8slb.languages.python.parse_envhelpers import EnvReader
 from k8slb.languages.python.parse_made import (
     MAX_MADE_CALLS,
@@ -1476,7 +1477,9 @@ class _Collector(Values):
     def _resolve_db(self, site: _Site) -> None:
         lifetime_arg = DB_POOLS[site.name]
         if site.name.startswith(("sqlalchemy", "sqlmodel")):
-            poolclass = keyword_argument(site.keywords, "poolclass")
+            poolclass = keyword_argument(site.keywords, "poolclass") or self._spread_keyword(
+                site, "poolclass"
+            )
             if poolclass is not None and dotted(poolclass).endswith(("NullPool", "StaticPool")):
                 return  # no pool: every checkout is a new connection
         url_index = 2 if site.name.startswith("psycopg2") else 0
@@ -1670,7 +1673,7 @@ def _kept_here(call: ast.Call, parents: tuple[ast.AST, ...]) -> bool | None:
         used = used or (statement is None and isinstance(node, ast.Attribute))
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             module = parents[0] if parents and isinstance(parents[0], ast.Module) else None
-            kept = _kept_by_function(node, statement, module)
+            kept = _kept_by_function(node, statement, module, parents)
             return False if kept is None and used else kept
         if isinstance(node, ast.ClassDef):
             return True
@@ -1682,6 +1685,7 @@ def _kept_by_function(
     function: ast.FunctionDef | ast.AsyncFunctionDef,
     statement: ast.AST | None,
     module: ast.Module | None,
+    parents: tuple[ast.AST, ...],
 ) -> bool | None:
     if function.name in ONCE_FUNCTIONS:
         return True
@@ -1691,13 +1695,15 @@ def _kept_by_function(
             return True
     if isinstance(statement, ast.Return):
         return None  # a factory: what the caller does with it tells
-    if isinstance(statement, ast.Assign):
-        if any(_outlives(t, function, module) for t in statement.targets):
-            return True
-        names = [t.id for t in statement.targets if isinstance(t, ast.Name)]
-        return bool(names) and names[0] in _stored_in_attributes(function)
-    if isinstance(statement, ast.AnnAssign):
-        return _outlives(statement.target, function, module)
+    if isinstance(statement, ast.Assign | ast.AnnAssign):
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        kept = [t for t in targets if _outlives(t, function, module)]
+        if kept:  # stored to outlive the call, unless the call ends it on every path
+            return not disposed_on_every_path(statement, kept, parents)
+        names = [t.id for t in targets if isinstance(t, ast.Name)]
+        return isinstance(statement, ast.Assign) and (
+            bool(names) and names[0] in _stored_in_attributes(function)
+        )
     return False
 
 
