@@ -4291,8 +4291,9 @@ class _Finder:
                 if build is not None and _binary(build) == ran:
                     named.setdefault(build.package, build)
             builds = made or tuple(named.values())
-            if not builds:  # none read writes it: Go's name for a program of the tree
-                return self._prebuilt_main(ran, dockerfile, context)
+            prebuilt = None if builds else self._prebuilt_main(ran, dockerfile, context)
+            if prebuilt is not None:  # none read writes it: Go's name for a program of the tree
+                return prebuilt
         elif not builds and not ran:
             # no program named (a kustomize base's, its overlay setting the command): the
             # one binary built on the host that the image copies, and nothing else
