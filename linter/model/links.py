@@ -20,8 +20,10 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    scanned packages it imports (of `go install ./...`, every program built, the one the
    container's `command`/`args` names as a binary; none named, no link); of a binary it
    copies from the context, built on the host, the `go build` of a Tiltfile's command
-   string, a Makefile's, a script's: none read, no link when the folder found is not one
-   Go program's (the top, a library copied beside it). A Makefile's recipe is read with
+   string, a Makefile's, a script's: none read, from a Dockerfile kept in a folder of no
+   code (`build/docker/edge/`), the one `main` package of the tree Go names as the binary
+   (`cmd/edge`), else no link when the folder found is not one Go program's (the top, a
+   library copied beside it, that folder of no code). A Makefile's recipe is read with
    the variables the file sets (`$(GO) build -o $(BINDIR) ...`), an `-o` folder (one its
    recipe `mkdir`s, one ending with `/`, or given several packages) naming each binary
    for its package, an import path (`example.com/shop/cmd/api`) the folder its go.mod
