@@ -21,3 +21,41 @@ def shell_words(line: str, *, comments: bool = False) -> list[str]:
     if line.isascii() and _NOT_PLAIN.isdisjoint(line):
         return line.split()  # what shlex gives such a line, without its character loop
     return shlex.split(line, comments=comments)
+
+
+# The shell's control operators, each a word of its own: they end a simple command.
+CONTROL_OPERATORS = frozenset({"&&", "||", ";", ";;", "|", "|&", "&"})
+# The shell's redirection operators, longest first (`2>&1`, `>log`, `2>/dev/null`,
+# `&>out`, `<<<word`), after a file descriptor's number or none.
+_REDIRECTIONS = ("&>>", "&>", "<<<", "<<-", "<<", ">>", ">&", "<&", ">|", "<>", ">", "<")
+
+
+def redirection(word: str) -> int:
+    """How many words a redirection that starts at `word` takes: 1 with its target in it
+    (`2>&1`, `>build.log`), 2 when its target is the next word (`> build.log`, `2>
+    /dev/null`), 0 when the word is no redirection (a word the shell split on a quote
+    that holds `>` is taken as one: shlex gives it without its quotes)."""
+    rest = word.lstrip("0123456789")
+    for operator in _REDIRECTIONS:
+        if rest.startswith(operator):
+            return 1 if rest[len(operator) :] else 2
+    return 0
+
+
+def command_words(words: list[str]) -> list[str]:
+    """The words of a command line's first simple command: up to its first control
+    operator (`&&`, `;`, `|`, ...), less its redirections and their targets (`docker build
+    -t x ../.. 2>&1 | sed ...` is `docker build -t x ../..`)."""
+    found: list[str] = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word in CONTROL_OPERATORS:
+            break
+        taken = redirection(word)
+        if taken:
+            index += taken
+            continue
+        found.append(word)
+        index += 1
+    return found

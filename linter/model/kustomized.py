@@ -1,9 +1,13 @@
 """The labels kustomize adds, on resource files read as written (no `--kustomize`): a
-kustomization's `commonLabels` and `labels:` put on the objects of the files it names
-itself, where kustomize's default field specs put them, so that a Service written with
+kustomization's `commonLabels` and `labels:` put on the objects of the files its build
+holds, where kustomize's default field specs put them, so that a Service written with
 `selector: {}` selects the pods its kustomization labels (reading/kustomization.py reads
-them). A file two kustomizations name with different labels gets none (which build is
-deployed is not known), and so do a base's files from an overlay above it.
+them). Kustomize runs a kustomization's label transformers on everything it accumulates,
+so an overlay's labels reach the objects of its bases (folders that are kustomizations)
+and components too, through every level: a file gets the labels of each way from a
+build's top (a kustomization no other names) to it, together. A file whose ways add
+different labels gets none (which build is deployed is not known), nor does one a way
+gives one label two values of.
 
 And the files a kustomization leaves out (`left_out`): YAML beside a kustomization, or in
 a folder below one from which it lists other files, that no build of the run holds is not
@@ -56,13 +60,111 @@ def _agreed(added: Iterable[AddedLabels]) -> dict[str, AddedLabels]:
     return {path: labels for path, labels in by_file.items() if path not in refused}
 
 
+# Budgets of the builds walked for the labels they add: the kustomizations one build
+# passes through, deep, and the (file, way to it) pairs a run notes.
+MAX_LABELLED_DEPTH = 32
+MAX_LABELLED_PAIRS = 200_000
+
+
+def _kustomization_of(entry: str, kustomizations: Mapping[str, KustomizationParts]) -> str | None:
+    """The kustomization an entry of `resources:` or `components:` is (a folder), if read."""
+    for name in KUSTOMIZATION_FILES:
+        path = os.path.normpath(os.path.join(entry, name))
+        if path in kustomizations:
+            return path
+    return None
+
+
+def _ways(
+    kustomizations: Mapping[str, KustomizationParts], own: Mapping[str, AddedLabels]
+) -> dict[str, list[tuple[AddedLabels, ...]]] | None:
+    """Each resource file the builds hold, with the labels each way to it from a build's
+    top adds (its kustomization's and those of every kustomization it is reached through:
+    kustomize runs a kustomization's label transformers on all it accumulates, its bases'
+    and components' objects too). A top is a kustomization no other names; a base built
+    alone as well is not known to be deployed so. None in a loop or past the budgets."""
+    inner = {
+        entry: _kustomization_of(entry, kustomizations)
+        for parts in kustomizations.values()
+        for entry in (*parts.resources, *parts.components)
+    }
+    reached = {found for found in inner.values() if found is not None}
+    ways: dict[str, list[tuple[AddedLabels, ...]]] = {}
+    visited: set[str] = set()
+    pairs = 0
+    for top in sorted(set(kustomizations) - reached):
+        stack: list[tuple[str, tuple[AddedLabels, ...], tuple[str, ...]]] = [(top, (), (top,))]
+        while stack:
+            path, chain, seen = stack.pop()
+            visited.add(path)
+            labels = own.get(path)
+            chain = (*chain, labels) if labels is not None else chain
+            parts = kustomizations[path]
+            for entry in (*parts.resources, *parts.components):
+                below = inner.get(entry)
+                if below is None:
+                    pairs += 1
+                    if pairs > MAX_LABELLED_PAIRS:
+                        return None
+                    ways.setdefault(entry, []).append(chain)
+                elif below in seen or len(seen) >= MAX_LABELLED_DEPTH:
+                    return None  # a loop kustomize refuses, or past the budget
+                else:
+                    stack.append((below, chain, (*seen, below)))
+    return ways if len(visited) == len(kustomizations) else None  # (a loop with no top)
+
+
+def _combined(file: str, chain: tuple[AddedLabels, ...]) -> AddedLabels | None:
+    """The labels a way adds to a file: every kustomization's on it together; None when two
+    of them give one label different values (the outer one wins in kustomize, but where
+    each writes it is not kept apart here: none is added rather than a guess)."""
+    sets: tuple[dict[str, str], dict[str, str], dict[str, str]] = ({}, {}, {})
+    values: dict[str, str] = {}
+    for labels in chain:
+        for found, pairs in zip(
+            sets, (labels.everywhere, labels.templates, labels.metadata), strict=True
+        ):
+            for key, value in pairs:
+                if values.setdefault(key, value) != value:
+                    return None
+                found[key] = value
+    everywhere, templates, metadata = (tuple(sorted(found.items())) for found in sets)
+    return AddedLabels(chain[-1].kustomization, (file,), everywhere, templates, metadata)
+
+
+def _through_builds(
+    added: Iterable[AddedLabels], kustomizations: Mapping[str, KustomizationParts]
+) -> dict[str, AddedLabels] | None:
+    """Each file the builds hold with the labels every way to it adds, where they all
+    agree (ways that add none aside, as a kustomization that adds none is); None when the
+    builds are not known (a loop, past the budgets)."""
+    own = {os.path.normpath(labels.kustomization): labels for labels in added}
+    ways = _ways(kustomizations, own)
+    if ways is None:
+        return None
+    by_file: dict[str, AddedLabels] = {}
+    for file, chains in ways.items():
+        made = {_combined(file, chain) for chain in set(chains) if chain}
+        if len(made) == 1 and (labels := made.pop()) is not None:
+            by_file[file] = labels
+    return by_file
+
+
 def labelled(
-    objects: list[K8sObject], added: Iterable[AddedLabels], rendered: Mapping[str, str]
+    objects: list[K8sObject],
+    added: Iterable[AddedLabels],
+    rendered: Mapping[str, str],
+    kustomizations: Mapping[str, KustomizationParts] | None = None,
 ) -> list[K8sObject]:
-    """The objects, each of a file read as written that a kustomization names replaced by a
-    copy with that kustomization's labels added as kustomize adds them (`rendered`: the
-    files a chart or a build made, left as they are)."""
-    by_file = _agreed(added)
+    """The objects, each of a file read as written that a kustomization's build holds
+    replaced by a copy with the labels that kustomization, and those it is reached
+    through from the top of its build, add as kustomize adds them (`rendered`: the files a
+    chart or a build made, left as they are; with no `kustomizations` known, or their
+    builds not, only the files each names itself)."""
+    added = list(added)
+    by_file = _through_builds(added, kustomizations) if kustomizations else None
+    if by_file is None:
+        by_file = _agreed(added)
     if not by_file:
         return objects
     return [

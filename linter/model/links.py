@@ -20,8 +20,10 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    scanned packages it imports (of `go install ./...`, every program built, the one the
    container's `command`/`args` names as a binary; none named, no link); of a binary it
    copies from the context, built on the host, the `go build` of a Tiltfile's command
-   string, a Makefile's, a script's: none read, no link when the folder found is not one
-   Go program's (the top, a library copied beside it). A Makefile's recipe is read with
+   string, a Makefile's, a script's: none read, from a Dockerfile kept in a folder of no
+   code (`build/docker/edge/`), the one `main` package of the tree Go names as the binary
+   (`cmd/edge`), else no link when the folder found is not one Go program's (the top, a
+   library copied beside it, that folder of no code). A Makefile's recipe is read with
    the variables the file sets (`$(GO) build -o $(BINDIR) ...`), an `-o` folder (one its
    recipe `mkdir`s, one ending with `/`, or given several packages) naming each binary
    for its package, an import path (`example.com/shop/cmd/api`) the folder its go.mod
@@ -157,6 +159,7 @@ from k8slb.languages import LANGUAGES
 from k8slb.model.index import Index
 from k8slb.model.objects import Container, flag_value, pod_template, pos_of
 from k8slb.model.runtimes import base_image
+from k8slb.model.scripts import PATH_FOLDERS, image_script
 from k8slb.model.well_known import docker_library
 from k8slb.reading.build_files import (
     OUTPUT_FOLDERS,
@@ -1314,6 +1317,7 @@ class _Finder:
         self._apart: dict[str, list[Dockerfile]] | None = None
         self._beside: dict[str, list[Dockerfile]] | None = None  # `cart.Dockerfile` by code
         self._programs: dict[str, list[str]] | None = None
+        self._mains_named: dict[str, list[str]] | None = None  # Go's binary name -> mains
         self._built: tuple[dict[str, set[str]], dict[str, int]] | None = None
         self._built_ends: dict[frozenset[str], set[str]] | None = None  # _path_ends, by words
         self._kind_names: frozenset[str] | None = None  # _kinds
@@ -3269,18 +3273,83 @@ class _Finder:
             return None  # a program of the image's PATH, not a file copied
         if posixpath.splitext(ran)[1]:
             return None  # a script's, a jar's: a file of code, not a binary
-        in_image = posixpath.normpath(posixpath.join(dockerfile.workdir, ran))
-        sources = [
-            os.path.normpath(os.path.join(context, s)) for s in dockerfile.sources_of(in_image)
-        ]
-        held = (*self.modules, *self.builds.scripts)
-        if not sources or any(s in held or self._held(s) for s in sources):
+        sources = self._binary_copied(ran, dockerfile, context)
+        if not sources:
             return None
         return (
             f"{dockerfile.path}: the image runs {ran}, copied from {sources[0]}, which the "
             "repository does not hold (a binary built outside the image) and no build read "
             f"makes; {folder} is no one Go program's folder: no code is linked"
         )
+
+    def _image_script(
+        self, argv: Sequence[object], dockerfile: Dockerfile, folder: str
+    ) -> str | None:
+        """The path of the shell script of the tree the image's program is, copied from the
+        build context `folder` (`bash ./bootstrap.sh`, `/entrypoint.sh`); None when not so."""
+        words = [str(word) for word in argv]
+        operand = bool(words) and posixpath.basename(words[0]) in ("sh", "bash", "ash", "dash")
+        if operand:  # a shell run on a script file: its first word past the flags
+            words = [word for word in words[1:] if not word.startswith("-")]
+        script = (
+            image_script(self.builds.scripts, dockerfile, folder, words[0], operand)
+            if words
+            else None
+        )
+        return script.path if script is not None else None
+
+    def _binary_copied(self, ran: str, dockerfile: Dockerfile, context: str) -> list[str]:
+        """Where in the tree the file the image runs as `ran` is copied from (from the build
+        context `context`), when the repository holds none of them: a binary built outside
+        the image: a path from the WORKDIR, and a name without a slash in the image's PATH
+        folders too, where the shell finds it (`command: [edge]`, `ADD edge /usr/local/bin`).
+        Empty when nothing copies it, or the tree holds what is copied."""
+        places = [posixpath.normpath(posixpath.join(dockerfile.workdir, ran))]
+        if "/" not in ran:
+            places += [posixpath.join(folder, ran) for folder in PATH_FOLDERS]
+        sources = [
+            os.path.normpath(os.path.join(context, s))
+            for in_image in places
+            for s in dockerfile.sources_of(in_image)
+        ]
+        held = (*self.modules, *self.builds.scripts)
+        if any(s in held or self._held(s) for s in sources):
+            return []
+        return sources
+
+    def _prebuilt_main(
+        self, ran: str, dockerfile: Dockerfile, context: str
+    ) -> tuple[GoBuild, str] | None:
+        """The Go program of an image that only copies a binary built outside it, from a
+        build context holding no code (`build/docker/edge/Dockerfile`: `ADD edge
+        /usr/local/bin`), when no build read writes that binary (a Makefile's `go build
+        -o $(OUT)/$(CMD) ./cmd/$(CMD)`, its variables set by pattern rules): the one `main`
+        package of the repository that Go names as the binary (`cmd/edge`), as `go build`
+        names what it writes for the package's folder. None when the context holds code
+        (its own program decides), the binary is not copied from it, or not exactly one
+        package is so named (then nothing is linked: never the folder of no code)."""
+        if not _NAME.fullmatch(ran) or posixpath.splitext(ran)[1] or not self.go.files:
+            return None
+        if self.by_folder.get(context) or self.by_folder.get(dockerfile.folder):
+            return None
+        if not self._binary_copied(ran, dockerfile, context):
+            return None
+        if self._mains_named is None:
+            self._mains_named = defaultdict(list)
+            for main in self.go.mains_below("."):
+                if not _vendored(main):
+                    self._mains_named[go_binary_name(main)].append(main)
+        mains = self._mains_named.get(ran, [])
+        if len(mains) != 1:
+            return None
+        # the line that runs it, where the image's own does (a command may set another)
+        said = next(
+            (s for s in (dockerfile.entrypoint_said, dockerfile.cmd_said) if s and ran in s.text),
+            Said(dockerfile.path, 1, dockerfile.path),
+        )
+        text = f"{said.text} (runs {ran}, a binary copied from {context} and built outside "
+        text += f"the image: {mains[0]} is the one main package that Go names so)"
+        return GoBuild(mains[0], ran, replace(said, text=text)), mains[0]
 
     def _runs_image_file(self, argv: Sequence[object], dockerfile: Dockerfile | None) -> str | None:
         """Why an image whose program is a file its last stage copies from another image
@@ -4090,6 +4159,13 @@ class _Finder:
             # a Go program whose Dockerfile is not known (a module's one `main`): it runs
             # the packages it imports, not the files of its folder alone
             return tuple(self.go.closure(folder)), folder
+        inner = dockerfile.folder if dockerfile is not None else folder
+        if dockerfile is not None and _below(inner, folder) and inner not in self.by_folder:
+            # a wide context (`docker build -f ./Dockerfile ../..`) whose Dockerfile's folder
+            # holds no module but the shell script the image runs, copied from there
+            script = self._image_script(argv, dockerfile, folder)
+            if script is not None and _within(script, inner):
+                return (), inner
         if (main := self._one_go_main_below(folder, dockerfile)) is not None:
             # the module's one program, and what it imports from the rest of the tree
             return tuple(self.go.closure(main)), folder
@@ -4108,7 +4184,6 @@ class _Finder:
                 # the Dockerfile's folder, not the code it copies in to prepare (a DB's)
                 return self._own_modules(dockerfile.folder), dockerfile.folder
             return self._own_modules(copied), copied  # a wide context: what the Dockerfile copies
-        inner = dockerfile.folder if dockerfile is not None else folder
         if (
             inner in self.by_folder
             and _below(inner, folder)
@@ -4254,6 +4329,9 @@ class _Finder:
                 if build is not None and _binary(build) == ran:
                     named.setdefault(build.package, build)
             builds = made or tuple(named.values())
+            prebuilt = None if builds else self._prebuilt_main(ran, dockerfile, context)
+            if prebuilt is not None:  # none read writes it: Go's name for a program of the tree
+                return prebuilt
         elif not builds and not ran:
             # no program named (a kustomize base's, its overlay setting the command): the
             # one binary built on the host that the image copies, and nothing else

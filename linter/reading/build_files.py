@@ -21,7 +21,7 @@ from typing import Any
 
 from k8slb.core import regex
 from k8slb.core.record import record
-from k8slb.core.shell_words import shell_words
+from k8slb.core.shell_words import CONTROL_OPERATORS, command_words, redirection, shell_words
 from k8slb.languages import LANGUAGES
 from k8slb.reading import java_builds, workflow_expressions
 from k8slb.reading.bazel_images import BAZEL_BUILD_FILES, bazel_images
@@ -2303,8 +2303,11 @@ def _docker_build_args(words: list[str]) -> tuple[list[str], str | None, str | N
     index = 0
     while index < len(words):
         word = words[index]
-        if word in ("&&", ";", "|", "||"):
+        if word in CONTROL_OPERATORS:
             break
+        if taken := redirection(word):  # `../.. 2>&1 | sed ...`: no path of the build
+            index += taken
+            continue
         flag, _, inline = word.partition("=")
         if flag in _BUILD_FLAGS_WITH_VALUE:
             value = inline if inline else (words[index + 1] if index + 1 < len(words) else "")
@@ -2355,7 +2358,7 @@ def _build_arg_values(words: list[str]) -> tuple[tuple[str, str], ...]:
     not literal kept as it is: what reads it sees it is unknown)."""
     found = []
     for index, word in enumerate(words):
-        if word in ("&&", ";", "|", "||"):
+        if word in CONTROL_OPERATORS:
             break
         flag, _, inline = word.partition("=")
         if flag == "--build-arg":
@@ -2581,8 +2584,7 @@ def _scratch_copy(
         words = [expand(word) for word in shell_words(line, comments=True)]
     except ValueError:
         return
-    end = next((i for i, word in enumerate(words) if word in ("&&", "||", ";", "|")), len(words))
-    words = words[1:end]
+    words = command_words(words)[1:]  # (`cp -R a b 2>/dev/null || true`: a and b)
     options = [word for word in words if word.startswith("-")]
     paths = [word for word in words if not word.startswith("-")]
     if len(paths) != 2 or not any(_RECURSIVE_COPY.fullmatch(word) for word in options):
@@ -4097,17 +4099,24 @@ _SHELL_KEYWORDS = frozenset({"then", "else", "do", "{", "!"})
 
 
 def _commands_where(script: str, workdir: str) -> Iterator[tuple[str, list[str]]]:
-    """The commands of a RUN line (its words split at `&&`, `||`, `;` and `|`, less the
-    `NAME=value` words before each), each with the folder it runs in: where its `cd`s
-    lead from the stage's WORKDIR (none past a `cd` to a folder not literal)."""
+    """The commands of a RUN line (its words split at `&&`, `||`, `;`, `|` and `&`, less
+    the `NAME=value` words before each and the redirections: `2>&1`), each with the
+    folder it runs in: where its `cd`s lead from the stage's WORKDIR (none past a `cd` to
+    a folder not literal)."""
     argv = _argv(_RUN_FLAGS.sub("", script))  # `RUN --mount=... go build`: the command
     try:
         words = shell_words(argv[2]) if argv[:2] == ("/bin/sh", "-c") else list(argv)
     except ValueError:
         return
     commands: list[list[str]] = [[]]
-    for word in words:
-        if word in ("&&", "||", ";", "|"):
+    index = 0
+    while index < len(words):
+        word = words[index]
+        taken = redirection(word)  # `2>&1`, `> build.log`: no argument of the command
+        index += taken or 1
+        if taken:
+            continue
+        if word in CONTROL_OPERATORS:
             commands.append([])
         elif word.endswith(";"):  # `]; then go build ...`
             commands[-1].append(word.rstrip(";"))

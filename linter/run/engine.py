@@ -770,6 +770,11 @@ def analyse(
         merged.objects,
         [labels for m in read.manifests for labels in m.added_labels],
         read.rendered_from,
+        {  # their builds: an overlay's labels reach its bases' objects
+            os.path.normpath(m.path): m.kustomization
+            for m in read.manifests
+            if m.kustomization is not None and m.path not in read.rendered_from
+        },
     )
     said = frozenset(p.path for p in unnamed.said)  # their shape is said there too
     test_data = files_in_test_data(sources, read.rendered_from)  # a test's: no deploy applies
