@@ -150,6 +150,17 @@ def _through_builds(
     return by_file
 
 
+def kustomizations_read(
+    manifests: Sequence[ManifestFile], rendered: Mapping[str, str]
+) -> dict[str, KustomizationParts]:
+    """The kustomizations read as written, by path: what `labelled` walks the builds of."""
+    return {
+        os.path.normpath(m.path): m.kustomization
+        for m in manifests
+        if m.kustomization is not None and m.path not in rendered
+    }
+
+
 def labelled(
     objects: list[K8sObject],
     added: Iterable[AddedLabels],

@@ -1256,6 +1256,8 @@ def link_code_again(index: Index, python: Sequence[CodeFacts], before: CodeLinks
 class _Finder:
     # the files the host's `go build`s write, as paths of the tree (_host_written)
     _written: dict[str, list[GoBuild]] | None = None
+    # the tree's `main` packages by the binary's name Go gives each (_prebuilt_main)
+    _mains_named: dict[str, list[str]] | None = None
 
     def __init__(
         self, modules: Mapping[str, CodeFacts], builds: BuildFacts, pins: Mapping[str, Pin]
@@ -1317,7 +1319,6 @@ class _Finder:
         self._apart: dict[str, list[Dockerfile]] | None = None
         self._beside: dict[str, list[Dockerfile]] | None = None  # `cart.Dockerfile` by code
         self._programs: dict[str, list[str]] | None = None
-        self._mains_named: dict[str, list[str]] | None = None  # Go's binary name -> mains
         self._built: tuple[dict[str, set[str]], dict[str, int]] | None = None
         self._built_ends: dict[frozenset[str], set[str]] | None = None  # _path_ends, by words
         self._kind_names: frozenset[str] | None = None  # _kinds
@@ -3282,6 +3283,18 @@ class _Finder:
             f"makes; {folder} is no one Go program's folder: no code is linked"
         )
 
+    def _runs_script_of_its_folder(
+        self, argv: Sequence[object], dockerfile: Dockerfile, folder: str
+    ) -> bool:
+        """Whether a wide context's Dockerfile (`docker build -f ./Dockerfile ../..`) is
+        kept in a folder below it that holds no module but the shell script the image
+        runs, copied from there: that folder is the image's code, not the context."""
+        inner = dockerfile.folder
+        if not _below(inner, folder) or inner in self.by_folder:
+            return False
+        script = self._image_script(argv, dockerfile, folder)
+        return script is not None and _within(script, inner)
+
     def _image_script(
         self, argv: Sequence[object], dockerfile: Dockerfile, folder: str
     ) -> str | None:
@@ -4159,16 +4172,10 @@ class _Finder:
             # a Go program whose Dockerfile is not known (a module's one `main`): it runs
             # the packages it imports, not the files of its folder alone
             return tuple(self.go.closure(folder)), folder
-        inner = dockerfile.folder if dockerfile is not None else folder
-        if dockerfile is not None and _below(inner, folder) and inner not in self.by_folder:
-            # a wide context (`docker build -f ./Dockerfile ../..`) whose Dockerfile's folder
-            # holds no module but the shell script the image runs, copied from there
-            script = self._image_script(argv, dockerfile, folder)
-            if script is not None and _within(script, inner):
-                return (), inner
+        if dockerfile is not None and self._runs_script_of_its_folder(argv, dockerfile, folder):
+            return (), dockerfile.folder
         if (main := self._one_go_main_below(folder, dockerfile)) is not None:
-            # the module's one program, and what it imports from the rest of the tree
-            return tuple(self.go.closure(main)), folder
+            return tuple(self.go.closure(main)), folder  # the module's one program, its imports
         if chosen.kind == "dockerfile name" and dockerfile is not None:
             # its context holds more than the image: what it copies of the code, and the one
             # folder of code it copies, when it copies one, not the whole context
@@ -4184,14 +4191,14 @@ class _Finder:
                 # the Dockerfile's folder, not the code it copies in to prepare (a DB's)
                 return self._own_modules(dockerfile.folder), dockerfile.folder
             return self._own_modules(copied), copied  # a wide context: what the Dockerfile copies
+        inner = dockerfile.folder if dockerfile is not None else folder
         if (
             inner in self.by_folder
             and _below(inner, folder)
             and (not self._not_parents([folder]) or inner in self.builds.jvm_modules)
         ):
-            # a context that holds several services, or a multi-module build's top whose
-            # module the Dockerfile is kept in (`-f gateway/Dockerfile .`, `mvn -pl
-            # gateway`): the Dockerfile's code
+            # a context of several services, or a multi-module build's top whose module
+            # holds the Dockerfile (`-f gateway/Dockerfile .`, `mvn -pl gateway`): its code
             folder = inner
         return self._own_modules(folder), folder
 

@@ -27,7 +27,7 @@ from k8slb.core.results import RunResult
 from k8slb.inputs import MANIFESTS, READERS, Reader, ReadSettings, reader_of
 from k8slb.languages import LANGUAGES, load
 from k8slb.model.index import Index
-from k8slb.model.kustomized import labelled, left_out, said_at_info
+from k8slb.model.kustomized import kustomizations_read, labelled, left_out, said_at_info
 from k8slb.model.links import (
     CodeLinks,
     RememberedLinks,
@@ -770,11 +770,7 @@ def analyse(
         merged.objects,
         [labels for m in read.manifests for labels in m.added_labels],
         read.rendered_from,
-        {  # their builds: an overlay's labels reach its bases' objects
-            os.path.normpath(m.path): m.kustomization
-            for m in read.manifests
-            if m.kustomization is not None and m.path not in read.rendered_from
-        },
+        kustomizations_read(read.manifests, read.rendered_from),  # an overlay's reach bases
     )
     said = frozenset(p.path for p in unnamed.said)  # their shape is said there too
     test_data = files_in_test_data(sources, read.rendered_from)  # a test's: no deploy applies
