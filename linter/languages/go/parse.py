@@ -3942,8 +3942,10 @@ class _Collector:
         (`go func() { srv := grpc.NewServer(); ... }()`, then `srv := new(http.Server)` in
         another) is not."""
         spans = self.server_spans.get(name, [])
-        return not spans or any(
-            span is None or span[0] <= use.start_byte < span[1] for span in spans
+        return (
+            not spans
+            or any(span is None or span[0] <= use.start_byte < span[1] for span in spans)
+            or _a_parameter(name, use)  # `func halt(s *grpc.Server) { s.Stop() }`: as before
         )
 
     def _passed_to_local(self, node: Node) -> tuple[Node, str] | None:
@@ -5109,6 +5111,20 @@ def _receiver(method: Node) -> tuple[str, str] | None:
     if name is None or kind is None or kind.type != "type_identifier":
         return None  # a generic type's receiver (`Box[T]`) is not followed
     return _text(name), _text(kind)
+
+
+def _a_parameter(name: str, use: Node) -> bool:
+    """Whether `name` at `use` is a parameter of the function (or literal) it is in: a
+    server handed to it, not a local of another block."""
+    function = use.parent
+    while function is not None and function.type not in (
+        "function_declaration",
+        "method_declaration",
+        "func_literal",
+    ):
+        function = function.parent
+    parameters = function.child_by_field_name("parameters") if function is not None else None
+    return parameters is not None and name in _parameter_places(parameters)
 
 
 def _parameter_places(parameters: Node) -> dict[str, int]:
