@@ -333,7 +333,7 @@ def client(target: str = "ADDRESS", options: str = "") -> str:
         ("'backend:50051'", "'backend:50051'"),
         (
             "`${process.env.HOST}:50051`",
-            "EnvRef(name='HOST', default=None, prefix='', suffix=':50051')",
+            "EnvRef(name='HOST', default=None, prefix='', suffix=':50051'",
         ),
         ("process.env['BACKEND'] ?? 'x:1'", "EnvRef(name='BACKEND', default='x:1'"),
         ("lookup()", "Unknown()"),
