@@ -13,7 +13,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from k8slb.reading.build_files import host_go_builds, make_rules, parse_dockerfile
+from k8slb.model.links import _binary
+from k8slb.reading.build_files import (
+    GoBuild,
+    Said,
+    go_binary_name,
+    host_go_builds,
+    make_rules,
+    parse_dockerfile,
+)
 
 from tests.test_links import links
 from tests.test_links_builder_args import by_container
@@ -85,6 +93,22 @@ def test_an_output_folder_names_each_binary_for_its_package() -> None:
         ("cmd/ledger", "app"),  # one package, no folder made: the file named
         ("tools/v2", "tool"),
     ]
+
+
+def test_go_names_a_binary_for_its_package_or_for_the_first_file_named() -> None:
+    """As `go help build` says: the package path's last element, the one before a major
+    version's, and for files given on the command line the first file's name."""
+    assert go_binary_name("./cmd/ledger/") == "ledger"
+    assert go_binary_name("example.com/tool/v2") == "tool"
+    assert go_binary_name("cmd/ledger/main.go") == "main"
+    assert go_binary_name("serve.go") == "serve"
+
+
+def test_a_build_without_an_output_writes_the_binary_go_names() -> None:
+    said = Said("Dockerfile", 3, "RUN go build")
+    assert _binary(GoBuild("example.com/tool/v2", None, said)) == "tool"
+    assert _binary(GoBuild("cmd/ledger/main.go", None, said)) == "main"
+    assert _binary(GoBuild("cmd/ledger", "bin/ledgerd", said)) == "ledgerd"
 
 
 BUILD_IN_IMAGE = (

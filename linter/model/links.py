@@ -4825,8 +4825,9 @@ def _runs_base_program(argv: Sequence[object], dockerfile: Dockerfile) -> bool:
 
 
 def _binary(build: GoBuild) -> str:
-    """The name of the binary a `go build` writes: its `-o`, else its package's folder's."""
-    return posixpath.basename(build.output or build.package.rstrip("/"))
+    """The name of the binary a `go build` writes: its `-o`'s, else the one Go gives its
+    package (`example.com/tool/v2`: `tool`)."""
+    return posixpath.basename(build.output) if build.output else go_binary_name(build.package)
 
 
 # The call that registers a gRPC service on a server, with the service's name: grpc-go's

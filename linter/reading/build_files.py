@@ -4225,11 +4225,13 @@ _MAJOR_VERSION = regex.compile(r"v[0-9]+")
 
 
 def go_binary_name(package: str) -> str:
-    """The name Go gives a package's binary: its path's last element (of a file, the
-    folder's), or the one before a major version's (`example.com/tool/v2`: `tool`)."""
+    """The name Go gives a package's binary: its path's last element, or the one before a
+    major version's (`example.com/tool/v2`: `tool`); of files named on the command line,
+    the first file's without `.go` (`go build ./cmd/api/main.go` writes `main`, as `go
+    help build` says)."""
     parts = [p for p in package.split("/") if p not in ("", ".", "...")]
     if parts and parts[-1].endswith(".go"):
-        parts = parts[:-1]
+        return parts[-1].removesuffix(".go") or "."
     if len(parts) > 1 and _MAJOR_VERSION.fullmatch(parts[-1]):
         parts = parts[:-1]
     return parts[-1] if parts else "."
