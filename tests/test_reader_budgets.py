@@ -4119,6 +4119,22 @@ def reach_through_unparsed_modules(calls: int, imports: int) -> None:
     signal.setitimer(signal.ITIMER_PROF, 0)
 
 
+def same_named_server_scopes(servers: int) -> None:
+    """The Go reader's scopes of `servers` locals of one name, each a block's, and a use
+    in each asked whether it is in one (a file of that many `s := grpc.NewServer()`):
+    each use answered from the furthest end so far, not by a pass over every scope."""
+    from k8slb.languages.go.parse import _Spans
+
+    spans = _Spans()
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    for at in range(servers):
+        spans.add((at * 100, at * 100 + 50))
+    inside = sum(spans.cover(at * 100 + 10) for at in range(servers))
+    outside = sum(spans.cover(at * 100 + 60) for at in range(servers))
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert inside == servers and outside == 0
+
+
 # Cases that ask one reader directly, in the child, rather than a run over files.
 DIRECT: dict[str, Callable[[], None]] = {
     "a chart's template placed: one key 20000 times, 20000 items, 300 lists of 64": (
@@ -4156,6 +4172,9 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "Python's reach: 1000 functions of a module with no tree, importing 100000 names": (
         lambda: reach_through_unparsed_modules(1000, 100_000)
+    ),
+    "Go: 100000 servers of one name, each in its block, each use asked its scope": (
+        lambda: same_named_server_scopes(100_000)
     ),
 }
 

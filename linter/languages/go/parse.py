@@ -28,6 +28,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
+from itertools import accumulate
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -940,7 +941,7 @@ class _Collector:
     cli_defined: dict[str, FlagRef] | None = None
     cli_actions: set[str] | None = None
     # where each local a server is declared in is visible (None: not a declaration)
-    server_spans: dict[str, list[tuple[int, int] | None]]
+    server_spans: dict[str, _Spans]
     # the first receives of the channels only SIGINT is delivered to (_first_receives)
     first_receives: dict[int, tuple[int | None, int | None]] | None = None
     # the `Serve` calls (`x.Serve(...)`): where each starts, and its receiver's text
@@ -1095,7 +1096,7 @@ class _Collector:
             self.declared, ((call, shape.member) for call, _, shape in self.shaped), self.loc
         )
         servers: dict[str, Server] = {}
-        self.server_spans = defaultdict(list)
+        self.server_spans = defaultdict(_Spans)
         # each call with what it calls, by its package's import path when it is a package's
         named = [
             (call, scope, self._callee_of(shape, scope), shape)
@@ -1174,7 +1175,7 @@ class _Collector:
             server = self._server(call, scope, name)
             if server.name:
                 servers[server.name] = server
-                self.server_spans[server.name].append(_declared_span(call))
+                self.server_spans[server.name].add(_declared_span(call))
         elif name in ("os/signal.Notify", "os/signal.NotifyContext"):
             self._signal(call, name, servers, scope)
         elif signal_library(name):
@@ -3941,10 +3942,10 @@ class _Collector:
         the scope of: a server declared (`:=`, `var`) in another block or function literal
         (`go func() { srv := grpc.NewServer(); ... }()`, then `srv := new(http.Server)` in
         another) is not."""
-        spans = self.server_spans.get(name, [])
+        spans = self.server_spans.get(name)
         return (
-            not spans
-            or any(span is None or span[0] <= use.start_byte < span[1] for span in spans)
+            spans is None
+            or spans.cover(use.start_byte)
             or _a_parameter(name, use)  # `func halt(s *grpc.Server) { s.Stop() }`: as before
         )
 
@@ -5111,6 +5112,32 @@ def _receiver(method: Node) -> tuple[str, str] | None:
     if name is None or kind is None or kind.type != "type_identifier":
         return None  # a generic type's receiver (`Box[T]`) is not followed
     return _text(name), _text(kind)
+
+
+class _Spans:
+    """Where the locals of one name a server was declared in are visible, asked of a use
+    in logarithmic time (thousands of same-named servers and uses in a file): a use is in
+    some span when, of the spans starting at or before it, the furthest end is past it. A
+    server bound where no span is known (None) is visible everywhere."""
+
+    def __init__(self) -> None:
+        self.everywhere = False
+        self.spans: list[tuple[int, int]] = []  # by start
+        self.furthest: list[int] = []  # the furthest end of the spans up to each one
+
+    def add(self, span: tuple[int, int] | None) -> None:
+        if span is None:
+            self.everywhere = True
+        elif not self.spans or span[0] >= self.spans[-1][0]:  # in the file's order
+            self.spans.append(span)
+            self.furthest.append(max(span[1], self.furthest[-1] if self.furthest else 0))
+        else:
+            self.spans.insert(bisect_right(self.spans, span), span)
+            self.furthest = list(accumulate((end for _, end in self.spans), max))
+
+    def cover(self, place: int) -> bool:
+        at = bisect_right(self.spans, (place, math.inf))
+        return self.everywhere or (at > 0 and self.furthest[at - 1] > place)
 
 
 def _a_parameter(name: str, use: Node) -> bool:
