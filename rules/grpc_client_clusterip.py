@@ -304,6 +304,14 @@ class GrpcClientClusterIp(Rule):
     whose address only the environment gives is one channel per name, however many classes
     inject it: reported once, at its first place, the others with it.
 
+    In Quarkus: a `@GrpcClient("name")` (`io.quarkus.grpc`) is one channel per name for
+    the process, to `quarkus.grpc.clients.<name>.host` and `.port` (9000 by default), read
+    as the `prod` profile a packaged application runs (`%prod.` keys over the others), or
+    their environment variables (`QUARKUS_GRPC_CLIENTS_<NAME>_HOST`, or
+    `QUARKUS_GRPC_CLIENTS__<NAME>__HOST`); reported at the key that gives the host, the
+    classes that inject it told with it. A client whose `name-resolver` is `stork`, or
+    any other than `dns`, or that enables xDS is not reported: its host names no Service.
+
     ## Why it matters
     The channel opens one HTTP/2 connection to the Service's virtual IP; kube-proxy pins
     it to one pod, and every call of this client goes there. A `round_robin` policy does

@@ -29,7 +29,7 @@ from k8slb.code.facts import (
 from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.core.record import record
-from k8slb.languages.java.parse_spring import environment_name
+from k8slb.languages.java.parse_spring import environment_name, quoted_key_form
 from k8slb.model.addresses_files import keyed_values, mounted_values
 from k8slb.model.addresses_spring import mounted_settings
 from k8slb.model.index import EnvSetting, Index
@@ -611,8 +611,9 @@ def loaded_env(
     first; an `env` entry's `valueFrom.configMapKeyRef`, last), and where the ConfigMap says
     it. A key is the variable's name verbatim, or a
     settings key (one with a dot) in the form Spring's and Quarkus's relaxed binding read
-    for it: `quarkus.http.port` is their `QUARKUS_HTTP_PORT`; with `any_case`, the name in
-    any case (pydantic's settings read it so)."""
+    for it: `quarkus.http.port` is their `QUARKUS_HTTP_PORT`, and Quarkus's form of a
+    quoted map key, `QUARKUS_GRPC_CLIENTS__ARENA__HOST` (parse_spring.quoted_key_form);
+    with `any_case`, the name in any case (pydantic's settings read it so)."""
     found: tuple[str, Related] | None = None
     upper = name.upper() if any_case else None
     for entry in container.body.get("envFrom") or []:
@@ -626,6 +627,7 @@ def loaded_env(
         for key, text in data.items():
             variable = f"{prefix}{key}"
             relaxed = "." in variable and environment_name(variable) == name
+            relaxed = relaxed or quoted_key_form(variable, name)
             relaxed = relaxed or variable.upper() == upper
             if isinstance(text, str) and (variable == name or relaxed):
                 line = pos_of(data, key, value=True)[0]
@@ -636,6 +638,7 @@ def loaded_env(
         if isinstance(named, str) and (
             named == name
             or ("." in named and environment_name(named) == name)
+            or quoted_key_form(named, name)
             or named.upper() == upper
         ):
             found = _config_map_key(index, workload, dig(entry, "valueFrom", "configMapKeyRef"))
