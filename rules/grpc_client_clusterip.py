@@ -277,8 +277,11 @@ class GrpcClientClusterIp(Rule):
     grpc-js's default policy, pick_first, unless `channelOptions` give a service config.
     Their target is `options.url` (a literal, `process.env.X`, or `@nestjs/config`'s
     `config.get('X')`/`getOrThrow('X')`, read as the environment variable X; NestJS's
-    `localhost:5000` when not given). A value left for the user to fill
-    (`<USERS_SVC>:50051` in a ConfigMap) names no Service and is not judged.
+    `localhost:5000` when not given). A host left for the user to fill (`<USERS_SVC>:50051`
+    in a ConfigMap), in any language, is the Service whose name it spells as Kubernetes
+    spells a Service's name in its pods' environment (`USERS_SVC_SERVICE_HOST` is Service
+    `users-svc`'s: upper case, `-` as `_`), judged where the namespace has that Service,
+    and not judged where it has none.
 
     In Java (grpc-java): a channel builder (`ManagedChannelBuilder.forTarget`/`forAddress`,
     `Grpc.newChannelBuilder`, `Grpc.newChannelBuilderForAddress`, Netty's and OkHttp's)

@@ -280,8 +280,12 @@ def parse_url(text: str) -> Address | None:
 
 def services_for(index: Index, address: Address, namespace: str | None) -> list[K8sObject]:
     """The scanned Services a cluster-internal name resolves to. A bare `svc` is looked up
-    in `namespace` (the namespace of the workload that set it), or by name alone."""
-    if address.reach != "cluster" or address.host is None:
+    in `namespace` (the namespace of the workload that set it), or by name alone. A host
+    left for the user to fill (`<USERS_SVC>`, `filled_in`) is the Service it spells."""
+    filled = filled_in(address)
+    if filled is not None:
+        address = filled
+    elif address.reach != "cluster" or address.host is None:
         return []
     labels = address.host.lower().rstrip(".").split(".")
     name = labels[0]
@@ -292,6 +296,26 @@ def services_for(index: Index, address: Address, namespace: str | None) -> list[
         if (wanted is None or service.namespace in (wanted, None))
         and (address.port is None or _has_port(service, address.port))
     ]
+
+
+# What a placeholder's name may hold: a Service's name in its environment's spelling
+_FILL_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def filled_in(address: Address) -> Address | None:
+    """The address with its host read as a Service's name where the host is a placeholder
+    left for the user to fill (`<USERS_SVC>:50051`, a ConfigMap's value), written as
+    Kubernetes spells a Service's name in its pods' environment (`USERS_SVC_SERVICE_HOST`
+    is Service `users-svc`'s: upper case, `-` as `_`): the name that spelling is of
+    (`users-svc`), which a Service of the namespace must bear to be judged. None for any
+    other host."""
+    host = address.host or ""
+    inner = host[1:-1]
+    if not (host[:1] == "<" and host[-1:] == ">" and 0 < len(inner) <= 63):
+        return None
+    if not _FILL_CHARACTERS.issuperset(inner):
+        return None
+    return replace(address, host=inner.lower().replace("_", "-"), reach="cluster")
 
 
 def _has_port(service: K8sObject, port: int) -> bool:
