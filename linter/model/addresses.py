@@ -282,10 +282,9 @@ def services_for(index: Index, address: Address, namespace: str | None) -> list[
     """The scanned Services a cluster-internal name resolves to. A bare `svc` is looked up
     in `namespace` (the namespace of the workload that set it), or by name alone. A host
     left for the user to fill (`<USERS_SVC>`, `filled_in`) is the Service it spells."""
-    filled = filled_in(address)
-    if filled is not None:
-        address = filled
-    elif address.reach != "cluster" or address.host is None:
+    if address.reach != "cluster":
+        address = filled_in(address) or address
+    if address.reach != "cluster" or address.host is None:
         return []
     labels = address.host.lower().rstrip(".").split(".")
     name = labels[0]
