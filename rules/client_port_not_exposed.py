@@ -88,6 +88,9 @@ class ClientPortNotExposed(Rule):
     that uses it with a path (`${STOCK}/items`) or, where no workload sets the variable,
     dials its default. A request that adds to it before its path (`${HOST}:7000/items`),
     or dials what a workload sets, is reported at the request.
+    A host left for the user to fill (`<USERS_SVC>:50051`) is the Service whose name it
+    spells as Kubernetes spells one in its pods' environment (`users-svc`), where the
+    namespace has it.
     A headless Service's name resolves to its pods, so there the pods' container ports and
     the numeric target ports count too. A name no scanned Service has is left alone: k8slb
     cannot tell what it is. So is a URL a load balancer resolves: one handed to a Spring

@@ -277,8 +277,11 @@ class GrpcClientClusterIp(Rule):
     grpc-js's default policy, pick_first, unless `channelOptions` give a service config.
     Their target is `options.url` (a literal, `process.env.X`, or `@nestjs/config`'s
     `config.get('X')`/`getOrThrow('X')`, read as the environment variable X; NestJS's
-    `localhost:5000` when not given). A value left for the user to fill
-    (`<USERS_SVC>:50051` in a ConfigMap) names no Service and is not judged.
+    `localhost:5000` when not given). A host left for the user to fill (`<USERS_SVC>:50051`
+    in a ConfigMap), in any language, is the Service whose name it spells as Kubernetes
+    spells a Service's name in its pods' environment (`USERS_SVC_SERVICE_HOST` is Service
+    `users-svc`'s: upper case, `-` as `_`), judged where the namespace has that Service,
+    and not judged where it has none.
 
     In Java (grpc-java): a channel builder (`ManagedChannelBuilder.forTarget`/`forAddress`,
     `Grpc.newChannelBuilder`, `Grpc.newChannelBuilderForAddress`, Netty's and OkHttp's)
@@ -303,6 +306,14 @@ class GrpcClientClusterIp(Rule):
     name. No fix: the settings are their owner's. The starter's `@GrpcClient("name")`
     whose address only the environment gives is one channel per name, however many classes
     inject it: reported once, at its first place, the others with it.
+
+    In Quarkus: a `@GrpcClient("name")` (`io.quarkus.grpc`) is one channel per name for
+    the process, to `quarkus.grpc.clients.<name>.host` and `.port` (9000 by default), read
+    as the `prod` profile a packaged application runs (`%prod.` keys over the others), or
+    their environment variables (`QUARKUS_GRPC_CLIENTS_<NAME>_HOST`, or
+    `QUARKUS_GRPC_CLIENTS__<NAME>__HOST`); reported at the key that gives the host, the
+    classes that inject it told with it. A client whose `name-resolver` is `stork`, or
+    any other than `dns`, or that enables xDS is not reported: its host names no Service.
 
     ## Why it matters
     The channel opens one HTTP/2 connection to the Service's virtual IP; kube-proxy pins

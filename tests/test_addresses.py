@@ -39,3 +39,17 @@ def test_every_ip_address_reads_as_an_address_or_local(
 )
 def test_host_names_read_by_where_they_lead(target: str, reach: str) -> None:
     assert parse_grpc_target(target).reach == reach
+
+
+def test_a_placeholder_host_is_the_service_whose_environment_spelling_it_is() -> None:
+    from k8slb.model.addresses import filled_in, parse_grpc_target
+
+    filled = filled_in(parse_grpc_target("<USERS_SVC>:50051"))
+    assert filled is not None and (filled.host, filled.port, filled.reach) == (
+        "users-svc",
+        50051,
+        "cluster",
+    )
+    assert filled.text == "<USERS_SVC>:50051"  # the message quotes the value as written
+    for other in ("USERS_SVC:50051", "users:50051", "<$(HOST)>:80", "<>:80", "<a.b>:80"):
+        assert filled_in(parse_grpc_target(other)) is None

@@ -444,8 +444,10 @@ spec:
 
 @pytest.mark.parametrize(
     ("address", "lines"),
-    [("users:50051", [14]), ("<USERS_SVC>:50051", [])],
-    ids=["service", "placeholder"],
+    [("users:50051", [14]), ("<USERS_SVC>:50051", []), ("<USERS>:50051", [14])],
+    # a placeholder is the Service whose name it spells as Kubernetes spells it in the
+    # environment (USERS_SERVICE_HOST is Service users'), where the namespace has one
+    ids=["service", "placeholder-of-no-service", "placeholder-of-the-service"],
 )
 def test_a_provider_factorys_client_proxy_is_followed_through_a_config_map(
     tmp_path: Path, address: str, lines: list[int]
@@ -459,3 +461,17 @@ def test_a_provider_factorys_client_proxy_is_followed_through_a_config_map(
     assert [f.line for f in found] == lines
     for finding in found:
         assert "ClusterIP Service/users" in finding.message
+
+
+def test_a_placeholder_of_a_service_on_a_port_it_does_not_expose_is_klb111(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "gateway/src/users.module.ts": GATEWAY,
+        "gateway/package.json": "{}",
+        "deploy/k8s.yaml": GATEWAY_MANIFESTS.replace("ADDRESS", "<USERS>:50052"),
+    }
+    found = lint_files(tmp_path, files, ["KLB102", "KLB111"]).findings
+    # refused, not pinned: KLB111 alone
+    assert [(f.rule, f.line) for f in found] == [("KLB111", 14)]
+    assert "'<USERS>:50052'" in found[0].text and "Service/users does not expose" in found[0].text

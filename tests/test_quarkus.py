@@ -115,7 +115,9 @@ def test_a_grpc_client_the_deployment_points_at_a_clusterip_service_is_klb102(
         "k8s.yaml": GRPC_SERVICE + BACKEND + CLIENT_DEPLOYMENT,
     }
     (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
-    assert finding.path.endswith(CLIENT_PATH) and (finding.line, finding.column) == (10, 22)
+    # at the settings' host, the address to change; the annotation told with it
+    assert finding.path.endswith(f"{RESOURCES}/application.properties") and finding.line == 1
+    assert [(r.path.endswith(CLIENT_PATH), r.line) for r in finding.related][-1] == (True, 10)
     assert "'backend:50051'" in finding.text and finding.edits == ()
     local = CLIENT_DEPLOYMENT.split("          env:")[0]
     files["k8s.yaml"] = GRPC_SERVICE + BACKEND + local
@@ -356,7 +358,7 @@ def test_a_grpc_client_the_deployment_loads_from_a_config_map_is_klb102(tmp_path
         "k8s.yaml": GRPC_SERVICE + BACKEND + CONFIG_MAP_DEPLOYMENT,
     }
     (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
-    assert finding.path.endswith(CLIENT_PATH) and finding.line == 10
+    assert finding.path.endswith("application.properties") and finding.line == 1
     assert "'backend:50051'" in finding.text
     assert "loads them from quarkus.grpc.clients.arena.host in ConfigMap fights-config" in (
         finding.text
@@ -367,3 +369,78 @@ def test_a_grpc_client_the_deployment_loads_from_a_config_map_is_klb102(tmp_path
     )
     files["k8s.yaml"] = GRPC_SERVICE + BACKEND + local
     assert lint_files(tmp_path / "env", files, ["KLB102"]).findings == []
+
+
+# A client whose host only the packaged application's profile gives (`%prod.`), two
+# classes injecting it, and a Service it reaches by that host (the extension's port).
+PROD_SETTINGS = (
+    "%dev.quarkus.grpc.clients.arena.host=localhost\n"
+    "%prod.quarkus.grpc.clients.arena.host=backend\n"
+    "quarkus.grpc.clients.arena.port=50051\n"
+)
+SECOND_PATH = "fights/src/main/java/org/acme/fights/ArenaHealth.java"
+
+
+def _klb102(tmp_path: Path, settings: str, **more: str) -> list[tuple[str, int]]:
+    files = {
+        CLIENT_PATH: CLIENT,
+        f"{RESOURCES}/application.properties": settings,
+        "k8s.yaml": GRPC_SERVICE + BACKEND,
+        **more,
+    }
+    found = lint_files(tmp_path, files, ["KLB102"]).findings
+    return [(f.path.rsplit("/", 1)[-1], f.line, len(f.related)) for f in found]
+
+
+def test_the_prod_profiles_host_is_the_one_a_pod_dials_reported_once_per_client_name(
+    tmp_path: Path,
+) -> None:
+    second = CLIENT.replace("ArenaClient", "ArenaHealth")
+    found = _klb102(tmp_path, PROD_SETTINGS, **{SECOND_PATH: second})
+    # one channel per name: the Service and both injection points told with it
+    assert found == [("application.properties", 2, 3)]
+    local = PROD_SETTINGS.replace("%prod.", "%dev,test.")  # no pod's profiles
+    assert _klb102(tmp_path / "dev", local) == []
+    # a profile the deployment may choose gives another host: not known which
+    chosen = PROD_SETTINGS + "%staging.quarkus.grpc.clients.arena.host=elsewhere\n"
+    assert _klb102(tmp_path / "staging", chosen) == []
+
+
+def test_a_client_stork_or_xds_resolves_is_not_pinned_by_kube_proxy(tmp_path: Path) -> None:
+    assert len(_klb102(tmp_path, PROD_SETTINGS)) == 1
+    stork = PROD_SETTINGS + "quarkus.grpc.clients.arena.name-resolver=stork\n"
+    assert _klb102(tmp_path / "stork", stork) == []
+    xds = PROD_SETTINGS + "quarkus.grpc.clients.arena.xds.enabled=true\n"
+    assert _klb102(tmp_path / "xds", xds) == []
+
+
+def test_a_settings_client_no_code_injects_is_no_channel() -> None:
+    facts = parse_settings(f"{RESOURCES}/application.properties", PROD_SETTINGS.encode())
+    assert [c.loc.line for c in facts.channels] == [2]
+    other = parse_java(CLIENT_PATH, CLIENT.replace('"arena"', '"ledger"').encode())
+    modules = [facts, other]
+    assign_projects(modules)
+    from k8slb.languages.java.parse_quarkus import settle
+
+    resolved = resolve_imports(modules)
+    settle(resolved)
+    assert [len(m.channels) for m in resolved] == [0, 1]
+
+
+def test_the_environment_form_of_a_quoted_client_name_sets_its_host(tmp_path: Path) -> None:
+    quoted = CLIENT_DEPLOYMENT.replace("CLIENTS_ARENA_", "CLIENTS__ARENA__")
+    files = {
+        CLIENT_PATH: CLIENT,
+        f"{RESOURCES}/application.properties": "quarkus.http.port=8080\n",
+        "fights/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s.yaml": GRPC_SERVICE + BACKEND + quoted,
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert "'backend:50051'" in finding.text
+    # from a ConfigMap that `envFrom` loads, too
+    loaded = CONFIG_MAP_DEPLOYMENT.replace(
+        "quarkus.grpc.clients.arena.host", "QUARKUS_GRPC_CLIENTS__ARENA__HOST"
+    ).replace("quarkus.grpc.clients.arena.port", "QUARKUS_GRPC_CLIENTS__ARENA__PORT")
+    files["k8s.yaml"] = GRPC_SERVICE + BACKEND + loaded
+    (finding,) = lint_files(tmp_path / "loaded", files, ["KLB102"]).findings
+    assert "'backend:50051'" in finding.text

@@ -29,7 +29,7 @@ from k8slb.code.facts import (
 from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.core.record import record
-from k8slb.languages.java.parse_spring import environment_name
+from k8slb.languages.java.parse_spring import environment_name, quoted_key_form
 from k8slb.model.addresses_files import keyed_values, mounted_values
 from k8slb.model.addresses_spring import mounted_settings
 from k8slb.model.index import EnvSetting, Index
@@ -280,7 +280,10 @@ def parse_url(text: str) -> Address | None:
 
 def services_for(index: Index, address: Address, namespace: str | None) -> list[K8sObject]:
     """The scanned Services a cluster-internal name resolves to. A bare `svc` is looked up
-    in `namespace` (the namespace of the workload that set it), or by name alone."""
+    in `namespace` (the namespace of the workload that set it), or by name alone. A host
+    left for the user to fill (`<USERS_SVC>`, `filled_in`) is the Service it spells."""
+    if address.reach != "cluster":
+        address = filled_in(address) or address
     if address.reach != "cluster" or address.host is None:
         return []
     labels = address.host.lower().rstrip(".").split(".")
@@ -292,6 +295,26 @@ def services_for(index: Index, address: Address, namespace: str | None) -> list[
         if (wanted is None or service.namespace in (wanted, None))
         and (address.port is None or _has_port(service, address.port))
     ]
+
+
+# What a placeholder's name may hold: a Service's name in its environment's spelling
+_FILL_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def filled_in(address: Address) -> Address | None:
+    """The address with its host read as a Service's name where the host is a placeholder
+    left for the user to fill (`<USERS_SVC>:50051`, a ConfigMap's value), written as
+    Kubernetes spells a Service's name in its pods' environment (`USERS_SVC_SERVICE_HOST`
+    is Service `users-svc`'s: upper case, `-` as `_`): the name that spelling is of
+    (`users-svc`), which a Service of the namespace must bear to be judged. None for any
+    other host."""
+    host = address.host or ""
+    inner = host[1:-1]
+    if not (host[:1] == "<" and host[-1:] == ">" and 0 < len(inner) <= 63):
+        return None
+    if not _FILL_CHARACTERS.issuperset(inner):
+        return None
+    return replace(address, host=inner.lower().replace("_", "-"), reach="cluster")
 
 
 def _has_port(service: K8sObject, port: int) -> bool:
@@ -611,8 +634,9 @@ def loaded_env(
     first; an `env` entry's `valueFrom.configMapKeyRef`, last), and where the ConfigMap says
     it. A key is the variable's name verbatim, or a
     settings key (one with a dot) in the form Spring's and Quarkus's relaxed binding read
-    for it: `quarkus.http.port` is their `QUARKUS_HTTP_PORT`; with `any_case`, the name in
-    any case (pydantic's settings read it so)."""
+    for it: `quarkus.http.port` is their `QUARKUS_HTTP_PORT`, and Quarkus's form of a
+    quoted map key, `QUARKUS_GRPC_CLIENTS__ARENA__HOST` (parse_spring.quoted_key_form);
+    with `any_case`, the name in any case (pydantic's settings read it so)."""
     found: tuple[str, Related] | None = None
     upper = name.upper() if any_case else None
     for entry in container.body.get("envFrom") or []:
@@ -626,6 +650,7 @@ def loaded_env(
         for key, text in data.items():
             variable = f"{prefix}{key}"
             relaxed = "." in variable and environment_name(variable) == name
+            relaxed = relaxed or quoted_key_form(variable, name)
             relaxed = relaxed or variable.upper() == upper
             if isinstance(text, str) and (variable == name or relaxed):
                 line = pos_of(data, key, value=True)[0]
@@ -636,6 +661,7 @@ def loaded_env(
         if isinstance(named, str) and (
             named == name
             or ("." in named and environment_name(named) == name)
+            or quoted_key_form(named, name)
             or named.upper() == upper
         ):
             found = _config_map_key(index, workload, dig(entry, "valueFrom", "configMapKeyRef"))

@@ -12,7 +12,7 @@ from typing import Any
 from k8slb.core.findings import ObjectRef
 from k8slb.core.paths import parent_folder
 from k8slb.core.record import record
-from k8slb.languages.java.parse_spring import environment_name
+from k8slb.languages.java.parse_spring import environment_name, quoted_key_form
 from k8slb.model.objects import (
     Container,
     PodTemplate,
@@ -453,6 +453,10 @@ class Index:
                     for setting in literal_env(workload, container):
                         self._env[str(setting.entry.get("name"))].append(setting)
         found = self._env.get(name, [])
+        if not found and name.startswith("QUARKUS_"):  # a quoted map key's form
+            found = [
+                s for key, each in self._env.items() if quoted_key_form(key, name) for s in each
+            ]
         if found or not any_case:
             return found
         wanted = name.upper()
@@ -466,7 +470,9 @@ class Index:
         as Kubernetes keeps the last of repeated names); else of a settings key (a name
         with a dot) that Spring's and Quarkus's relaxed binding read as it, as
         addresses.loaded_env reads a ConfigMap's: `person.service.host` is their
-        `PERSON_SERVICE_HOST`; else, `any_case`, of the name in another case."""
+        `PERSON_SERVICE_HOST`, or Quarkus's form of a quoted map key
+        (`QUARKUS_GRPC_CLIENTS__ARENA__HOST`); else, `any_case`, of the name in another
+        case."""
         settings = list(literal_env(workload, container))
         found = [s for s in settings if s.entry.get("name") == name]
         if not found and any_case:
@@ -477,8 +483,7 @@ class Index:
                 s
                 for s in settings
                 if isinstance(key := s.entry.get("name"), str)
-                and "." in key
-                and environment_name(key) == name
+                and (("." in key and environment_name(key) == name) or quoted_key_form(key, name))
             ]
         return found[-1] if found else None
 

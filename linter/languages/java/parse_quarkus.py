@@ -6,7 +6,8 @@ makes no builder:
   parameter is injected with: its target the settings' `quarkus.grpc.clients.<name>.host`
   and `.port` (the environment's `QUARKUS_GRPC_CLIENTS_<NAME>_HOST` overriding them; the
   extension's defaults `localhost` and 9000), its policy `load-balancing-policy`
-  (`pick_first` by default);
+  (`pick_first` by default); one channel a name, at the settings key that gives its host
+  where one does (`settings_channels`, kept by `settle`);
 - the server that serves the project's `@GrpcService` classes: on the HTTP server's port
   (`quarkus.http.port`, 8080 by default) when `quarkus.grpc.server.use-separate-server`
   is false, else on `quarkus.grpc.server.port` (9000). Quarkus has no setting for a
@@ -25,6 +26,7 @@ with Quarkus's datasources added."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -41,13 +43,17 @@ from k8slb.code.facts import (
     Setting,
     joined,
 )
+from k8slb.languages import JVM
 from k8slb.languages.java import parse_spring
 from k8slb.languages.java.parse_spring import (
+    LOCAL_PROFILES,
+    PACKAGED_PROFILE,
     Written,
     client_annotations,
     duration_ms,
     environment_name,
     normalised,
+    profiled,
     read_settings,
 )
 from k8slb.reading.java_builds import GrpcJavaBuild
@@ -58,19 +64,51 @@ CLIENTS = "quarkus.grpc.clients"
 DEFAULT_HOST, DEFAULT_PORT = "localhost", "9000"  # the extension's client defaults
 
 
+CLIENT = "Quarkus's @GrpcClient"  # its channels' name, before the client's
+
+
 def quarkus_channels(path: str, data: bytes) -> list[Channel]:
     """A channel for each `@GrpcClient` of a file that imports Quarkus's gRPC package (or
     names the annotation in full), at the annotation; its target and policy are the
     project's settings (`Setting`s, resolved once every file is read: imported.py)."""
-    found: list[Channel] = []
-    for name, loc in client_annotations(path, data, PACKAGE.decode()):
-        prefix = f"{CLIENTS}.{name}"
-        host = _setting(f"{prefix}.host", DEFAULT_HOST)
-        target = joined([host, ":", _setting(f"{prefix}.port", DEFAULT_PORT)])
-        policy = _setting(f"{prefix}.load-balancing-policy", "pick_first")
-        options = Options(True, (Option("grpc.lb_policy_name", policy, loc),))
-        found.append(Channel(loc, f"Quarkus's @GrpcClient({name!r})", target, options, True))
-    return found
+    return [_client(name, loc) for name, loc in client_annotations(path, data, PACKAGE.decode())]
+
+
+def _client(name: str, loc: Loc) -> Channel:
+    prefix = f"{CLIENTS}.{name}"
+    host = _setting(f"{prefix}.host", DEFAULT_HOST)
+    target = joined([host, ":", _setting(f"{prefix}.port", DEFAULT_PORT)])
+    policy = _setting(f"{prefix}.load-balancing-policy", "pick_first")
+    options = Options(True, (Option("grpc.lb_policy_name", policy, loc),))
+    return Channel(loc, f"{CLIENT}({name!r})", target, options, True)
+
+
+def settings_channels(settings: list[Written]) -> list[Channel]:
+    """A channel for each client whose host a settings file gives (the key a pod reads:
+    `prod`'s profile, else every profile's, else another profile a deployment may run; not
+    dev mode's nor the tests'), at that key: the channel the code's `@GrpcClient` of that
+    name is given (`settle` keeps it where the project's code injects the name)."""
+    hosts: dict[str, tuple[int, str, Loc]] = {}  # client (normalised) -> (rank, name, where)
+    for key, _, loc in settings:
+        profiles, bare = profiled(key)
+        name = _client_name(bare, "host")
+        if name is None or (profiles and profiles <= LOCAL_PROFILES):
+            continue
+        rank = 0 if PACKAGED_PROFILE in profiles else 2 if profiles else 1
+        if normalised(name) not in hosts or rank < hosts[normalised(name)][0]:
+            hosts[normalised(name)] = (rank, name, loc)
+    return [_client(name, loc) for _, name, loc in hosts.values()]
+
+
+def _client_name(key: str, setting: str) -> str | None:
+    """The client a `quarkus.grpc.clients.<name>.<setting>` key configures (a quoted name,
+    `"hello.service"`, without its quotes); None for another key."""
+    if not key.startswith(f"{CLIENTS}.") or not key.endswith(f".{setting}"):
+        return None
+    name = key[len(CLIENTS) + 1 : -len(setting) - 1]
+    if len(name) > 2 and name[0] == name[-1] == '"':
+        return name[1:-1] if '"' not in name[1:-1] else None
+    return name if name and "." not in name and '"' not in name else None
 
 
 def _setting(key: str, default: str) -> Setting:
@@ -81,16 +119,19 @@ DATASOURCE = "quarkus.datasource"
 # a pool's kind -> how the message names it
 POOLS = {"jdbc": "Quarkus JDBC (Agroal)", "reactive": "Quarkus reactive datasource"}
 _URL_PREFIXES = ("jdbc:", "vertx-reactive:")  # before the URL the address is read from
-_LOCAL_PROFILES = frozenset({"dev", "test"})
 
 
 def parse(path: str, data: bytes) -> CodeFacts:
     """A settings file's facts (parse_spring.parse), and the datasource pools it gives."""
     facts = parse_spring.parse(path, data)
-    if b"datasource" in data:  # every key read holds it
+    clients = b"clients" in data and b"host" in data  # every client's key holds both
+    if b"datasource" in data or clients:  # every key read holds it
         text = data.decode("utf-8", "replace")
-        facts.db_pools = datasource_pools(read_settings(path, text)[0])
-        if facts.db_pools and not facts.markers:
+        settings = read_settings(path, text)[0]
+        facts.db_pools = datasource_pools(settings) if b"datasource" in data else []
+        facts.channels += settings_channels(settings) if clients else []
+        facts.deferred = facts.deferred or bool(facts.channels)  # their `Setting`s
+        if (facts.db_pools or facts.channels) and not facts.markers:
             facts.markers = comment_markers(path, text, comment_pattern("#"))
     return facts
 
@@ -103,7 +144,7 @@ def datasource_pools(settings: list[Written]) -> list[DbPool]:
     values: dict[str, Any] = {}
     for key, value, loc in settings:
         profile, bare = _profiled(key)
-        if profile and set(profile.split(",")) <= _LOCAL_PROFILES:
+        if profile and set(profile.split(",")) <= LOCAL_PROFILES:
             continue  # Quarkus's dev mode and tests: not what a pod runs
         lowered = normalised(bare)
         if not profile:
@@ -185,6 +226,7 @@ def settle(
     file of its project (a profile's) sets it."""
     parse_spring.settle(modules, builds)
     settings = [m for m in modules if m.language == "spring"]
+    _one_channel_per_client(modules, settings)
     for module in settings:
         if not module.db_pools:
             continue
@@ -196,3 +238,59 @@ def settle(
             else pool
             for pool in module.db_pools
         ]
+
+
+def _one_channel_per_client(modules: Sequence[CodeFacts], settings: list[CodeFacts]) -> None:
+    """Quarkus makes one channel for each client name, a bean every class that injects the
+    name is given: the channel at the key of a settings file of the project that gives
+    its host (the first file, the base settings first), else at the first annotation (by
+    path and line), the other places told with it. A settings file's client no code of
+    its project injects is no channel. A client whose `name-resolver` is not `dns` (`stork`:
+    the host is a Stork service, whose instances Stork picks from at each call) or that
+    enables xDS dials no DNS name: its target is then the resolver's, which names no
+    Service."""
+    injected: dict[tuple[str, str], list[tuple[CodeFacts, Channel]]] = defaultdict(list)
+    given: dict[tuple[str, str], list[tuple[CodeFacts, Channel]]] = defaultdict(list)
+    for module in modules:
+        if module.language not in (*JVM, "spring"):
+            continue
+        for channel in module.channels:
+            if channel.factory.startswith(CLIENT):
+                places = given if module.language == "spring" else injected
+                name = normalised(channel.factory[len(CLIENT) + 2 : -2])
+                places[(module.project, name)].append((module, channel))
+    gone: set[int] = set()  # the channels another one stands for
+    kept: dict[int, Channel] = {}  # (a kept channel's id) -> the channel it becomes
+    for key in {**given, **injected}:
+        code = sorted(injected.get(key, []), key=lambda p: (p[1].loc.path, p[1].loc.line))
+        files = sorted(given.get(key, []), key=lambda place: parse_spring.base_first(place[0]))
+        gone.update(id(channel) for _, channel in [*code, *files])
+        if not code:
+            continue  # no class injects it: Quarkus makes no channel
+        first = files[0][1] if files else code[0][1]
+        also = tuple(channel.loc for _, channel in code if channel is not first)
+        target = _resolved_by(settings, key, first.target)
+        kept[id(first)] = replace(first, factory=code[0][1].factory, also=also, target=target)
+        gone.discard(id(first))
+    for module in modules:
+        if any(id(c) in gone or id(c) in kept for c in module.channels):
+            module.channels = [  # a new list: the module is the resolved copy (deferred)
+                kept.get(id(c), c) for c in module.channels if id(c) not in gone
+            ]
+
+
+def _resolved_by(settings: list[CodeFacts], key: tuple[str, str], target: Any) -> Any:
+    """The target with the scheme of the client's name resolver when the project's
+    settings name one other than DNS (`stork://inventory:9000`), or enable xDS; unknown
+    when they disagree."""
+    project, name = key
+    prefix = normalised(f"{CLIENTS}.{name}")
+    files = [m for m in settings if m.project == project]
+    resolvers = {m.exports.get(f"{prefix}.nameresolver", "dns") for m in files}
+    xds = {m.exports.get(f"{prefix}.xds.enabled", "false") for m in files}
+    if len(resolvers) > 1 or len(xds) > 1 or not all(isinstance(v, str) for v in resolvers | xds):
+        return UNKNOWN  # profiles that disagree, or the environment's choice
+    resolver = str(next(iter(resolvers), "dns")).strip().lower()
+    if str(next(iter(xds), "false")).strip().lower() == "true":
+        resolver = "xds"
+    return target if resolver == "dns" else joined([f"{resolver}://", target])

@@ -127,13 +127,53 @@ def parse(path: str, data: bytes) -> CodeFacts:
     text = data.decode("utf-8", "replace")
     settings, problem = read_settings(path, text)
     # every setting, for the code's `@Value("${key}")` (imported.py)
-    facts.exports = {normalised(key): setting_text(value) for key, value, _ in settings}
+    facts.exports = exported(settings)
     if b"grpc" not in data:  # every key read holds it (a YAML file splits it over lines)
         return facts  # nor is it judged: a Maven `@placeholder@` makes a file no YAML
     facts.problem = problem
     _read(facts, settings)
     facts.markers = comment_markers(path, text, comment_pattern("#"))
     return facts
+
+
+# Quarkus's profiles no pod runs: its dev mode's and its tests' (SmallRye Config's `%dev.`)
+LOCAL_PROFILES = frozenset({"dev", "test"})
+PACKAGED_PROFILE = "prod"  # the profile a packaged Quarkus application runs with
+
+
+def exported(settings: list[Written]) -> dict[str, Any]:
+    """Every setting by its normalised key. A key of Quarkus's profiles (`%prod.key`,
+    `%prod,staging.key`: SmallRye Config's) is also the bare key's value where a pod runs
+    it: `prod`'s, the packaged application's profile, over the key of every profile; a
+    profile the deployment chooses (`QUARKUS_PROFILE`) that sets another value leaves
+    the key unknown, as Spring's profile files do (imported.py); `dev` and `test` are
+    no pod's."""
+    found: dict[str, Any] = {}
+    chosen: list[tuple[str, Any]] = []  # (bare key, value) of the deployment's profiles
+    for key, value, _ in settings:
+        found[normalised(key)] = setting_text(value)
+    for key, value, _ in settings:
+        profiles, bare = profiled(key)
+        if not profiles or profiles <= LOCAL_PROFILES:
+            continue
+        if PACKAGED_PROFILE in profiles:
+            found[normalised(bare)] = setting_text(value)
+        else:
+            chosen.append((normalised(bare), setting_text(value)))
+    for bare, value in chosen:
+        if found.get(bare, value) != value:
+            found[bare] = UNKNOWN
+        found.setdefault(bare, value)
+    return found
+
+
+def profiled(key: str) -> tuple[frozenset[str], str]:
+    """(the profiles, the key) of Quarkus's `%prod,staging.quarkus.x`; no profile and the
+    key for a key of every profile."""
+    if not key.startswith("%"):
+        return frozenset(), key
+    profiles, _, bare = key[1:].partition(".")
+    return frozenset(p.strip() for p in profiles.split(",")), bare
 
 
 def read_settings(path: str, text: str) -> tuple[list[Written], Problem | None]:
@@ -168,12 +208,12 @@ def settle(
         spring = module.language == "spring"
         if module.configures_servers or (spring and any(s.options.entries for s in module.servers)):
             elsewhere.setdefault(module.project, []).append(module)
-        if spring and module.servers and _base_first(module)[0] < 2:
+        if spring and module.servers and base_first(module)[0] < 2:
             based.add(module.project)
     for module in made:
         others = [m for m in elsewhere.get(module.project, []) if m is not module]
         # a profile's server is the base settings' one where they make it: judged there
-        if others or (_base_first(module)[0] == 2 and module.project in based):
+        if others or (base_first(module)[0] == 2 and module.project in based):
             module.servers = [
                 replace(s, options=replace(s.options, complete=False)) for s in module.servers
             ]
@@ -247,7 +287,7 @@ def registered_by_starters(
         if module.language == "spring":
             settings[module.project].append(module)
     for files in settings.values():
-        base = min(files, key=_base_first)
+        base = min(files, key=base_first)
         for declared in discovery_starters(base.path, builds):
             registry = DISCOVERY_STARTERS[declared.text]
             switches = [normalised(key) for key in _ANY_REGISTRY + REGISTRATION_SWITCHES[registry]]
@@ -309,8 +349,8 @@ def _served_by_starters(modules: Sequence[CodeFacts]) -> None:
         files = settings.get(project, [])
         if not files or any(m.servers for m in files):
             continue  # no settings file to speak in, or the settings make the server
-        base = min(files, key=_base_first)
-        exports = base.exports if _base_first(base)[0] < 2 else {}
+        base = min(files, key=base_first)
+        exports = base.exports if base_first(base)[0] < 2 else {}
         if str(exports.get("grpc.enabled", "")).lower() == "false" and starter == LOGNET:
             continue
         factory, port_key, default_port = STARTERS[starter]
@@ -371,7 +411,7 @@ def profile_of(path: str) -> str | None:
     return None
 
 
-def _base_first(module: CodeFacts) -> tuple[int, str]:
+def base_first(module: CodeFacts) -> tuple[int, str]:
     """A settings file's rank as the one every profile reads: `application.*`, then
     `bootstrap.*`, then a profile's (`application-prod.yml`); by path within a rank."""
     stem = module.path.rsplit("/", 1)[-1].split(".")[0]
@@ -588,6 +628,21 @@ def environment_name(name: str) -> str:
     """The environment variable Spring binds a placeholder to (`backend.host` and
     `BACKEND_HOST` are one)."""
     return name.replace(".", "_").replace("-", "_").upper()
+
+
+def quoted_key_form(variable: str, name: str) -> bool:
+    """Whether `variable` is the environment form of Quarkus's key `name` with a map key
+    quoted: SmallRye Config writes `quarkus.grpc.clients."arena".host` as
+    `QUARKUS_GRPC_CLIENTS__ARENA__HOST`, each quote an underscore, and reads it as the
+    client `arena`'s host (`QUARKUS_GRPC_CLIENTS_ARENA_HOST`). Asked of Quarkus's own
+    keys only (`QUARKUS_`): elsewhere a double underscore is a nesting of its own
+    (pydantic's `APP__DB__HOST`)."""
+    return (
+        variable.startswith("QUARKUS_")
+        and name.startswith("QUARKUS_")
+        and "__" in variable + name
+        and variable.replace("__", "_") == name.replace("__", "_")
+    )
 
 
 def duration_ms(value: Any) -> Any:
