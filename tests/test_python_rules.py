@@ -692,6 +692,23 @@ def test_a_python_2_module_is_info_not_read_rather_than_an_error(
     assert caught.severity is Severity.INFO
 
 
+def test_python_2_except_comma_is_said_as_python_2_though_a_newer_grammar_takes_it(
+    tmp_path: Path,
+) -> None:
+    """`except socket.error, err:` is Python 2's way of binding the exception; Python
+    3.14 (libcst's newest grammar) reads the same line as a tuple of two exception types,
+    so the file parses there: the finding still says what the file is, Python 2, not
+    that it uses syntax newer than the Python k8slb runs on."""
+    source = (
+        "import socket\nimport requests\n\ndef read(sock):\n    try:\n        return sock.recv(10)\n"
+        "    except socket.error, err:\n        return None\n"
+    )
+    (finding,) = lint(tmp_path, {"frameio.py": source}, "KLB004")
+    assert finding.severity is Severity.INFO and finding.line == 7
+    assert "not read: Python 2 syntax (`except E, e`) at line 7" in finding.text
+    assert "newer" not in finding.text
+
+
 def test_a_python_3_syntax_error_stays_an_error(tmp_path: Path) -> None:
     source = "import requests\n\n\ndef send(count:\n    print(count)\n"
     (finding,) = lint(tmp_path, {"generator.py": source}, "KLB004")

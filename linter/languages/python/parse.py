@@ -411,6 +411,12 @@ def _line_of(data: bytes, number: int) -> str:
     return lines[number - 1].decode("utf-8", "replace") if len(lines) >= number else ""
 
 
+def _python2_problem(path: str, line: int, column: int, older: str) -> Problem:
+    """KLB004 at info: a module written for Python 2, which k8slb does not read."""
+    message = f"not read: Python 2 syntax ({older}) at line {line}; k8slb reads Python 3"
+    return Problem("KLB004", path, line, column, message, severity=Severity.INFO)
+
+
 def _syntax_problem(path: str, data: bytes, error: SyntaxError) -> Problem:
     """KLB004. Syntax newer than the running Python is not an error of the file: libcst
     (which reads every version up to 3.14) decides, and the finding says what happened."""
@@ -422,19 +428,14 @@ def _syntax_problem(path: str, data: bytes, error: SyntaxError) -> Problem:
         return Problem("KLB004", path, line, column, f"not valid Python: {error.msg}")
     from libcst import ParserSyntaxError, parse_module
 
+    # the line the parser gave up on holds a form of Python 2: so it is said, whether or
+    # not a newer grammar takes it (3.14 reads `except E, e:` as a tuple of exceptions)
+    older = python2_syntax(error.text or _line_of(data, line))
     try:
         parse_module(data)
     except ParserSyntaxError:
-        older = python2_syntax(error.text or _line_of(data, line))
         if older is not None:
-            return Problem(
-                "KLB004",
-                path,
-                line,
-                column,
-                f"not read: Python 2 syntax ({older}) at line {line}; k8slb reads Python 3",
-                severity=Severity.INFO,
-            )
+            return _python2_problem(path, line, column, older)
         action = template_block(data)  # not `{{ x }}`: an f-string's braces
         if action is not None:
             return Problem(
@@ -449,6 +450,8 @@ def _syntax_problem(path: str, data: bytes, error: SyntaxError) -> Problem:
         return Problem("KLB004", path, line, column, f"not valid Python: {error.msg}")
     except Exception:
         pass
+    if older is not None:
+        return _python2_problem(path, line, column, older)
     return Problem(
         "KLB004",
         path,
