@@ -557,6 +557,72 @@ def test_stop_without_grace_in_a_handler(tmp_path: Path) -> None:
     assert finding.text.startswith("server.stop(0) aborts every call in flight")
 
 
+_WRAPPED_SERVER = """\
+    import grpc
+    from concurrent import futures
+
+
+    class NorthboundServer:
+        def __init__(self, port=50055):
+            self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=10))
+            self.port = port
+
+        def start(self):
+            self.server.add_insecure_port("[::]:%s" % self.port)
+            self.server.start()
+            return self
+
+        def stop(self, grace=0):
+            self.server.stop(grace)
+    """
+_WRAPPER_CALLER = """\
+    import signal
+
+    from northbound.server import NorthboundServer
+
+
+    def shutdown(components):
+        for component in components:
+            component.stop()
+
+
+    def main():
+        components = [NorthboundServer().start()]
+        signal.signal(signal.SIGTERM, lambda *_: shutdown(components))
+    """
+
+
+def test_a_grace_parameter_whose_default_aborts_is_followed_where_no_caller_passes_one(
+    tmp_path: Path,
+) -> None:
+    """`def stop(self, grace=0): self.server.stop(grace)` called as `component.stop()`
+    stops the server with grace 0: the parameter's default, since no call k8slb sees of
+    stop() passes one. A caller that passes a grace, or no caller seen at all, leaves the
+    grace unknown, and nothing is said; the fix is the default's, so no edit is made."""
+    files = {"northbound/server.py": _WRAPPED_SERVER, "main.py": _WRAPPER_CALLER}
+    (finding,) = lint(tmp_path / "bare", files, "KLB404")
+    assert finding.line == 16 and finding.text.startswith("self.server.stop(grace) aborts")
+    assert "grace is 0 there: the default of stop(grace=0)" in finding.text
+    assert "/main.py)" in finding.text and not finding.edits
+    none = {**files, "northbound/server.py": _WRAPPED_SERVER.replace("grace=0", "grace=None")}
+    assert [f.line for f in lint(tmp_path / "none", none, "KLB404")] == [16]
+    passed = {**files, "main.py": _WRAPPER_CALLER.replace(".stop()", ".stop(25)")}
+    assert lint(tmp_path / "passed", passed, "KLB404") == []
+    # a module of the same name in another folder is another's: its caller's grace is not
+    other = "import grpc\nfrom other import server\n\nserver.make().stop(25)\n"
+    elsewhere = {**files, "other/server.py": "def make():\n    pass\n", "tool.py": other}
+    assert [f.line for f in lint(tmp_path / "elsewhere", elsewhere, "KLB404")] == [16]
+    alone = {"northbound/server.py": _WRAPPED_SERVER}
+    assert lint(tmp_path / "alone", alone, "KLB404") == [], "no caller seen"
+    graceful = {**files, "northbound/server.py": _WRAPPED_SERVER.replace("grace=0", "grace=5")}
+    assert lint(tmp_path / "graceful", graceful, "KLB404") == []
+    rebound = _WRAPPED_SERVER.replace(
+        "            self.server.stop(grace)",
+        "            grace = grace or 25\n            self.server.stop(grace)",
+    )
+    assert lint(tmp_path / "rebound", {**files, "northbound/server.py": rebound}, "KLB404") == []
+
+
 # -- KLB202 / KLB203 / KLB405 ---------------------------------------------------------------
 
 
@@ -700,7 +766,8 @@ def test_python_2_except_comma_is_said_as_python_2_though_a_newer_grammar_takes_
     so the file parses there: the finding still says what the file is, Python 2, not
     that it uses syntax newer than the Python k8slb runs on."""
     source = (
-        "import socket\nimport requests\n\ndef read(sock):\n    try:\n        return sock.recv(10)\n"
+        "import socket\nimport requests\n\ndef read(sock):\n    try:\n"
+        "        return sock.recv(10)\n"
         "    except socket.error, err:\n        return None\n"
     )
     (finding,) = lint(tmp_path, {"frameio.py": source}, "KLB004")

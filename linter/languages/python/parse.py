@@ -83,7 +83,12 @@ from k8slb.languages.python.parse_settings import (
     settings_chain,
     settings_fields,
 )
-from k8slb.languages.python.parse_shutdown import is_sleep, is_stop, signal_pauses
+from k8slb.languages.python.parse_shutdown import (
+    grace_default,
+    is_sleep,
+    is_stop,
+    signal_pauses,
+)
 from k8slb.languages.python.parse_values import Values, _parameter, keyword_argument
 from k8slb.reading.encodings import python_codec
 from k8slb.reading.markers import comment_markers
@@ -559,12 +564,21 @@ class _Collector(Values):
         self._serving_loops(servers)
         stops = [stop for stop in self.stops if stop[1] in servers]
         referred = _referred(tree) if stops else {}
+        own_stops = {id(call) for call, *_ in stops}  # a server's own stop: no caller's
+        self.facts.argued = {
+            name
+            for name, calls in self.calls_to.items()
+            if any((c.args or c.keywords) and id(c) not in own_stops for c, _, _ in calls)
+        }
         for call, receiver, keyboard, scope, parents in stops:
             grace = self._argument(call.args, call.keywords, 0, "grace")
             value = self.value(grace, scope) if grace is not None else UNKNOWN
+            defaulted = None
+            if isinstance(value, Unknown) and isinstance(grace, ast.Name):
+                value, defaulted = self._grace_default(grace.id, parents, own_stops)
             after = self._after_wait(receiver, parents, referred)
             stop = Stop(self.loc(call), receiver, value, keyboard, after_wait=after)
-            self.facts.stops.append(stop)
+            self.facts.stops.append(replace(stop, defaulted=defaulted))
         for expression, scope in self.url_expressions:
             urls = self.choices(expression, scope)
             origin = _origin_of(expression)
@@ -603,6 +617,23 @@ class _Collector(Values):
         self.facts.calls_read = True
         places = [*self.facts.sigterm_handlers, *self.facts.signal_servers]
         self.facts.signal_functions = signal_functions(tree, places) if places else frozenset()
+
+    def _grace_default(
+        self, name: str, parents: tuple[ast.AST, ...], own_stops: set[int]
+    ) -> tuple[Any, tuple[str, str, bool] | None]:
+        """A stop's grace that is a parameter of its function with an aborting default
+        (`def stop(self, grace=0): self.server.stop(grace)`): that default, with the
+        function's name and whether this module calls it with no argument (Stop's
+        `defaulted`), where no call of that name here passes one; else UNKNOWN."""
+        function = function_of(parents)
+        default = grace_default(function, name)
+        if function is None or default is ...:
+            return UNKNOWN, None
+        if function.name in self.facts.argued:
+            return UNKNOWN, None  # a caller here may pass the grace
+        calls = self.calls_to.get(function.name, [])
+        bare = any(id(call) not in own_stops for call, _, _ in calls)
+        return default, (function.name, name, bare)
 
     def _after_wait(
         self, receiver: str, parents: tuple[ast.AST, ...], referred: dict[str, int]
