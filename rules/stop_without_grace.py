@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from k8slb.code.facts import CodeFacts, Stop
 from k8slb.code.projects import module_files, package_roots
 from k8slb.core.findings import Finding, FixInfo, Severity
+from k8slb.model.entries import entries_of
 from k8slb.model.links import may_call_into
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
@@ -47,7 +48,10 @@ class StopWithoutGrace(Rule):
     or the stop of a function (`def stop(self)`) the module calls only so (`self.start()`,
     `self._server.wait_for_termination()`, `self.stop()`), names nowhere else (a SIGTERM
     handler given it is a caller while the server serves) and that no other module that
-    may import it calls by name.
+    may import it calls by name. Nor is a stop in a Python module's `if __name__ ==
+    "__main__":` block where every container known to run the module (by build evidence,
+    not a name alike) starts another entry module that imports it: Python runs that block
+    only in the module run as the program.
     A grace that is a parameter of the stop's function whose default aborts (`def
     stop(self, grace=0): self.server.stop(grace)`, or `grace=None`), rebound nowhere in
     it, is that default where every call of the function k8slb sees passes nothing
@@ -216,10 +220,13 @@ class StopWithoutGrace(Rule):
 
     @judged_where_it_runs
     def check(self, context: Context) -> Iterator[Finding]:
+        entries = entries_of(context.links)
         for facts in context.judged_code():
             for stop in facts.stops:
                 if stop.in_keyboard_interrupt or stop.grace not in (0, None):
                     continue
+                if entries.only_imported(facts, stop.loc.line):
+                    continue  # in a `__main__` block no container runs
                 if _after_the_server_ended(context, facts, stop):
                     continue  # it stops a server already ended: no call is in flight
                 if stop.server in facts.http_served and stop.server not in facts.starts:

@@ -973,3 +973,68 @@ def test_a_module_with_a_template_languages_control_action_is_a_template(
     (finding,) = lint_files(tmp_path, {"svc/server.py": text}, ["KLB004"]).findings
     assert (finding.severity == Severity.INFO) is template
     assert ("a template" in finding.message) is template
+
+
+# -- a `__main__` block of a module a container only imports ------------------------------
+
+_STANDALONE = """\
+    import time
+    from concurrent import futures
+
+    import grpc
+
+
+    def health():
+        return "ok"
+
+
+    if __name__ == "__main__":
+        server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+        server.add_insecure_port("[::]:50055")
+        server.start()
+        try:
+            while True:
+                time.sleep(3600)
+        finally:
+            server.stop(0)
+    """
+_IMPORTER = """\
+    import grpc
+
+    from northbound import health
+
+    print(health())
+    """
+
+
+def _built(runs: str) -> dict[str, str]:
+    """The tree of a container whose image's CMD runs `runs`, linked by its build."""
+    (skaffold, built), (dockerfile, _) = BUILT_HERE
+    cmd = f'FROM python:3.12-slim\nCOPY . /app\nCMD ["python", "/app/{runs}"]\n'
+    return {
+        "k8s.yaml": web_deployment(),
+        skaffold: built,
+        dockerfile: cmd,
+        "northbound.py": _STANDALONE,
+        "app.py": _IMPORTER,
+    }
+
+
+def test_a_main_block_counts_only_in_a_container_that_runs_its_module_as_the_program(
+    tmp_path: Path,
+) -> None:
+    """The server a module's `if __name__ == "__main__":` block makes, waits on and stops
+    runs only where that module is the program: a container that starts app.py, which
+    imports northbound.py, never runs the block, so KLB201, KLB403 and KLB404 say nothing
+    of it there; a container that starts northbound.py itself runs it, and code no
+    container is known to run keeps its findings."""
+    rules = ("KLB201", "KLB403", "KLB404")
+    assert lint(tmp_path / "imported", _built("app.py"), *rules) == []
+    found = lint(tmp_path / "main", _built("northbound.py"), *rules)
+    assert sorted((f.rule, f.line) for f in found) == [
+        ("KLB201", 12),
+        ("KLB403", 16),
+        ("KLB404", 19),
+    ]
+    alone = {"northbound.py": _STANDALONE, "app.py": _IMPORTER}
+    assert sorted(f.rule for f in lint(tmp_path / "alone", alone, *rules)) == list(rules)

@@ -1050,6 +1050,9 @@ class CodeFacts:
     function_calls: dict[str, tuple[str, ...]] = field(default_factory=dict)
     signal_functions: frozenset[str] = frozenset()
     calls_read: bool = False  # whether they were read (the module had a syntax tree)
+    # Python's: the first and last lines of its `if __name__ == "__main__":` blocks, which
+    # run only in the module run as the program, not in one a program imports
+    main_blocks: tuple[tuple[int, int], ...] = ()
     # sleeps on SIGTERM's path before the server stops: the server drains itself
     signal_pauses: list[SignalPause] = field(default_factory=list)
     http_clients: list[HttpClient] = field(default_factory=list)

@@ -60,7 +60,7 @@ from k8slb.code.syntax_trees import template_block
 from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
 from k8slb.languages.python.parse_ast import dotted
-from k8slb.languages.python.parse_calls import function_calls, signal_functions
+from k8slb.languages.python.parse_calls import function_calls, main_blocks, signal_functions
 from k8slb.languages.python.parse_disposed import disposed_on_every_path
 from k8slb.languages.python.parse_envhelpers import EnvReader
 from k8slb.languages.python.parse_made import (
@@ -615,6 +615,7 @@ class _Collector(Values):
             self.calls, self.origins, self.imports, self.functions
         )
         self.facts.calls_read = True
+        self.facts.main_blocks = main_blocks(tree)
         places = [*self.facts.sigterm_handlers, *self.facts.signal_servers]
         self.facts.signal_functions = signal_functions(tree, places) if places else frozenset()
 
