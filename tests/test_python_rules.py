@@ -1008,9 +1008,11 @@ _IMPORTER = """\
 
 
 def _built(runs: str) -> dict[str, str]:
-    """The tree of a container whose image's CMD runs `runs`, linked by its build."""
+    """The tree of a container whose image's CMD runs `runs` (a file of /app, or `-m`
+    and a module), linked by its build."""
     (skaffold, built), (dockerfile, _) = BUILT_HERE
-    cmd = f'FROM python:3.12-slim\nCOPY . /app\nCMD ["python", "/app/{runs}"]\n'
+    words = ", ".join(f'"{word}"' for word in runs.split()) if " " in runs else f'"/app/{runs}"'
+    cmd = f'FROM python:3.12-slim\nCOPY . /app\nWORKDIR /app\nCMD ["python", {words}]\n'
     return {
         "k8s.yaml": web_deployment(),
         skaffold: built,
@@ -1036,5 +1038,7 @@ def test_a_main_block_counts_only_in_a_container_that_runs_its_module_as_the_pro
         ("KLB403", 16),
         ("KLB404", 19),
     ]
+    as_module = lint(tmp_path / "module", _built("-m northbound"), *rules)
+    assert sorted(f.rule for f in as_module) == list(rules), "python -m runs its main block"
     alone = {"northbound.py": _STANDALONE, "app.py": _IMPORTER}
     assert sorted(f.rule for f in lint(tmp_path / "alone", alone, *rules)) == list(rules)
