@@ -113,7 +113,13 @@ class GrpcNoGracefulShutdown(Rule):
     alike is none here). Where one image's code serves
     several containers that each start another entry module (`command: [node,
     dist/web.js]` beside the image's `CMD node dist/server.js`), a container does not run
-    the entries the others start. Otherwise shutdown is judged per
+    the entries the others start, and a wait in a Python module's `if __name__ ==
+    "__main__":` block is no container's where every container known to run the module (by
+    build evidence, not a name alike) starts another entry module that imports it: Python
+    runs that block only in the module run as the program (`python x.py`, `python -m
+    pkg.x`), so a standalone mode kept for development is not what the pod runs; where a
+    container's entry is unknown or is the module itself, the block is judged as any code.
+    Otherwise shutdown is judged per
     project: a handler in another module of the same project counts (a project is the
     folder above the outermost package of the module, so `app/server.py` and `main.py`
     beside `app/` are one project, and two services in sibling folders are two). Stopping
@@ -423,7 +429,8 @@ class GrpcNoGracefulShutdown(Rule):
         for facts in context.judged_code():
             yield from self._late_handlers(context, entries, facts)
             yield from self._exits_while_draining(context, entries, facts)
-            if not facts.waits:  # not asked for its containers' code (each a closure)
+            waits = _run_waits(entries, facts)
+            if not waits:  # not asked for its containers' code (each a closure)
                 continue
             # a link that is a guess from names alike is no evidence of which code runs
             # together: such code is judged as code no container is known to run
@@ -459,7 +466,7 @@ class GrpcNoGracefulShutdown(Rule):
                     severity = Severity.INFO
             servers = {s.name: s for s in facts.servers if s.name}
             started = [name for name in servers if name in facts.starts]
-            for wait in facts.waits:
+            for wait in waits:
                 name = wait.server if wait.server in servers else None
                 if name is None and wait.server is None and started:
                     name = started[0]
@@ -723,6 +730,12 @@ class GrpcNoGracefulShutdown(Rule):
                 ),
                 related=[Related(handler.path, handler.line, "the handler")],
             )
+
+
+def _run_waits(entries: Entries, facts: CodeFacts) -> list[Wait]:
+    """The module's waits but those in a `__main__` block that no container runs (every
+    one known to run the module imports it: Entries.only_imported)."""
+    return [wait for wait in facts.waits if not entries.only_imported(facts, wait.loc.line)]
 
 
 def _others_handle(handled: dict[str, bool], verb: str) -> str:

@@ -8,6 +8,7 @@ from k8slb.core.record import record
 from k8slb.model.addresses import listened_at, loopback_only, unix_network_from
 from k8slb.model.addresses_spring import runs_profile
 from k8slb.model.dialers import Dialer, per_call_only
+from k8slb.model.entries import entries_of
 from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
 from k8slb.model.index import is_headless, one_unscaled_replica, service_type
 from k8slb.model.objects import pod_template
@@ -57,7 +58,12 @@ class GrpcServerNoMaxAge(Rule):
     with no `__main__` check. In any language, a server in code no container is linked
     to, whose image (a Jib build's, a skaffold artifact's) no container of the run runs
     and a test of the tree starts with Testcontainers, is a test's stand-in: `info`,
-    saying so (README: what no link shows weighs less).
+    saying so (README: what no link shows weighs less). A server made in a Python
+    module's `if __name__ == "__main__":` block is not reported where every container
+    known to run the module (by build evidence, not a name alike) starts another entry
+    module that imports it: Python runs that block only in the module run as the program
+    (`python x.py`, `python -m pkg.x`); where a container's entry is unknown or is the
+    module itself, or no container is known to run it, it is judged as any code.
 
     In Go: `grpc.NewServer(...)` whose
     `grpc.KeepaliveParams(keepalive.ServerParameters{...})` sets no `MaxConnectionAge`, or
@@ -341,6 +347,7 @@ class GrpcServerNoMaxAge(Rule):
     @judged_where_it_runs
     def check(self, context: Context) -> Iterator[Finding]:
         fronts: dict[Key, list[Front]] | None = None
+        entries = entries_of(context.links)
         for facts in context.judged_code():
             if facts.servers and fronts is None:  # read once a module serves gRPC
                 fronts = _fronts(context)
@@ -349,6 +356,8 @@ class GrpcServerNoMaxAge(Rule):
             for server in facts.servers:
                 if server.balanced_by is not None:
                     continue  # its clients balance each call (xDS): no connection to end
+                if entries.only_imported(facts, server.loc.line):
+                    continue  # made in a `__main__` block no container runs
                 age = server.options.get(MAX_AGE)
                 if server.name in facts.http_served and server.name not in facts.starts:
                     yield self._served_over_http(server)

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts, Stop
+from k8slb.code.projects import module_files, package_roots
 from k8slb.core.findings import Finding, FixInfo, Severity
+from k8slb.model.entries import entries_of
 from k8slb.model.links import may_call_into
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
@@ -45,7 +48,18 @@ class StopWithoutGrace(Rule):
     or the stop of a function (`def stop(self)`) the module calls only so (`self.start()`,
     `self._server.wait_for_termination()`, `self.stop()`), names nowhere else (a SIGTERM
     handler given it is a caller while the server serves) and that no other module that
-    may import it calls by name.
+    may import it calls by name. Nor is a stop in a Python module's `if __name__ ==
+    "__main__":` block where every container known to run the module (by build evidence,
+    not a name alike) starts another entry module that imports it: Python runs that block
+    only in the module run as the program.
+    A grace that is a parameter of the stop's function whose default aborts (`def
+    stop(self, grace=0): self.server.stop(grace)`, or `grace=None`), rebound nowhere in
+    it, is that default where every call of the function k8slb sees passes nothing
+    (`component.stop()`), in its module and in the modules that import it by its path
+    or sit in its folder, and there is one: the wrapper's default is what its callers
+    get. A call of that name that passes any argument, or no call seen at all, leaves
+    the grace unknown, and nothing is said. Its fix is the default's (or the callers'),
+    so no edit is made there.
 
     In Go: `server.Stop()` on a `grpc.NewServer` server (also through the struct field a
     constructor keeps it in: `in.server.Stop()`), where `GracefulStop()` lets calls
@@ -206,30 +220,42 @@ class StopWithoutGrace(Rule):
 
     @judged_where_it_runs
     def check(self, context: Context) -> Iterator[Finding]:
+        entries = entries_of(context.links)
         for facts in context.judged_code():
             for stop in facts.stops:
                 if stop.in_keyboard_interrupt or stop.grace not in (0, None):
                     continue
+                if entries.only_imported(facts, stop.loc.line):
+                    continue  # in a `__main__` block no container runs
                 if _after_the_server_ended(context, facts, stop):
                     continue  # it stops a server already ended: no call is in flight
                 if stop.server in facts.http_served and stop.server not in facts.starts:
                     continue  # its connections are the HTTP server's: its Shutdown drains
+                defaulted = _defaulted(context, facts, stop)
+                if stop.defaulted is not None and defaulted is None:
+                    continue  # a caller may pass the grace its parameter defaults
                 grace = context.fix_values.stop_grace_seconds
                 dialect = dialect_of(facts.language)
                 advice, fix = dialect.stop_words(stop, grace)
+                edits = dialect.graceful_stop(stop, grace)
+                if defaulted is not None:  # the default is to change, not this call
+                    advice, edits = defaulted[2], []
+                written = stop.written or dialect.stop_call(stop.server, stop.grace)
+                if defaulted is not None:
+                    written = defaulted[0]
                 local = unreached(facts, stop.server)
                 health = _health_only(facts, stop)
                 yield self.code_finding(
                     stop.loc,
                     (
-                        f"{stop.written or dialect.stop_call(stop.server, stop.grace)} aborts "
-                        "every call in flight",
+                        f"{written} aborts every call in flight",
+                        *(defaulted[1:2] if defaulted is not None else ()),
                         *local,
                         advice,
                         *([_HEALTH_ONLY] if health else []),
                     ),
                     fix=fix,
-                    edits=dialect.graceful_stop(stop, grace),
+                    edits=edits,
                     severity=Severity.INFO if local or health else None,
                 )
 
@@ -238,6 +264,58 @@ _HEALTH_ONLY = (
     "info only: the server serves only the standard health service, so the calls it "
     "aborts are probes', no client's"
 )
+
+
+def _defaulted(context: Context, facts: CodeFacts, stop: Stop) -> tuple[str, str, str] | None:
+    """Where a stop's grace is its function's parameter with an aborting default
+    (Stop.defaulted): the call as written, what says its grace is that default, and the
+    advice, where every call of the function k8slb sees, in its module and in the modules
+    of its language that may call into it, passes no argument, and there is one; None
+    otherwise (a caller may pass a grace, or none is seen)."""
+    if stop.defaulted is None:
+        return None
+    function, parameter, here = stop.defaulted
+    callers = [
+        other
+        for other in context.code()
+        if other is not facts
+        and other.language == facts.language
+        and function in other.called
+        and _may_import(other, facts)
+    ]
+    if any(function in other.argued for other in callers) or not (here or callers):
+        return None
+    seen = [facts.path] if here else []
+    seen += [other.path for other in callers[:3]]
+    grace = context.fix_values.stop_grace_seconds
+    return (
+        f"{stop.server}.stop({parameter})",
+        f"{parameter} is {stop.grace} there: the default of {function}({parameter}="
+        f"{stop.grace}), and no call of {function}() k8slb sees passes one (calls in "
+        f"{', '.join(seen)})",
+        f"give {parameter} a default that lets calls finish ({function}(self, {parameter}="
+        f"{grace}), say), or pass one where {function}() is called",
+    )
+
+
+def _may_import(importer: CodeFacts, module: CodeFacts) -> bool:
+    """Whether a Python module may use another's functions: a sibling of its folder, or
+    one with an import that names it by its path (`from app.grpc_server import Server`,
+    `import app.grpc_server`, relative too), as Python finds it from the importer's folder,
+    its project or a package above it; not a module of another folder of the same name."""
+    path = os.path.normpath(module.path)
+    package = os.path.dirname(os.path.normpath(importer.path))
+    if package == os.path.dirname(path):
+        return True
+    roots = [package, os.path.normpath(importer.project or package)]
+    for level, name in importer.imports:
+        head = name.split(".", 1)[0]
+        wider = roots if level else [*roots, *package_roots(head, package)]
+        # `from a.b import c` is kept as `a.b.c`: the module is `a.b`, or `a.b.c` itself
+        for dotted in {name, name.rpartition(".")[0]}:
+            if path in module_files(level, dotted, package, wider):
+                return True
+    return False
 
 
 def _health_only(facts: CodeFacts, stop: Stop) -> bool:

@@ -557,6 +557,72 @@ def test_stop_without_grace_in_a_handler(tmp_path: Path) -> None:
     assert finding.text.startswith("server.stop(0) aborts every call in flight")
 
 
+_WRAPPED_SERVER = """\
+    import grpc
+    from concurrent import futures
+
+
+    class NorthboundServer:
+        def __init__(self, port=50055):
+            self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=10))
+            self.port = port
+
+        def start(self):
+            self.server.add_insecure_port("[::]:%s" % self.port)
+            self.server.start()
+            return self
+
+        def stop(self, grace=0):
+            self.server.stop(grace)
+    """
+_WRAPPER_CALLER = """\
+    import signal
+
+    from northbound.server import NorthboundServer
+
+
+    def shutdown(components):
+        for component in components:
+            component.stop()
+
+
+    def main():
+        components = [NorthboundServer().start()]
+        signal.signal(signal.SIGTERM, lambda *_: shutdown(components))
+    """
+
+
+def test_a_grace_parameter_whose_default_aborts_is_followed_where_no_caller_passes_one(
+    tmp_path: Path,
+) -> None:
+    """`def stop(self, grace=0): self.server.stop(grace)` called as `component.stop()`
+    stops the server with grace 0: the parameter's default, since no call k8slb sees of
+    stop() passes one. A caller that passes a grace, or no caller seen at all, leaves the
+    grace unknown, and nothing is said; the fix is the default's, so no edit is made."""
+    files = {"northbound/server.py": _WRAPPED_SERVER, "main.py": _WRAPPER_CALLER}
+    (finding,) = lint(tmp_path / "bare", files, "KLB404")
+    assert finding.line == 16 and finding.text.startswith("self.server.stop(grace) aborts")
+    assert "grace is 0 there: the default of stop(grace=0)" in finding.text
+    assert "/main.py)" in finding.text and not finding.edits
+    none = {**files, "northbound/server.py": _WRAPPED_SERVER.replace("grace=0", "grace=None")}
+    assert [f.line for f in lint(tmp_path / "none", none, "KLB404")] == [16]
+    passed = {**files, "main.py": _WRAPPER_CALLER.replace(".stop()", ".stop(25)")}
+    assert lint(tmp_path / "passed", passed, "KLB404") == []
+    # a module of the same name in another folder is another's: its caller's grace is not
+    other = "import grpc\nfrom other import server\n\nserver.make().stop(25)\n"
+    elsewhere = {**files, "other/server.py": "def make():\n    pass\n", "tool.py": other}
+    assert [f.line for f in lint(tmp_path / "elsewhere", elsewhere, "KLB404")] == [16]
+    alone = {"northbound/server.py": _WRAPPED_SERVER}
+    assert lint(tmp_path / "alone", alone, "KLB404") == [], "no caller seen"
+    graceful = {**files, "northbound/server.py": _WRAPPED_SERVER.replace("grace=0", "grace=5")}
+    assert lint(tmp_path / "graceful", graceful, "KLB404") == []
+    rebound = _WRAPPED_SERVER.replace(
+        "            self.server.stop(grace)",
+        "            grace = grace or 25\n            self.server.stop(grace)",
+    )
+    assert lint(tmp_path / "rebound", {**files, "northbound/server.py": rebound}, "KLB404") == []
+
+
 # -- KLB202 / KLB203 / KLB405 ---------------------------------------------------------------
 
 
@@ -690,6 +756,24 @@ def test_a_python_2_module_is_info_not_read_rather_than_an_error(
     handler = "try:\n    send(1)\nexcept IOError, error:\n    pass\n"
     (caught,) = lint(tmp_path / "except", {"generator.py": source + handler}, "KLB004")
     assert caught.severity is Severity.INFO
+
+
+def test_python_2_except_comma_is_said_as_python_2_though_a_newer_grammar_takes_it(
+    tmp_path: Path,
+) -> None:
+    """`except socket.error, err:` is Python 2's way of binding the exception; Python
+    3.14 (libcst's newest grammar) reads the same line as a tuple of two exception types,
+    so the file parses there: the finding still says what the file is, Python 2, not
+    that it uses syntax newer than the Python k8slb runs on."""
+    source = (
+        "import socket\nimport requests\n\ndef read(sock):\n    try:\n"
+        "        return sock.recv(10)\n"
+        "    except socket.error, err:\n        return None\n"
+    )
+    (finding,) = lint(tmp_path, {"frameio.py": source}, "KLB004")
+    assert finding.severity is Severity.INFO and finding.line == 7
+    assert "not read: Python 2 syntax (`except E, e`) at line 7" in finding.text
+    assert "newer" not in finding.text
 
 
 def test_a_python_3_syntax_error_stays_an_error(tmp_path: Path) -> None:
@@ -889,3 +973,72 @@ def test_a_module_with_a_template_languages_control_action_is_a_template(
     (finding,) = lint_files(tmp_path, {"svc/server.py": text}, ["KLB004"]).findings
     assert (finding.severity == Severity.INFO) is template
     assert ("a template" in finding.message) is template
+
+
+# -- a `__main__` block of a module a container only imports ------------------------------
+
+_STANDALONE = """\
+    import time
+    from concurrent import futures
+
+    import grpc
+
+
+    def health():
+        return "ok"
+
+
+    if __name__ == "__main__":
+        server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+        server.add_insecure_port("[::]:50055")
+        server.start()
+        try:
+            while True:
+                time.sleep(3600)
+        finally:
+            server.stop(0)
+    """
+_IMPORTER = """\
+    import grpc
+
+    from northbound import health
+
+    print(health())
+    """
+
+
+def _built(runs: str) -> dict[str, str]:
+    """The tree of a container whose image's CMD runs `runs` (a file of /app, or `-m`
+    and a module), linked by its build."""
+    (skaffold, built), (dockerfile, _) = BUILT_HERE
+    words = ", ".join(f'"{word}"' for word in runs.split()) if " " in runs else f'"/app/{runs}"'
+    cmd = f'FROM python:3.12-slim\nCOPY . /app\nWORKDIR /app\nCMD ["python", {words}]\n'
+    return {
+        "k8s.yaml": web_deployment(),
+        skaffold: built,
+        dockerfile: cmd,
+        "northbound.py": _STANDALONE,
+        "app.py": _IMPORTER,
+    }
+
+
+def test_a_main_block_counts_only_in_a_container_that_runs_its_module_as_the_program(
+    tmp_path: Path,
+) -> None:
+    """The server a module's `if __name__ == "__main__":` block makes, waits on and stops
+    runs only where that module is the program: a container that starts app.py, which
+    imports northbound.py, never runs the block, so KLB201, KLB403 and KLB404 say nothing
+    of it there; a container that starts northbound.py itself runs it, and code no
+    container is known to run keeps its findings."""
+    rules = ("KLB201", "KLB403", "KLB404")
+    assert lint(tmp_path / "imported", _built("app.py"), *rules) == []
+    found = lint(tmp_path / "main", _built("northbound.py"), *rules)
+    assert sorted((f.rule, f.line) for f in found) == [
+        ("KLB201", 12),
+        ("KLB403", 16),
+        ("KLB404", 19),
+    ]
+    as_module = lint(tmp_path / "module", _built("-m northbound"), *rules)
+    assert sorted(f.rule for f in as_module) == list(rules), "python -m runs its main block"
+    alone = {"northbound.py": _STANDALONE, "app.py": _IMPORTER}
+    assert sorted(f.rule for f in lint(tmp_path / "alone", alone, *rules)) == list(rules)

@@ -834,6 +834,12 @@ class Stop:
     # when the server has ended: "" when it follows the wait in its block, else the name of
     # its function, which the module calls only so (another module may call it too)
     after_wait: str | None = None
+    # Python's: a grace read from the default of a parameter of the stop's function
+    # (`def stop(self, grace=0): self.server.stop(grace)`): that function's name, the
+    # parameter's, and whether the module itself calls it with no argument (none of its
+    # calls passes one); it holds only where the callers elsewhere pass none either
+    # (KLB404 asks them)
+    defaulted: tuple[str, str, bool] | None = None
 
 
 @record
@@ -1044,6 +1050,9 @@ class CodeFacts:
     function_calls: dict[str, tuple[str, ...]] = field(default_factory=dict)
     signal_functions: frozenset[str] = frozenset()
     calls_read: bool = False  # whether they were read (the module had a syntax tree)
+    # Python's: the first and last lines of its `if __name__ == "__main__":` blocks, which
+    # run only in the module run as the program, not in one a program imports
+    main_blocks: tuple[tuple[int, int], ...] = ()
     # sleeps on SIGTERM's path before the server stops: the server drains itself
     signal_pauses: list[SignalPause] = field(default_factory=list)
     http_clients: list[HttpClient] = field(default_factory=list)
@@ -1082,6 +1091,9 @@ class CodeFacts:
     # `s.registry.Register(...)`): a registration made inside a function counts for a
     # program only when the program calls that function
     called: set[str] = field(default_factory=set)
+    # Python's: those of them some call passes an argument to (a server's own `stop(...)`
+    # left out): a parameter's default holds only where no caller passes it (Stop.defaulted)
+    argued: set[str] = field(default_factory=set)
     # Go's, of every file: each name the file calls or hands on as a value, with the
     # top-level functions it is written in (languages/go/parse_callers.py: "*" outside any, "-"
     # a test's); its top-level functions' (name, first line, last line), a test's left

@@ -254,6 +254,27 @@ class Entries:
         others = self.others(link)
         return [m for m in self.links.code(link) if os.path.normpath(m.path) not in others]
 
+    def only_imported(self, facts: CodeFacts, line: int) -> bool:
+        """Whether the line is in the module's `if __name__ == "__main__":` block while
+        every container known to run the module (links by evidence, not a name alike)
+        starts another entry module: Python runs that block only in the module run as the
+        program (`python x.py`, `python -m pkg.x`), and the others import it. False where
+        no container is known to run it, or one's entry is unknown or is this module."""
+        if not any(first <= line <= last for first, last in facts.main_blocks):
+            return False
+        path = os.path.normpath(facts.path)
+        runners = self.running(path)
+        if not runners:
+            return False
+        for link in runners:
+            if link.guessed:
+                return False
+            place = self.links.place(link)
+            entry = self._entries().get((id(place[0]), place[1]))
+            if entry is None or entry == path:
+                return False
+        return True
+
     def running(self, module_path: str) -> list[Link]:
         """The containers whose code includes the module, less those for which it is
         another container's entry."""

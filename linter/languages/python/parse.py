@@ -60,7 +60,7 @@ from k8slb.code.syntax_trees import template_block
 from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
 from k8slb.languages.python.parse_ast import dotted
-from k8slb.languages.python.parse_calls import function_calls, signal_functions
+from k8slb.languages.python.parse_calls import function_calls, main_blocks, signal_functions
 from k8slb.languages.python.parse_disposed import disposed_on_every_path
 from k8slb.languages.python.parse_envhelpers import EnvReader
 from k8slb.languages.python.parse_made import (
@@ -83,7 +83,12 @@ from k8slb.languages.python.parse_settings import (
     settings_chain,
     settings_fields,
 )
-from k8slb.languages.python.parse_shutdown import is_sleep, is_stop, signal_pauses
+from k8slb.languages.python.parse_shutdown import (
+    grace_default,
+    is_sleep,
+    is_stop,
+    signal_pauses,
+)
 from k8slb.languages.python.parse_values import Values, _parameter, keyword_argument
 from k8slb.reading.encodings import python_codec
 from k8slb.reading.markers import comment_markers
@@ -411,6 +416,12 @@ def _line_of(data: bytes, number: int) -> str:
     return lines[number - 1].decode("utf-8", "replace") if len(lines) >= number else ""
 
 
+def _python2_problem(path: str, line: int, column: int, older: str) -> Problem:
+    """KLB004 at info: a module written for Python 2, which k8slb does not read."""
+    message = f"not read: Python 2 syntax ({older}) at line {line}; k8slb reads Python 3"
+    return Problem("KLB004", path, line, column, message, severity=Severity.INFO)
+
+
 def _syntax_problem(path: str, data: bytes, error: SyntaxError) -> Problem:
     """KLB004. Syntax newer than the running Python is not an error of the file: libcst
     (which reads every version up to 3.14) decides, and the finding says what happened."""
@@ -422,19 +433,14 @@ def _syntax_problem(path: str, data: bytes, error: SyntaxError) -> Problem:
         return Problem("KLB004", path, line, column, f"not valid Python: {error.msg}")
     from libcst import ParserSyntaxError, parse_module
 
+    # the line the parser gave up on holds a form of Python 2: so it is said, whether or
+    # not a newer grammar takes it (3.14 reads `except E, e:` as a tuple of exceptions)
+    older = python2_syntax(error.text or _line_of(data, line))
     try:
         parse_module(data)
     except ParserSyntaxError:
-        older = python2_syntax(error.text or _line_of(data, line))
         if older is not None:
-            return Problem(
-                "KLB004",
-                path,
-                line,
-                column,
-                f"not read: Python 2 syntax ({older}) at line {line}; k8slb reads Python 3",
-                severity=Severity.INFO,
-            )
+            return _python2_problem(path, line, column, older)
         action = template_block(data)  # not `{{ x }}`: an f-string's braces
         if action is not None:
             return Problem(
@@ -449,6 +455,8 @@ def _syntax_problem(path: str, data: bytes, error: SyntaxError) -> Problem:
         return Problem("KLB004", path, line, column, f"not valid Python: {error.msg}")
     except Exception:
         pass
+    if older is not None:
+        return _python2_problem(path, line, column, older)
     return Problem(
         "KLB004",
         path,
@@ -556,12 +564,21 @@ class _Collector(Values):
         self._serving_loops(servers)
         stops = [stop for stop in self.stops if stop[1] in servers]
         referred = _referred(tree) if stops else {}
+        own_stops = {id(call) for call, *_ in stops}  # a server's own stop: no caller's
+        self.facts.argued = {
+            name
+            for name, calls in self.calls_to.items()
+            if any((c.args or c.keywords) and id(c) not in own_stops for c, _, _ in calls)
+        }
         for call, receiver, keyboard, scope, parents in stops:
             grace = self._argument(call.args, call.keywords, 0, "grace")
             value = self.value(grace, scope) if grace is not None else UNKNOWN
+            defaulted = None
+            if isinstance(value, Unknown) and isinstance(grace, ast.Name):
+                value, defaulted = self._grace_default(grace.id, parents, own_stops)
             after = self._after_wait(receiver, parents, referred)
             stop = Stop(self.loc(call), receiver, value, keyboard, after_wait=after)
-            self.facts.stops.append(stop)
+            self.facts.stops.append(replace(stop, defaulted=defaulted))
         for expression, scope in self.url_expressions:
             urls = self.choices(expression, scope)
             origin = _origin_of(expression)
@@ -598,8 +615,26 @@ class _Collector(Values):
             self.calls, self.origins, self.imports, self.functions
         )
         self.facts.calls_read = True
+        self.facts.main_blocks = main_blocks(tree)
         places = [*self.facts.sigterm_handlers, *self.facts.signal_servers]
         self.facts.signal_functions = signal_functions(tree, places) if places else frozenset()
+
+    def _grace_default(
+        self, name: str, parents: tuple[ast.AST, ...], own_stops: set[int]
+    ) -> tuple[Any, tuple[str, str, bool] | None]:
+        """A stop's grace that is a parameter of its function with an aborting default
+        (`def stop(self, grace=0): self.server.stop(grace)`): that default, with the
+        function's name and whether this module calls it with no argument (Stop's
+        `defaulted`), where no call of that name here passes one; else UNKNOWN."""
+        function = function_of(parents)
+        default = grace_default(function, name)
+        if function is None or default is ...:
+            return UNKNOWN, None
+        if function.name in self.facts.argued:
+            return UNKNOWN, None  # a caller here may pass the grace
+        calls = self.calls_to.get(function.name, [])
+        bare = any(id(call) not in own_stops for call, _, _ in calls)
+        return default, (function.name, name, bare)
 
     def _after_wait(
         self, receiver: str, parents: tuple[ast.AST, ...], referred: dict[str, int]

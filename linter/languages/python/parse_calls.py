@@ -123,3 +123,13 @@ def signal_functions(tree: ast.Module, places: Iterable[Loc]) -> frozenset[str]:
         if name is not None:
             found.add(name)
     return frozenset(found)
+
+
+def main_blocks(tree: ast.Module) -> tuple[tuple[int, int], ...]:
+    """The first and last lines of each of the module's top-level `if __name__ ==
+    "__main__":` blocks: code that runs only when the module is the program."""
+    return tuple(
+        (statement.lineno, statement.end_lineno or statement.lineno)
+        for statement in tree.body
+        if isinstance(statement, ast.If) and _is_main_check(statement.test)
+    )

@@ -104,3 +104,36 @@ def is_sleep(name: str | None, parents: Parents) -> bool:
 
 def is_stop(name: str | None, method: str | None) -> bool:
     return name in STOP_CALLS or method in STOP_METHODS
+
+
+# The defaults of a grace parameter that abort the calls in flight (grpcio's stop(0),
+# stop(None)): the only ones a stop's grace is read from
+_ABRUPT_DEFAULTS = (0, None)
+
+
+def grace_default(function: ast.FunctionDef | ast.AsyncFunctionDef | None, name: str) -> object:
+    """The default of the function's parameter `name` where it aborts (0, None: a wrapper's
+    `def stop(self, grace=0): self.server.stop(grace)`), the parameter being rebound
+    nowhere in the function; `...` (Ellipsis) otherwise: no such parameter, another
+    default, none, or one the body may change."""
+    if function is None:
+        return ...
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    defaults: list[tuple[ast.arg, ast.expr | None]] = [
+        *zip(
+            positional[len(positional) - len(arguments.defaults) :], arguments.defaults, strict=True
+        ),
+        *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True),
+    ]
+    default = next((value for arg, value in defaults if arg.arg == name), None)
+    if not isinstance(default, ast.Constant) or default.value not in _ABRUPT_DEFAULTS:
+        return ...
+    if isinstance(default.value, bool):
+        return ...  # `grace=False`: not a number grpcio documents
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            return ...  # `grace = grace or 25`
+        if isinstance(node, ast.Global | ast.Nonlocal) and name in node.names:
+            return ...
+    return default.value
