@@ -245,8 +245,17 @@ class GrpcClientClusterIp(Rule):
     *cli.Context) error`), by its name or an alias, else (urfave/cli) the first of the
     flag's `EnvVars` the container sets, else the flag's default. A function a CLI library
     runs as the process's action (urfave/cli's `Action: run` or `app.Action = run`,
-    cobra's `RunE: run`) runs once, as `main` does, and a client returned made on a stub
-    made on the channel (`api.NewClient(ctx, pb.NewStoreClient(conn))`) keeps it.
+    cobra's `RunE: run`, or a function literal written there, `Run: func(cmd
+    *cobra.Command, args []string) {...}`) runs once, as `main` does, and a client returned
+    made on a stub made on the channel (`api.NewClient(ctx, pb.NewStoreClient(conn))`)
+    keeps it. A key read from viper's registry (`viper.GetString("datahub.address")`) of a
+    program that reads a settings file its viper calls name (`SetConfigFile` of a
+    `--config` flag's default) dials what the repository's copy of that file sets at the
+    key (the one TOML, YAML or JSON file of that name nearest the code, up to its go.mod),
+    where no container sets the variable `AutomaticEnv` reads for it (`SetEnvPrefix`,
+    `SetEnvKeyReplacer`): a variable of another spelling the manifest sets
+    (`APP_DATAHUBADDRESS` for `APP_DATAHUB_ADDRESS`) is not read, and the file's value
+    stands; the message names the file and the variable that would override it.
 
     In JavaScript (`@grpc/grpc-js`): `new Client(target, grpc.credentials.create...())`
     (the credentials also held in a variable), and nice-grpc's `createChannel(address)`

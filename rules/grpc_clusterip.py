@@ -277,7 +277,9 @@ def _weighed(finding: Finding, first: Evidence | None) -> Finding:
     chain is missing, and the message says so."""
     if first is None or not first.inferred:
         return finding
-    missing = f"the port is not declared gRPC; only {first.reason} suggests it"
+    missing = (
+        first.contradicted or f"the port is not declared gRPC; only {first.reason} suggests it"
+    )
     return replace(finding, severity=Severity.INFO, detail=(missing, *finding.detail))
 
 
@@ -340,7 +342,13 @@ class GrpcClusterIp(Rule):
     listens there, or on a port k8slb cannot read, or is handed to an HTTP server, and the
     code does not serve HTTP/2 in the clear (h2c), the port's name and its container
     port's name (an HTTP gateway's `grpc-gw`) count for nothing, and so does the number
-    50051.
+    50051. Where that code (linked by build evidence to every targeted container, the
+    program it starts known: its entry module, or a Go package with what it imports)
+    makes no gRPC server of any library k8slb reads and hands none to an HTTP server, a
+    gRPC name of the port or of its container port is contradicted but not disproved (a
+    stale name, or a server of a library k8slb does not read): the finding is `info`, says
+    the Service "may carry" gRPC, and names the code that makes no server. Code not
+    linked, or linked by a name alike, leaves the name as strong as it is.
 
     Evidence about a port says something about that port only: a probe of another port
     or of a unix socket makes no other port gRPC (a metrics or HTTP Service of a gRPC pod

@@ -191,3 +191,56 @@ def test_grpc_s_conventional_port_stays_a_hint_where_the_code_is_not_linked(
     del files["skaffold.yaml"], files["gateway/Dockerfile"]
     (message,) = _klb101(tmp_path, files)
     assert "gRPC's conventional port" in message
+
+
+# a worker whose code serves no gRPC at all (nor HTTP on the port): a Service port named
+# `grpc` in front of it is a name the code contradicts, not the protocol shown
+WORKER = """\
+package main
+
+import (
+	"log"
+	"time"
+)
+
+func main() {
+	for {
+		log.Println("reconciling")
+		time.Sleep(time.Minute)
+	}
+}
+"""
+NAMED_GRPC = MANIFESTS.replace(
+    "- name: grpc-gateway\n              containerPort: 8080", "- containerPort: 9090"
+).replace(
+    "- name: http\n      port: 80\n      targetPort: grpc-gateway", "- name: grpc\n      port: 9090"
+)
+
+
+def _worker(tmp_path: Path, files: dict[str, str]) -> list[tuple[str, str]]:
+    found = lint_files(tmp_path, files, ["KLB101"]).findings
+    return [(f.severity.name, f"{f.message} {' '.join(f.detail)}") for f in found]
+
+
+def test_a_grpc_name_the_linked_code_contradicts_is_info(tmp_path: Path) -> None:
+    files = {**_files(""), "gateway/main.go": WORKER, "k8s/gateway.yaml": NAMED_GRPC}
+    ((severity, message),) = _worker(tmp_path, files)
+    assert severity == "INFO"
+    assert "may carry gRPC (port name 'grpc')" in message
+    assert "gateway) makes no gRPC server k8slb knows: the name may be stale" in message
+
+
+def test_a_grpc_name_stays_a_warning_where_the_code_makes_a_server(tmp_path: Path) -> None:
+    server = WORKER.replace('\t"time"\n', '\t"net"\n\t"time"\n\n\t"google.golang.org/grpc"\n')
+    server = server.replace(
+        "\tfor {",
+        '\tlis, _ := net.Listen("tcp", addr())\n\tgo grpc.NewServer().Serve(lis)\n\tfor {',
+    )
+    files = {**_files(""), "gateway/main.go": server, "k8s/gateway.yaml": NAMED_GRPC}
+    assert [s for s, _ in _worker(tmp_path, files)] == ["WARNING"]
+
+
+def test_a_grpc_name_stays_a_warning_where_the_code_is_not_linked(tmp_path: Path) -> None:
+    files = {**_files(""), "gateway/main.go": WORKER, "k8s/gateway.yaml": NAMED_GRPC}
+    del files["skaffold.yaml"], files["gateway/Dockerfile"]
+    assert [s for s, _ in _worker(tmp_path, files)] == ["WARNING"]

@@ -134,6 +134,9 @@ class EnvRef(_GivenBetween):
     # read in any case (pydantic's settings, case-insensitive by default): a workload's
     # `nidx_addr` sets the `NIDX_ADDR` named here, where none sets it as spelt
     any_case: bool = False
+    # where the default comes from, where it is no literal of the code (`datahub.address
+    # in etc/app.toml:2`, the settings file viper reads): for messages
+    default_from: str = ""
 
 
 @record

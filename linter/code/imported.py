@@ -67,6 +67,7 @@ from k8slb.code.facts import (
 from k8slb.code.field_networks import unix_network
 from k8slb.code.imported_programs import MAX_PROGRAMS, MAX_SPLITS, program_channels
 from k8slb.code.projects import GoPackages, module_files, node_module_files, package_roots
+from k8slb.code.settings_files import SettingsFiles
 from k8slb.code.ts_paths import PathAliases
 from k8slb.languages import LANGUAGES
 
@@ -109,6 +110,7 @@ class _Resolver:
         self._beans: dict[tuple[str, str], tuple[set[str], set[str]]] = {}
         # the module paths tsconfig.json files map Node import names to (ts_paths.py)
         self.aliases = PathAliases(self.by_path)
+        self.settings_files = SettingsFiles()  # the viper settings files read (ViperKey)
 
     # -- Go: a package is a folder of files -------------------------------------------------
 
@@ -442,13 +444,33 @@ class _Resolver:
         reader in reads it from, as the viper calls of the program's files say (each
         program's read once a run); UNKNOWN where the programs differ, or none is known."""
         path = os.path.normpath(importer.path)
-        found = [
-            _viper_variable(self._viper_said(index, files), wanted.key)
-            for index, files in enumerate(self.go_packages().programs())
-            if path in files
-        ]
+        found = []
+        for index, files in enumerate(self.go_packages().programs()):
+            if path not in files:
+                continue
+            said = self._viper_said(index, files)
+            variable = _viper_variable(said, wanted.key)
+            if isinstance(variable, EnvRef) and isinstance(variable.default, Unknown):
+                variable = self._file_default(path, said or [], wanted.key, variable)
+            found.append(variable)
         variables = set(found)
         return variables.pop() if len(variables) == 1 else UNKNOWN
+
+    def _file_default(
+        self, path: str, said: list[dict[str, Any]], key: str, variable: EnvRef
+    ) -> EnvRef:
+        """The variable with the value the settings file the program reads gives the key
+        as its default (code/settings_files.py), where its files name that file, and only
+        files (no reader, no remote store); else as it was."""
+        named = [s.get("files") for s in said if s.get("read")]
+        if not named or any(n is None for n in named) or any(s.get("reader") for s in said):
+            return variable
+        files = [f for n in named for f in n or ()]
+        given = self.settings_files.value(path, files, key) if files else None
+        if given is None:
+            return variable
+        place = given.path if given.line is None else f"{given.path}:{given.line}"
+        return replace(variable, default=given.value, default_from=f"{key} in {place}")
 
     def _viper_said(self, index: int, files: list[str]) -> list[dict[str, Any]] | None:
         """What the viper calls of a program's files (tests left out) say of the

@@ -429,7 +429,11 @@ def destinations(
             where = f"{value.name} as {setting.workload.ref.display} sets it at {place}"
             via = Related(setting.workload.path, line, f"{value.name}={setting.value!r}")
             found.append(Destination(address, setting.workload.namespace, where, via, setting))
-    return found or _default(parse, value.default_text, f"the default of {value.name}")
+    if found or not value.default_from:
+        return found or _default(parse, value.default_text, f"the default of {value.name}")
+    # a settings file's value: the file's place, and the variable that would override it
+    where = f"{value.default_from}, the settings file the program reads; no container sets "
+    return _default(parse, value.default_text, f"{where}{value.name}, which would override it")
 
 
 def _mounted_destinations(

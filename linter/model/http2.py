@@ -19,7 +19,7 @@ import weakref
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import replace
 
-from k8slb.code.facts import Listen, Loc
+from k8slb.code.facts import CodeFacts, Listen, Loc
 from k8slb.core import regex
 from k8slb.core.record import record
 from k8slb.languages.java.parse_spring import Written, read_settings
@@ -191,6 +191,9 @@ class Evidence:
     # what the evidence declares: HTTP/2 for a port named or marked `http2` or `h2c`,
     # which any HTTP/2 protocol may use (its connections as long-lived as gRPC's)
     protocol: str = "gRPC"
+    # a name the code behind the port contradicts (it makes no gRPC server): why the
+    # evidence counts as inferred only (no_grpc_code)
+    contradicted: str = ""
 
 
 _HTTP2_WORDS = regex.compile(r"^(?:kubernetes\.io/)?(?:h2c|http2)(?:-.*)?$")
@@ -311,14 +314,11 @@ def _port_evidence(
     # when a name would count: it loads the code of every targeted container)
     plain = functools.cache(lambda: _plain_http(targets, code))
     if grpc_port_name(port.get("name")) and not plain():
-        return on_service(f"port name {port['name']!r}", "name", 1)
-    for target in targets:
-        for entry in target.container.ports():
-            if entry.get("containerPort") != target.number or not grpc_port_name(entry.get("name")):
-                continue
-            if not plain():
-                reason = f"container port {entry['name']!r} of {target.workload.ref.display}"
-                return Evidence(port, reason, target.workload.path, entry.pos, 2)
+        found = on_service(f"port name {port['name']!r}", "name", 1)
+        return _contradicted(found, no_grpc_code(targets, code))
+    named = _named_container_port(port, targets, plain)
+    if named is not None:
+        return _contradicted(named, no_grpc_code(targets, code))
     inferred: Evidence | None = None  # the first only inferred, if nothing shows it
     for served in _serving(targets, code):
         listen = served.listen
@@ -528,6 +528,67 @@ def _plain_http(targets: list[Target], code: CodeLinks | None) -> bool:
                 if ports.get(server.name or "") in (None, target.number):
                     return False
     return True
+
+
+def _named_container_port(
+    port: YMap, targets: list[Target], plain: Callable[[], bool]
+) -> Evidence | None:
+    """A targeted container port whose name says gRPC, where the code does not show the
+    port plain HTTP (`plain`)."""
+    for target in targets:
+        for entry in target.container.ports():
+            if entry.get("containerPort") != target.number or not grpc_port_name(entry.get("name")):
+                continue
+            if not plain():
+                reason = f"container port {entry['name']!r} of {target.workload.ref.display}"
+                return Evidence(port, reason, target.workload.path, entry.pos, 2)
+    return None
+
+
+def no_grpc_code(targets: list[Target], code: CodeLinks | None) -> str:
+    """The folders of the code linked to every container the port targets, where that code
+    makes no gRPC server of any library k8slb reads and hands none to an HTTP server: each
+    link rests on build evidence (not a name alike) and names the program the container
+    starts (its entry module, or a Go package, linked with what it imports), so the code
+    read is the process's. "" where one is not so (no link, a guess, no program known, no
+    code read, a server)."""
+    if code is None or not targets:
+        return ""
+    folders: list[str] = []
+    for target in targets:
+        link = code.of(target.workload, target.container.name)
+        if link is None or link.guessed:
+            return ""
+        modules = code.code(link)
+        program = link.entry is not None or all(f.language == "go" for f in modules)
+        if not program or not modules or any(_may_serve_http2(f) for f in modules):
+            return ""
+        if link.folder not in folders:
+            folders.append(link.folder)
+    return ", ".join(folders[:3]) + (", …" if len(folders) > 3 else "")
+
+
+# Go's HTTP/2 in the clear: a handler of it may serve gRPC, or any HTTP/2, on the port
+_H2C = "golang.org/x/net/http2/h2c"
+
+
+def _may_serve_http2(facts: CodeFacts) -> bool:
+    """Whether a module makes a gRPC server, hands one to an HTTP server, or serves HTTP/2
+    in the clear (which gRPC, or another HTTP/2 protocol, may ride)."""
+    return bool(facts.servers or facts.http_served) or any(n == _H2C for _, n in facts.imports)
+
+
+def _contradicted(evidence: Evidence, folders: str) -> Evidence:
+    """A port's gRPC name, as inferred only where the code behind it makes no gRPC server
+    (no_grpc_code gave its folders): the name may be stale, or the server a library k8slb
+    does not read, so the finding stays, at info."""
+    if not folders:
+        return evidence
+    why = (
+        f"the code linked to its containers ({folders}) makes no gRPC server k8slb knows: "
+        "the name may be stale"
+    )
+    return replace(evidence, inferred=True, contradicted=why)
 
 
 def _serving(targets: list[Target], code: CodeLinks | None) -> Iterator[Served]:

@@ -103,6 +103,7 @@ from k8slb.languages.go.parse_callers import import_names, read_callers, serving
 from k8slb.languages.go.parse_cli_flags import (
     CLI_PACKAGES,
     COBRA,
+    action_literal,
     actions,
     cli_flags,
     cli_names,
@@ -595,6 +596,8 @@ _VIPER_GETS = frozenset(
 _VIPER_READS = frozenset(
     ("ReadInConfig", "ReadConfig", "MergeInConfig", "MergeConfig", "ReadRemoteConfig")
 )
+# those that read the file its file calls name (the others read an io.Reader or a store)
+_VIPER_FILE_READS = frozenset(("ReadInConfig", "MergeInConfig"))
 
 
 class _ViperEnvironment:
@@ -650,6 +653,23 @@ class _ViperEnvironment:
         if name is None or self.replaced is None:
             return None
         return name.translate({ord(old): new for old, new in self.replaced.items()})
+
+
+def _settings_files(named: list[tuple[str, str | None]]) -> list[str] | None:
+    """The settings files viper's file calls name (`SetConfigFile("/etc/app/app.toml")`;
+    `AddConfigPath("/etc/app")` and `SetConfigName("app")`: `/etc/app/app`, its extension
+    one viper tries): a path each, or None where one is not known, or a name is given
+    with no folder, or several names (which one viper reads is the code's order)."""
+    files = [path for call, path in named if call == "SetConfigFile"]
+    names = [path for call, path in named if call == "SetConfigName"]
+    folders = [path for call, path in named if call == "AddConfigPath"]
+    if None in files or None in names or None in folders or len(names) > 1:
+        return None
+    if names and not folders:
+        return None  # viper looks in no folder given none: the name alone reads nothing
+    found = [os.path.normpath(str(f)) for f in files]
+    found += [os.path.join(os.path.normpath(str(f)), str(names[0])) for f in folders if names]
+    return found[:MAX_CHOICES] if len(found) <= MAX_CHOICES else None
 
 
 def _settings_prefix(type_name: str, held: dict[str, list[tuple[str, str]]]) -> str | None:
@@ -2674,6 +2694,14 @@ class _Collector:
                 self.cli_actions = actions(literals, assignments, self.imports)
         return function in self.cli_actions
 
+    def _action_body(self, body: Node | None) -> bool:
+        """Whether a body is that of a function literal a CLI library runs as a command's
+        action (`Run: func(...) {...}`): it runs once a process, as a named action does."""
+        function = body.parent if body is not None else None
+        if function is None or function.type != "func_literal":
+            return False
+        return action_literal(function, self.imports)
+
     def _made_by(self, name: str, depth: int) -> dict[str, Any] | None:
         """The fields of the struct the file's function `name`, of no parameters, fills
         and returns (`func upstreamsFromEnv() Upstreams { return Upstreams{Addr:
@@ -3036,18 +3064,25 @@ class _Collector:
         environment = self._viper_environment()
         said: dict[str, Any] = {}
         written: list[str] | None = []
+        named: list[tuple[str, str | None]] = []  # (call, its path or folder, None: unknown)
         for call, scope in self.calls:
             shape = self._called(call)
             if self._qualified_call(shape) != f"{_VIPER}.{shape.member}":
                 continue
             if shape.member in _VIPER_READS or shape.member in _VIPER_FILES:
                 said["read"] = True
+            if shape.member in _VIPER_READS and shape.member not in _VIPER_FILE_READS:
+                said["reader"] = True  # a reader's or a remote store's settings: not known
+            if shape.member in _VIPER_FILES and len(named) <= MAX_CHOICES:
+                named.append((shape.member, self._file_named(shape.arguments, scope)))
             elif shape.member == "Set" and shape.arguments and written is not None:
                 key = self.value(shape.arguments[0], scope)
                 known = isinstance(key, str) and len(written) < MAX_CHOICES
                 written = [*written, key.lower()] if known else None
         if written != []:
             said["set"] = written
+        if named:
+            said["files"] = _settings_files(named)
         if environment is not None:
             said |= {"automatic": environment.automatic, "defaults": environment.defaults}
             said["bound"] = environment.bound
@@ -3055,6 +3090,16 @@ class _Collector:
             said |= environment.given
         if said:
             self.facts.exports[VIPER_ENVIRONMENT] = said
+
+    def _file_named(self, arguments: list[Node], scope: _Scope) -> str | None:
+        """The path or name one of viper's file calls gives: a literal, or a flag's default
+        (`--config`'s, as the image runs it with no such argument); None when not known."""
+        value = self.value(arguments[0], scope) if len(arguments) == 1 else UNKNOWN
+        if isinstance(value, FlagRef) and not value.prefix and not value.suffix:
+            value = value.default
+        if isinstance(value, str) and not isinstance(value, Unknown) and value:
+            return value
+        return None
 
     def _replacer(self, node: Node, scope: _Scope) -> dict[str, str] | None:
         """The replacements of `strings.NewReplacer(".", "_", ...)`, each one character."""
@@ -3171,13 +3216,14 @@ class _Collector:
         if (
             name
             and not self._once(function or "")
+            and not self._action_body(body)
             and body is not None
             and name in self._deferred_closes(body)
         ):
             return False
         if name and body is not None and self._closers().closed_per_call(body, name):
             return False  # a closer returned beside it, which each caller runs
-        if self._once(function or "") or (name and "." in name):
+        if self._once(function or "") or (name and "." in name) or self._action_body(body):
             return True
         if name and body is not None and self._kept_in_package(body, name, scope):
             return True

@@ -214,3 +214,26 @@ def actions(
         if field is not None and _text(field) in keys and held.type == "identifier":
             found.add(_text(held))
     return found
+
+
+def action_literal(function: Node, imports: dict[str, str]) -> bool:
+    """Whether a function literal is a command's action, written in place as the value of
+    an `Action` key (urfave/cli) or a `Run`/`RunE` key (cobra) of a struct literal of the
+    library's (`&cobra.Command{Run: func(cmd *cobra.Command, args []string) {...}}`): the
+    library runs it once a process, as `main` runs."""
+    element = function.parent
+    keyed = element.parent if element is not None else None
+    if element is None or element.type != "literal_element" or keyed is None:
+        return False
+    if keyed.type != "keyed_element" or keyed.named_child_count != 2:
+        return False
+    key = _unwrap(keyed.named_children[0])
+    packages = _ACTION_KEYS.get(_text(key), frozenset())
+    body = keyed.parent
+    literal = body.parent if body is not None else None
+    kind = literal.child_by_field_name("type") if literal is not None else None
+    if literal is None or literal.type != "composite_literal" or kind is None:
+        return False
+    if kind.type != "qualified_type":
+        return False
+    return imports.get(_text(kind.child_by_field_name("package"))) in packages
