@@ -295,10 +295,10 @@ def _deployed_with(context: Context, facts: CodeFacts) -> Deployed:
     if runners:
         return Deployed(tuple(link.workload for link in runners), running=True)
     path = os.path.normpath(facts.path)
-    holders = tuple(
-        link.workload
-        for link in context.links.links
-        if not link.guessed and _within(path, os.path.normpath(link.folder))
+    holders = tuple(  # (no body read for a link kept as made: CodeLinks.folders)
+        workload
+        for workload, folder, guessed in context.links.folders()
+        if not guessed and _within(path, os.path.normpath(folder))
     )
     return Deployed(holders, running=False)
 

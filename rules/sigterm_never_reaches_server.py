@@ -617,16 +617,23 @@ class SigtermNeverReachesServer(Rule):
         every = judged is None or any(
             DOCKERFILE_NAMES.search(os.path.basename(path)) for path in judged
         )
+        # where exactly the judged files are reported, a workload not judged is judged only
+        # for a container whose finding may be placed in one of them (its image's Dockerfile
+        # judged after an edit of the code beside it: not every workload of the tree)
+        placed_in = judged if judged is not None and not context.reported_beyond else None
         for workload, template in context.index.workloads if every else context.workloads():
             spec = workload.spec
             if spec is None or not spec.serves:
                 continue
             if template.spec.get("shareProcessNamespace") is True:
                 continue  # the pause container is PID 1
+            own = placed_in is None or context.judges(workload)
             for container in template.long_running:
                 link = context.links.of(workload, container.name) or _built_link(
                     context, workload, container
                 )
+                if not own and not _may_place_in(link, placed_in or frozenset()):
+                    continue  # its finding is in its manifest or a file not judged
                 found = self._judge(context, workload, template, container, link)
                 if found is None:
                     continue
@@ -689,6 +696,22 @@ class SigtermNeverReachesServer(Rule):
         if place.workload is not None:
             finding = replace(finding, object=workload.ref, container=container.name)
         return place, finding
+
+
+def _may_place_in(link: Link | None, files: frozenset[str]) -> bool:
+    """Whether a finding about the link's container may be placed in one of `files` other
+    than its workload's manifest: the only other places are the lines of its image's
+    Dockerfile (its ENTRYPOINT or CMD, its own or the base's it runs, its FROM line under
+    an inherited one: _place, _entry_script, _inherited_place) and the build definition's
+    line that sets its command (Tilt's `entrypoint=`). With no link, none: only the
+    manifest's `command` or `args` are then placed."""
+    if link is None:
+        return False
+    said: list[Said | None] = [link.entrypoint_set.said if link.entrypoint_set else None]
+    if link.dockerfile is not None:
+        for dockerfile in (link.dockerfile, link.dockerfile.runs):
+            said += [dockerfile.entrypoint_said, dockerfile.cmd_said, dockerfile.from_said]
+    return any(at is not None and at.path in files for at in said)
 
 
 def _built_link(context: Context, workload: K8sObject, container: Container) -> Link | None:

@@ -150,3 +150,71 @@ def test_explain_links_in_a_context_run_lists_the_reported_files_containers(
     assert [row["container"] for row in json.loads(done.output)["links"]] == [
         "Deployment/shop/frontend:web"
     ]
+
+
+def _built_services(tmp_path: Path, names: tuple[str, ...]) -> Path:
+    """Python services, each built from its folder's Dockerfile, whose shell-form CMD keeps
+    SIGTERM from the server: KLB406 places each finding in that Dockerfile, not in the
+    manifest; and one (`shop`) whose image inherits the CMD of a base the tree builds,
+    placed at its own FROM line."""
+    build = ["#!/bin/sh"]
+    for name in (*names, "shop"):
+        (tmp_path / name).mkdir()
+        manifest = (
+            "apiVersion: apps/v1\nkind: Deployment\n"
+            f"metadata:\n  name: {name}\n"
+            f"spec:\n  replicas: 2\n  selector:\n    matchLabels: {{app: {name}}}\n"
+            f"  template:\n    metadata:\n      labels: {{app: {name}}}\n"
+            "    spec:\n      containers:\n"
+            f"        - name: {name}\n          image: registry.example/{name}:1.0\n"
+            "          ports:\n            - containerPort: 8080\n"
+            "---\napiVersion: v1\nkind: Service\n"
+            f"metadata:\n  name: {name}\nspec:\n  selector: {{app: {name}}}\n"
+            "  ports:\n    - port: 80\n      targetPort: 8080\n"
+        )
+        (tmp_path / name / "k8s.yaml").write_text(manifest)
+        (tmp_path / name / "app.py").write_text(
+            "import signal\n\nsignal.signal(signal.SIGTERM, lambda *_: exit(0))\n"
+        )
+        build.append(f"docker build -t registry.example/{name}:1.0 {name}")
+        dockerfile = "FROM python:3.12-slim\nCOPY . /app\nCMD python /app/app.py\n"
+        if name == "shop":
+            dockerfile = "FROM registry.example/shop-base:latest\nCOPY . /app\n"
+        (tmp_path / name / "Dockerfile").write_text(dockerfile)
+    (tmp_path / "base").mkdir()
+    (tmp_path / "base" / "Dockerfile").write_text("FROM python:3.12-slim\nCMD python /app/app.py\n")
+    build.append("docker build -t registry.example/shop-base:latest base")
+    (tmp_path / "build.sh").write_text("\n".join(build) + "\n")
+    return tmp_path
+
+
+def test_a_dockerfile_reported_alone_judges_only_the_workloads_that_may_run_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Dockerfile among the judged files (a pre-commit hook on it, or judged again after
+    an edit of the code beside it) is judged for the containers whose findings may be
+    placed in it, not for every workload of the tree; each file reported alone still
+    finds what judging everything finds (the base's line included: a finding inherited
+    from it is placed at the image's FROM line)."""
+    from k8slb.rules.sigterm_never_reaches_server import SigtermNeverReachesServer
+
+    tree = _built_services(tmp_path, ("web", "api", "cart"))
+    assert assert_scoping_changes_nothing(tree, monkeypatch) > 0
+    judged: list[str] = []
+    judge = SigtermNeverReachesServer._judge
+
+    def recorded(rule: object, context: Context, workload: K8sObject, *rest: object) -> object:
+        judged.append(workload.name or "")
+        return judge(rule, context, workload, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(SigtermNeverReachesServer, "_judge", recorded)
+    found = discover([str(tree)])
+    whole = run(found.sources, SETTINGS)
+    assert sorted(judged) == ["api", "cart", "shop", "web"]
+    for reported, runs in (("web/Dockerfile", ["web"]), ("shop/Dockerfile", ["shop"])):
+        judged.clear()
+        path = str(tree / reported)
+        scoped = run([replace(s, report=s.path == path) for s in found.sources], SETTINGS)
+        assert judged == runs
+        klb406 = [f for f in scoped.findings if f.rule == "KLB406"]
+        assert klb406 and klb406 == [f for f in whole.findings if f.path == path]

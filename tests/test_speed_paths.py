@@ -903,3 +903,36 @@ def test_a_whole_check_after_an_edit_takes_the_build_facts_kept_for_both_of_its_
         assert judged == [True], "judged again in part after the edit"
         assert made == anew, edited
         assert checked == _report(api.check(api.plan([str(tree)]), jobs=1))
+
+
+def _model_of(tree: Path) -> Any:
+    """The model of the tree, as a check makes it (every parse fresh)."""
+    from k8slb.run.engine import analyse, read_bytes, read_sources
+
+    sources = discover([str(tree)]).sources
+    settings = Settings(rules=ALL_RULES)
+    return analyse(sources, settings, read_sources(sources, read_bytes(sources), settings=settings))
+
+
+def test_the_folders_of_links_kept_as_made_are_read_without_a_workloads_body(
+    tmp_path: Path,
+) -> None:
+    """Which workloads' links hold a folder (KLB111 asks it of a module no container runs,
+    judged again after an edit beside it): a model before an edit, whose links were taken
+    as the last whole run made them, answers from those links, reading no pod template,
+    what its links once made say, in their order; a model with none kept makes them."""
+    for team in range(3):
+        shutil.copytree(FIXTURES / "demo" / "bad", tmp_path / f"team-{team}")
+    first = _model_of(tmp_path)
+    made = [
+        (link.workload.path, link.workload.name, link.folder, link.guessed)
+        for link in first.links.links
+    ]
+    assert len(made) == 6 and any(not guessed for *_, guessed in made)
+    again = _model_of(tmp_path)
+    again.links.restore(first.links.remembered(), as_made=True)
+    kept = [(w.path, w.name, folder, guessed) for w, folder, guessed in again.links.folders()]
+    assert kept == made
+    assert not again.index._templates, "no workload's body read"
+    fresh = _model_of(tmp_path)
+    assert [(w.path, w.name, f, g) for w, f, g in fresh.links.folders()] == made

@@ -314,8 +314,13 @@ class Link:
         """Whether the link rests on a name alike alone (`image name guess`; the folder's
         own Dockerfile only refines it): what it shows of the code is a guess, which lowers
         what rules conclude from it."""
-        kinds = {evidence.kind for evidence in self.evidence}
-        return bool(kinds & NAME_GUESSES) and kinds <= {*NAME_GUESSES, "dockerfile"}
+        return guessed(self.evidence)
+
+
+def guessed(evidence: Sequence[Evidence]) -> bool:
+    """`Link.guessed` of a link of this evidence."""
+    kinds = {said.kind for said in evidence}
+    return bool(kinds & NAME_GUESSES) and kinds <= {*NAME_GUESSES, "dockerfile"}
 
 
 # A link as `CodeLinks.remembered` keeps it: Link's fields after its workload and container.
@@ -983,6 +988,23 @@ class CodeLinks:
                 for module in modules:
                     self._runners[module].append((workload, position))
         return self._runners
+
+    def folders(self) -> Iterator[tuple[K8sObject, str, bool]]:
+        """Each link's workload, folder and whether it is guessed, in the order of `links`:
+        those of a workload `restore` took as made and no one asked for since read as kept
+        (its links the same once made: `kept_as_made`), so that no body is read for them;
+        the others made as `links` makes them."""
+        if self._index is None:
+            return
+        self._before_all()
+        for workload in self._index.workload_objects:
+            kept = self.kept_as_made(workload)
+            if kept is not None:
+                yield from ((workload, link[0], guessed(link[3])) for _, link, *_ in kept if link)
+                continue
+            for container in self._index.template(workload).long_running:
+                if (made := self._link(workload, container)) is not None:
+                    yield workload, made.folder, made.guessed
 
     def placed(
         self,

@@ -121,6 +121,9 @@ class Context:
     # the objects and modules of these files (a finding is placed in the file of what it
     # judges), while every object and module stays as evidence. None: every file.
     judged: frozenset[str] | None = None
+    # With `judged`: a finding may be reported in a file outside it too (a named chart's
+    # or kustomization's files, engine._reported); False: exactly those files are.
+    reported_beyond: bool = True
     _services: list[K8sObject] | None = field(default=None, init=False, repr=False)
     _workloads: list[tuple[K8sObject, PodTemplate]] | None = field(
         default=None, init=False, repr=False

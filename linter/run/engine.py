@@ -822,7 +822,15 @@ def analyse(
         judged=frozenset(reported | read.rendered_from.keys())
         if len(reported) < len(sources)
         else None,
+        reported_beyond=bool(read.rendered_from) or any(_renders(s) for s in sources if s.report),
     )
+
+
+def _renders(source: Source) -> bool:
+    """Whether the source is rendered (a chart, a kustomization, a helmfile): findings in
+    other files than its own are reported for it (engine._reported)."""
+    reader = reader_of(source.language)
+    return reader is not None and reader.renders
 
 
 def _read_problems(
