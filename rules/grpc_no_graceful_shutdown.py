@@ -459,6 +459,7 @@ class GrpcNoGracefulShutdown(Rule):
                     severity = Severity.INFO
             servers = {s.name: s for s in facts.servers if s.name}
             started = [name for name in servers if name in facts.starts]
+            keyboard = _keyboard_stops(facts)
             for wait in facts.waits:
                 name = wait.server if wait.server in servers else None
                 if name is None and wait.server is None and started:
@@ -475,8 +476,7 @@ class GrpcNoGracefulShutdown(Rule):
                     # an asyncio server on the loop of a framework that owns SIGTERM
                     yield from self._cancelled(context, facts, wait, name, owner, where)
                     continue
-                keyboard = [s for s in facts.stops if s.server == name and s.in_keyboard_interrupt]
-                also = [_KEYBOARD.get(facts.language, _KEYBOARD["python"])] if keyboard else []
+                also = list(keyboard.get(name, ()))
                 grace = context.fix_values.stop_grace_seconds
                 dialect = dialect_of(facts.language)
                 advice, fix = dialect.server_sigterm_advice(server, name, grace)
@@ -758,6 +758,14 @@ def _http_advice(wait: Wait, name: str, grace: int, caught: bool) -> str:
         "does not drain the connections ServeHTTP serves",
     ]
     return "".join(steps)
+
+
+def _keyboard_stops(facts: CodeFacts) -> dict[str, tuple[str]]:
+    """What a finding on a server says of its stop that only Ctrl-C reaches, by the names
+    of the module's servers so stopped: read once a module, not once a wait (thousands
+    of servers and stops in a file)."""
+    words = _KEYBOARD.get(facts.language, _KEYBOARD["python"])
+    return {stop.server: (words,) for stop in facts.stops if stop.in_keyboard_interrupt}
 
 
 def _unstopped_waits(facts: CodeFacts) -> list[tuple[Wait, Server]]:

@@ -207,6 +207,7 @@ class StopWithoutGrace(Rule):
     @judged_where_it_runs
     def check(self, context: Context) -> Iterator[Finding]:
         for facts in context.judged_code():
+            health_only = _health_only(facts) if facts.stops else set()
             for stop in facts.stops:
                 if stop.in_keyboard_interrupt or stop.grace not in (0, None):
                     continue
@@ -218,7 +219,7 @@ class StopWithoutGrace(Rule):
                 dialect = dialect_of(facts.language)
                 advice, fix = dialect.stop_words(stop, grace)
                 local = unreached(facts, stop.server)
-                health = _health_only(facts, stop)
+                health = stop.server in health_only
                 yield self.code_finding(
                     stop.loc,
                     (
@@ -240,11 +241,14 @@ _HEALTH_ONLY = (
 )
 
 
-def _health_only(facts: CodeFacts, stop: Stop) -> bool:
-    """Whether every server of the module the stop names serves only the health service
-    (Server.health_only)."""
-    named = [server for server in facts.servers if server.name == stop.server]
-    return bool(named) and all(server.health_only for server in named)
+def _health_only(facts: CodeFacts) -> set[str | None]:
+    """The names a stop may give whose every server of the module serves only the health
+    service (Server.health_only): read once a module, not once a stop (thousands of
+    servers and stops in a file)."""
+    every: dict[str | None, bool] = {}
+    for server in facts.servers:
+        every[server.name] = every.get(server.name, True) and server.health_only
+    return {name for name, only in every.items() if only}
 
 
 def _after_the_server_ended(context: Context, facts: CodeFacts, stop: Stop) -> bool:

@@ -4135,6 +4135,31 @@ def same_named_server_scopes(servers: int) -> None:
     assert inside == servers and outside == 0
 
 
+def servers_stopped_in_blocks(servers: int) -> None:
+    """KLB403 and KLB404 on a Go module of `servers` servers of one name, each served and
+    stopped in its block (a file of that many `{ s := grpc.NewServer(); go s.Serve(l);
+    s.Stop() }`): what the module's stops and servers say of a name (a stop only Ctrl-C
+    reaches, servers of the health service alone) read once a module, not once a wait or
+    a stop."""
+    from k8slb.code.facts import CodeFacts, Loc, Options, Server, Stop, Wait
+    from k8slb.rulekit.base import Context
+    from k8slb.rules.grpc_no_graceful_shutdown import GrpcNoGracefulShutdown
+    from k8slb.rules.stop_without_grace import StopWithoutGrace
+
+    path = "svc/main.go"
+    facts = CodeFacts(path, "go", project="svc", package="main", starts={"s"})
+    for line in range(1, servers + 1):
+        facts.servers.append(Server(Loc(path, line, 9), "grpc.NewServer", Options(True), "s"))
+        facts.waits.append(Wait(Loc(path, line, 30), "s", "Serve()"))
+        facts.stops.append(Stop(Loc(path, line, 44), "s", 0, False))
+    context = Context(index=Index([], "none"), modules=[facts])
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    waits = sum(1 for _ in GrpcNoGracefulShutdown().check(context))
+    stops = sum(1 for _ in StopWithoutGrace().check(context))
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert waits == stops == servers
+
+
 # Cases that ask one reader directly, in the child, rather than a run over files.
 DIRECT: dict[str, Callable[[], None]] = {
     "a chart's template placed: one key 20000 times, 20000 items, 300 lists of 64": (
@@ -4175,6 +4200,9 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "Go: 100000 servers of one name, each in its block, each use asked its scope": (
         lambda: same_named_server_scopes(100_000)
+    ),
+    "Go: 50000 servers of one name, each served and stopped in its block, each judged": (
+        lambda: servers_stopped_in_blocks(50_000)
     ),
 }
 
