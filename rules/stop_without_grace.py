@@ -218,7 +218,7 @@ class StopWithoutGrace(Rule):
                 grace = context.fix_values.stop_grace_seconds
                 dialect = dialect_of(facts.language)
                 advice, fix = dialect.stop_words(stop, grace)
-                local = unreached(facts, stop.server)
+                local = unreached(context.listening(facts), stop.server)
                 health = stop.server in health_only
                 yield self.code_finding(
                     stop.loc,

@@ -4160,6 +4160,32 @@ def servers_stopped_in_blocks(servers: int) -> None:
     assert waits == stops == servers
 
 
+def servers_on_unix_sockets_in_blocks(servers: int) -> None:
+    """KLB201, KLB403 and KLB404 on a Go module of `servers` servers of one name, each
+    listening on a Unix socket, served and stopped in its block: where the name listens is
+    read once a module (Context.listening), not once a server, wait or stop, each over
+    every listen of the name."""
+    from k8slb.code.facts import CodeFacts, Listen, Loc, Options, Server, Stop, Wait
+    from k8slb.rulekit.base import Context
+    from k8slb.rules.grpc_no_graceful_shutdown import GrpcNoGracefulShutdown
+    from k8slb.rules.grpc_server_no_max_age import GrpcServerNoMaxAge
+    from k8slb.rules.stop_without_grace import StopWithoutGrace
+
+    path = "svc/main.go"
+    facts = CodeFacts(path, "go", project="svc", package="main", starts={"s"})
+    for line in range(1, servers + 1):
+        facts.servers.append(Server(Loc(path, line, 9), "grpc.NewServer", Options(True), "s"))
+        facts.listens.append(Listen("s", "unix:/run/x.sock", Loc(path, line, 20), "--net"))
+        facts.waits.append(Wait(Loc(path, line, 30), "s", "Serve()"))
+        facts.stops.append(Stop(Loc(path, line, 44), "s", 0, False))
+    context = Context(index=Index([], "none"), modules=[facts])
+    rules = (GrpcServerNoMaxAge(), GrpcNoGracefulShutdown(), StopWithoutGrace())
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    said = [sum("--net" in finding.text for finding in rule.check(context)) for rule in rules]
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert said == [servers] * 3
+
+
 # Cases that ask one reader directly, in the child, rather than a run over files.
 DIRECT: dict[str, Callable[[], None]] = {
     "a chart's template placed: one key 20000 times, 20000 items, 300 lists of 64": (
@@ -4203,6 +4229,9 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "Go: 50000 servers of one name, each served and stopped in its block, each judged": (
         lambda: servers_stopped_in_blocks(50_000)
+    ),
+    "Go: 20000 servers of one name, each on a Unix socket in its block, each judged": (
+        lambda: servers_on_unix_sockets_in_blocks(20_000)
     ),
 }
 
