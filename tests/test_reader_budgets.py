@@ -752,6 +752,26 @@ def go_stops_after_ctrl_c(n: int) -> Files:
     return {"main.go": code}
 
 
+def go_handlers_after_serving(n: int) -> Files:
+    """A blocking `Serve`, then `n` servers started in goroutines and `n` SIGTERM handlers
+    in one function, and `n` blocks each serving and registering one: each handler's
+    search for a `Serve` before it (a late handler) reads each earlier statement once for
+    all the handlers, not once a handler (go/parse_late_handlers.py)."""
+    head = (
+        'package main\n\nimport (\n\t"os"\n\t"os/signal"\n\t"syscall"\n\n'
+        '\t"google.golang.org/grpc"\n)\n\n'
+    )
+    notify = "signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM)"
+    after = (
+        "func main() {\n\ts := grpc.NewServer()\n\ts.Serve(nil)\n"
+        + "\tgo s.Serve(nil)\n" * n
+        + f"\t{notify}\n" * n
+        + "}\n"
+    )
+    blocks = "func main() {\n" + f"\t{{ s := grpc.NewServer(); go s.Serve(nil); {notify} }}\n" * n
+    return {"after/main.go": head + after, "blocks/main.go": head + blocks + "}\n"}
+
+
 def go_servers_made_again_and_registered(n: int) -> Files:
     """`n` servers bound to one name in one function, each registered and served, and a
     library's SIGTERM context: whether the name is handed on is read once for the
@@ -3594,6 +3614,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
         lambda: java_spring_routes(200, 50)
     ),
     "Go: 5000 stops after 5000 receives of SIGINT alone": lambda: go_stops_after_ctrl_c(5000),
+    "Go: 5000 SIGTERM handlers after 5000 servers started, and in 5000 blocks": (
+        lambda: go_handlers_after_serving(5000)
+    ),
     "Go: 5000 servers of one name registered and served, under a library's SIGTERM context": (
         lambda: go_servers_made_again_and_registered(5000)
     ),

@@ -111,6 +111,7 @@ from k8slb.languages.go.parse_cli_flags import (
 )
 from k8slb.languages.go.parse_closers import Closers, literal_holders
 from k8slb.languages.go.parse_http_serve import HttpServes
+from k8slb.languages.go.parse_late_handlers import ServesBefore
 from k8slb.languages.go.parse_routes import collect_routes
 from k8slb.languages.go.parse_shutdown import (
     drain_pauses,
@@ -942,10 +943,10 @@ class _Collector:
     cli_actions: set[str] | None = None
     # where each local a server is declared in is visible (None: not a declaration)
     server_spans: dict[str, _Spans]
+    # the SIGTERM handlers asked whether a blocking Serve comes before, answered at once
+    serves_before: ServesBefore
     # the first receives of the channels only SIGINT is delivered to (_first_receives)
     first_receives: dict[int, tuple[int | None, int | None]] | None = None
-    # the `Serve` calls (`x.Serve(...)`): where each starts, and its receiver's text
-    serve_calls: list[tuple[int, str]] | None = None
     root: Node  # the file's syntax tree (bind)
     assigned: set[str]  # the fields written other than by a literal (bind)
 
@@ -1097,6 +1098,7 @@ class _Collector:
         )
         servers: dict[str, Server] = {}
         self.server_spans = defaultdict(_Spans)
+        self.serves_before = ServesBefore()
         # each call with what it calls, by its package's import path when it is a package's
         named = [
             (call, scope, self._callee_of(shape, scope), shape)
@@ -1104,6 +1106,7 @@ class _Collector:
         ]
         for call, scope, name, _ in named:
             self._facts_of_call(call, scope, name, servers)
+        self._late_handlers(servers)
         self._called_names(named)
         for call, scope, name, shape in named:
             self._method(call, scope, servers, shape)  # a server's, a pool's, a health server's
@@ -1146,6 +1149,18 @@ class _Collector:
         self.facts.waits += served
         self.facts.deferred |= any(wait.pending for wait in served)  # read in imported.py
         self._export()
+
+    def _late_handlers(self, servers: dict[str, Server]) -> None:
+        """The blocking `Serve` calls a SIGTERM handler of their function follows, each
+        with the first such handler (parse_late_handlers: asked as each handler was read,
+        answered once the file's servers are all known)."""
+        serve_calls = [
+            (node.start_byte, shape.receiver)
+            for node, _, shape in self.shaped
+            if shape.kind == "selector_expression" and shape.member == "Serve"
+        ]
+        for start, call in self.serves_before.answers(list(servers), serve_calls):
+            self.late_handlers.setdefault(start, self.loc(call))
 
     def _index_calls(self) -> None:
         """Each call by the name it calls (`calls_to`), and each that hands a field's
@@ -4314,29 +4329,13 @@ class _Collector:
                 self.signal_sources.append(("channel", _text(args_all[0])))
             elif name == "os/signal.NotifyContext" and (bound := self._bound_to(call)):
                 self.signal_sources.append(("context", bound))
-            serving = self._serving_before(call, servers)
-            if serving is not None:  # never in place while that Serve runs
-                self.late_handlers.setdefault(serving.start_byte, self.loc(call))
+            self.serves_before.ask(call, len(servers))  # late after a Serve? (_late_handlers)
         elif (
             name == "os/signal.Notify"
             and args_all[0].type == "identifier"
             and all(n in _INTERRUPTS or n.endswith(".SIGINT") for n in names)
         ):
             self.interrupt_channels.append((_text(args_all[0]), call))
-
-    def _serving_before(self, call: Node, servers: dict[str, Server]) -> Node | None:
-        """`_serving_before`, asked only where a `Serve` call of a server in `servers` starts
-        before `call` (what it may find is one: the file's calls are all read, `shaped`)."""
-        if self.serve_calls is None:
-            self.serve_calls = [
-                (node.start_byte, shape.receiver)
-                for node, _, shape in self.shaped
-                if shape.kind == "selector_expression" and shape.member == "Serve"
-            ]
-        start = call.start_byte
-        if not any(at < start and receiver in servers for at, receiver in self.serve_calls):
-            return None
-        return _serving_before(call, servers)
 
     def _library_signal(self, call: Node, servers: dict[str, Server]) -> None:
         """`ctx := signals.SetupSignalHandler()`: a library's handler, which catches
@@ -4346,9 +4345,7 @@ class _Collector:
         self.facts.sigterm_handlers.append(self.loc(call))
         given = self._bound_to(call) or _text(call)
         self.signal_sources += [("context", given), ("channel", given)]
-        serving = self._serving_before(call, servers)
-        if serving is not None:  # never in place while that Serve runs
-            self.late_handlers.setdefault(serving.start_byte, self.loc(call))
+        self.serves_before.ask(call, len(servers))  # late after a Serve? (_late_handlers)
 
     def _derived_contexts(self, named: list[_Named]) -> None:
         """The contexts made from a SIGTERM context that are done when it is (`g, gctx :=
@@ -5487,38 +5484,6 @@ def _bound_query(strings: bool, drains: bool) -> str:
         f"[{alternatives}] @n (if_statement condition: (_) @condition consequence: (block) @n)"
         " (import_spec) @import"
     )
-
-
-def _serving_before(call: Node, servers: dict[str, Server]) -> Node | None:
-    """The blocking `Serve` call a statement before `call`, in its function, makes (not in
-    a goroutine): Serve returns only when the server stops (otel-demo's checkout registers
-    its SIGTERM context below its `srv.Serve(lis)`)."""
-    node = call
-    while node.parent is not None and node.type not in _FUNCTION_NODES:
-        if node.parent.type in ("statement_list", "block"):
-            sibling = node.prev_named_sibling
-            while sibling is not None:
-                found = _blocking_serve(sibling, servers)
-                if found is not None:
-                    return found
-                sibling = sibling.prev_named_sibling
-        node = node.parent
-    return None
-
-
-def _blocking_serve(statement: Node, servers: dict[str, Server]) -> Node | None:
-    stack = [statement]
-    while stack:
-        node = stack.pop()
-        if node.type in ("func_literal", "go_statement", "defer_statement"):
-            continue
-        function = node.child_by_field_name("function") if node.type == "call_expression" else None
-        if function is not None and function.type == "selector_expression":
-            receiver = _text(function.child_by_field_name("operand"))
-            if _text(function.child_by_field_name("field")) == "Serve" and receiver in servers:
-                return node
-        stack.extend(node.named_children)
-    return None
 
 
 def _in_place(use: Node) -> bool:
