@@ -5140,13 +5140,8 @@ class _Spans:
 def _a_parameter(name: str, use: Node) -> bool:
     """Whether `name` at `use` is a parameter of the function (or literal) it is in: a
     server handed to it, not a local of another block."""
-    function = use.parent
-    while function is not None and function.type not in (
-        "function_declaration",
-        "method_declaration",
-        "func_literal",
-    ):
-        function = function.parent
+    body = _enclosing_body(use)  # its function's body: that function is its parent
+    function = body.parent if body is not None else None
     parameters = function.child_by_field_name("parameters") if function is not None else None
     return parameters is not None and name in _parameter_places(parameters)
 
