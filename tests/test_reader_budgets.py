@@ -4209,6 +4209,24 @@ def servers_on_unix_sockets_in_blocks(servers: int) -> None:
     assert said == [servers] * 3
 
 
+def go_servers_stopped_outside_their_blocks(servers: int) -> None:
+    """The Go reader on `servers` servers of distinct names, each made and served in its
+    block, then each stopped outside it (`s7.Stop()`, where `s7` is no longer in scope):
+    each stop's receiver found no server of the file by its name alone, not by a copy of
+    every server the file made, once a stop."""
+    from k8slb.languages.go.parse import analyse_go
+
+    blocks = "".join(
+        f"\t{{ s{i} := grpc.NewServer(); go s{i}.Serve(nil) }}\n" for i in range(servers)
+    )
+    stops = "".join(f"\ts{i}.Stop()\n" for i in range(servers))
+    code = f'package main\n\nimport "google.golang.org/grpc"\n\nfunc main() {{\n{blocks}{stops}}}\n'
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    facts = analyse_go("svc/main.go", code.encode())
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert len(facts.servers) == len(facts.waits) == servers and facts.stops == []
+
+
 # Cases that ask one reader directly, in the child, rather than a run over files.
 DIRECT: dict[str, Callable[[], None]] = {
     "a chart's template placed: one key 20000 times, 20000 items, 300 lists of 64": (
@@ -4255,6 +4273,9 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "Go: 20000 servers of one name, each on a Unix socket in its block, each judged": (
         lambda: servers_on_unix_sockets_in_blocks(20_000)
+    ),
+    "Go: 12000 servers of distinct names, each in its block, each stopped outside it": (
+        lambda: go_servers_stopped_outside_their_blocks(12_000)
     ),
 }
 

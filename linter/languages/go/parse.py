@@ -4009,18 +4009,21 @@ class _Collector:
             # server in `&Server{rpc: grpc.NewServer()}` (or set `s.rpc`): that server
             known = self.typed_servers.get(self._typed_field(receiver, scope) or "")
             receiver = known if known is not None and known in servers else receiver
-        if receiver not in servers and method in ("Stop", "GracefulStop"):
+        # whether the receiver is a server of the file, asked of the name alone: no copy
+        # of `servers` a call (thousands of servers and of calls on them in a file)
+        is_server = receiver in servers
+        if not is_server and method in ("Stop", "GracefulStop"):
             held = self._held_servers(servers)
-            if receiver.rpartition(".")[2] in held and "." in receiver:
-                servers = {**servers, receiver: servers[held[receiver.rpartition(".")[2]]]}
-        elif receiver not in servers and method == "Serve" and "." in receiver:
+            is_server = receiver.rpartition(".")[2] in held and "." in receiver  # a field's
+        elif not is_server and method == "Serve" and "." in receiver:
             # `a.grpcServer.Serve(lis)` of a field a method of the file set to a server
             # passed to it (`a.grpcServer = s`): that server starts
             keeper = self._held_servers(servers).get(receiver.rpartition(".")[2])
             receiver = keeper if keeper is not None and "." not in keeper else receiver
-        if receiver in servers and not self._server_visible(receiver, call):
-            servers = {k: v for k, v in servers.items() if k != receiver}  # another local
-        if receiver not in servers:
+            is_server = receiver in servers
+        if is_server and not self._server_visible(receiver, call):
+            is_server = False  # another local
+        if not is_server:
             if method == "SetConnMaxLifetime":
                 # sqlx's `dbx.DB`; GORM v1's `db.DB()`, which gives the *sql.DB alone
                 self._lifetime(receiver.removesuffix(".DB()").removesuffix(".DB"), call, scope)
