@@ -5,7 +5,7 @@ from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts, Server, Wait
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
-from k8slb.model.addresses import unix_network_from, unreached_only
+from k8slb.model.addresses import Listening
 from k8slb.model.entries import Entries, entries_of, signal_owner
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
@@ -78,17 +78,18 @@ IN_MEMORY_LISTENER = (
 )
 
 
-def unreached(facts: CodeFacts, server: str | None, runners: bool = True) -> list[str]:
-    """Why a server no Service reaches (model/addresses.unreached_only: a Unix socket, its
-    process's memory) is said at info, and where its Unix network came from when a field
-    held it; empty for a server a Service may reach. `runners`: whether a container is
-    known to run it (a socket's server none runs is a plugin another process starts)."""
-    kind = unreached_only(facts, server)
+def unreached(listening: Listening, server: str | None, runners: bool = True) -> list[str]:
+    """Why a server no Service reaches (model/addresses.Listening.unreached_only: a Unix
+    socket, its process's memory) is said at info, and where its Unix network came from
+    when a field held it; empty for a server a Service may reach. `listening`: its module's
+    (Context.listening). `runners`: whether a container is known to run it (a socket's
+    server none runs is a plugin another process starts)."""
+    kind = listening.unreached_only(server)
     if kind is None:
         return []
     if kind == "memory":
         return [IN_MEMORY_LISTENER]
-    return [LOCAL_SOCKET if runners else _UNIX_SOCKET, *unix_network_from(facts, server)]
+    return [LOCAL_SOCKET if runners else _UNIX_SOCKET, *listening.unix_network_from(server)]
 
 
 class GrpcNoGracefulShutdown(Rule):
@@ -466,6 +467,7 @@ class GrpcNoGracefulShutdown(Rule):
                     severity = Severity.INFO
             servers = {s.name: s for s in facts.servers if s.name}
             started = [name for name in servers if name in facts.starts]
+            keyboard = _keyboard_stops(facts)
             for wait in waits:
                 name = wait.server if wait.server in servers else None
                 if name is None and wait.server is None and started:
@@ -477,13 +479,12 @@ class GrpcNoGracefulShutdown(Rule):
                 if name is None or name not in facts.starts:
                     continue
                 server = servers[name]
-                local = unreached(facts, name, bool(runners))
+                local = unreached(context.listening(facts), name, bool(runners))
                 if owner is not None and wait.awaited:
                     # an asyncio server on the loop of a framework that owns SIGTERM
                     yield from self._cancelled(context, facts, wait, name, owner, where)
                     continue
-                keyboard = [s for s in facts.stops if s.server == name and s.in_keyboard_interrupt]
-                also = [_KEYBOARD.get(facts.language, _KEYBOARD["python"])] if keyboard else []
+                also = list(keyboard.get(name, ()))
                 grace = context.fix_values.stop_grace_seconds
                 dialect = dialect_of(facts.language)
                 advice, fix = dialect.server_sigterm_advice(server, name, grace)
@@ -555,7 +556,7 @@ class GrpcNoGracefulShutdown(Rule):
                     ],
                 )
                 continue
-            local = unreached(facts, name)
+            local = unreached(context.listening(facts), name)
             yield self.code_finding(
                 wait.loc,
                 (
@@ -651,7 +652,7 @@ class GrpcNoGracefulShutdown(Rule):
             return
         # the server named is one a Service may reach, where there is one: a Unix socket's
         # stop cuts no Service traffic (said at info when every server is on one)
-        reached = [s for m, s in made_in if unreached_only(m, s.name) is None]
+        reached = [s for m, s in made_in if context.listening(m).unreached_only(s.name) is None]
         local = not reached
         servers = reached or [s for _, s in made_in]
         server = next((s for s in servers if s.loc.path == facts.path), servers[0])
@@ -662,7 +663,7 @@ class GrpcNoGracefulShutdown(Rule):
             if server.loc.path == facts.path
             else [f"{name} is made at {server.loc.path}:{server.loc.line}"]
         )
-        made += unreached(server_module, server.name) if local else []
+        made += unreached(context.listening(server_module), server.name) if local else []
         grace = context.fix_values.stop_grace_seconds
         dialect = dialect_of(facts.language)
         for exit in facts.signal_exits:
@@ -771,6 +772,14 @@ def _http_advice(wait: Wait, name: str, grace: int, caught: bool) -> str:
         "does not drain the connections ServeHTTP serves",
     ]
     return "".join(steps)
+
+
+def _keyboard_stops(facts: CodeFacts) -> dict[str, tuple[str]]:
+    """What a finding on a server says of its stop that only Ctrl-C reaches, by the names
+    of the module's servers so stopped: read once a module, not once a wait (thousands
+    of servers and stops in a file)."""
+    words = _KEYBOARD.get(facts.language, _KEYBOARD["python"])
+    return {stop.server: (words,) for stop in facts.stops if stop.in_keyboard_interrupt}
 
 
 def _unstopped_waits(facts: CodeFacts) -> list[tuple[Wait, Server]]:

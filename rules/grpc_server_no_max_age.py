@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from k8slb.code.facts import IN_MEMORY, CodeFacts, Option, Server
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.core.record import record
-from k8slb.model.addresses import listened_at, loopback_only, unix_network_from
+from k8slb.model.addresses import Listening
 from k8slb.model.addresses_spring import runs_profile
 from k8slb.model.dialers import Dialer, per_call_only
 from k8slb.model.entries import entries_of
@@ -459,7 +459,8 @@ def _no_caller_stays(
             "cap the connection age if it will serve a service of its own",
             [],
         )
-    local = _loopback_listen(facts, server.name)
+    listening = context.listening(facts)
+    local = _loopback_listen(listening, server.name)
     if local is not None:
         if local.startswith(("unix", "a Unix")):
             callers = (
@@ -478,7 +479,10 @@ def _no_caller_stays(
             )
         return (
             "; ".join(
-                (f"it listens on {local} only: {callers}", *unix_network_from(facts, server.name))
+                (
+                    f"it listens on {local} only: {callers}",
+                    *listening.unix_network_from(server.name),
+                )
             ),
             "cap the connection age here if a client will dial it over the network"
             if local == "its process's memory"
@@ -578,18 +582,17 @@ def _said(gate: _Gate | None) -> list[Related]:
     return [gate.said] if gate is not None and gate.said is not None else []
 
 
-def _loopback_listen(facts: CodeFacts, server: str | None) -> str | None:
+def _loopback_listen(listening: Listening, server: str | None) -> str | None:
     """The address a server listens on when each of its listening addresses is its pod's
     own (a loopback host, a Unix socket): then only a proxy in the pod calls it."""
-    listens = [listen for listen in facts.listens if server and listen.server == server]
-    if listens and all(loopback_only(listen.address) for listen in listens):
-        address = listened_at(listens[0].address) or ""
-        if address == "unix:":
-            return "a Unix socket"  # its path not read
-        if address == IN_MEMORY:
-            return "its process's memory"  # grpc-go's bufconn
-        return address.removesuffix(":")  # `localhost:`: its host alone was read
-    return None
+    address = listening.pod_only(server)
+    if address is None:
+        return None
+    if address == "unix:":
+        return "a Unix socket"  # its path not read
+    if address == IN_MEMORY:
+        return "its process's memory"  # grpc-go's bufconn
+    return address.removesuffix(":")  # `localhost:`: its host alone was read
 
 
 def _fronts(context: Context) -> dict[Key, list[Front]]:

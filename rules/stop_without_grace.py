@@ -222,6 +222,7 @@ class StopWithoutGrace(Rule):
     def check(self, context: Context) -> Iterator[Finding]:
         entries = entries_of(context.links)
         for facts in context.judged_code():
+            health_only = _health_only(facts) if facts.stops else set()
             for stop in facts.stops:
                 if stop.in_keyboard_interrupt or stop.grace not in (0, None):
                     continue
@@ -243,8 +244,8 @@ class StopWithoutGrace(Rule):
                 written = stop.written or dialect.stop_call(stop.server, stop.grace)
                 if defaulted is not None:
                     written = defaulted[0]
-                local = unreached(facts, stop.server)
-                health = _health_only(facts, stop)
+                local = unreached(context.listening(facts), stop.server)
+                health = stop.server in health_only
                 yield self.code_finding(
                     stop.loc,
                     (
@@ -318,11 +319,14 @@ def _may_import(importer: CodeFacts, module: CodeFacts) -> bool:
     return False
 
 
-def _health_only(facts: CodeFacts, stop: Stop) -> bool:
-    """Whether every server of the module the stop names serves only the health service
-    (Server.health_only)."""
-    named = [server for server in facts.servers if server.name == stop.server]
-    return bool(named) and all(server.health_only for server in named)
+def _health_only(facts: CodeFacts) -> set[str | None]:
+    """The names a stop may give whose every server of the module serves only the health
+    service (Server.health_only): read once a module, not once a stop (thousands of
+    servers and stops in a file)."""
+    every: dict[str | None, bool] = {}
+    for server in facts.servers:
+        every[server.name] = every.get(server.name, True) and server.health_only
+    return {name for name, only in every.items() if only}
 
 
 def _after_the_server_ended(context: Context, facts: CodeFacts, stop: Stop) -> bool:

@@ -16,6 +16,7 @@ from k8slb.code.facts import CodeFacts
 from k8slb.code.syntax_trees import captured, walk
 from k8slb.core import regex
 from k8slb.languages.go import parse as go
+from k8slb.languages.go import parse_late_handlers
 from k8slb.languages.go import parse_shutdown as go_shutdown
 from k8slb.languages.go.parse import _Collector, _parameter_places, _Scope, analyse_go, parser
 
@@ -467,9 +468,7 @@ def test_what_a_byte_or_call_pre_check_skips_is_what_the_reading_would_not_find(
     late = analyse_go("svc/late.go", LATE)
     assert [wait.late_handler is not None for wait in late.waits] == [True, False, False]
     assert {client.base_url for client in late.http_clients} == {"http://a:80/", "http://b:80/"}
-    monkeypatch.setattr(
-        go._Collector, "_serving_before", lambda s, call, servers: go._serving_before(call, servers)
-    )
+    monkeypatch.setattr(parse_late_handlers, "_after_a_serve", lambda earliest, call: True)
     original = go._Collector.__init__
 
     def every_call(self: go._Collector, *args: Any) -> None:

@@ -286,6 +286,20 @@ def test_a_server_that_serves_only_the_health_service_is_info(tmp_path: Path) ->
     assert age.severity is Severity.INFO and "only the standard health service" in age.text
 
 
+def test_a_stop_of_a_name_that_some_server_of_other_services_has_is_not_health_only(
+    tmp_path: Path,
+) -> None:
+    """A stop names a server by its variable: where a module binds the name to a health-only
+    server and to another, a stop of it may stop either, and is said as the other's."""
+    served = "    orders_pb2_grpc.add_OrdersServicer_to_server(None, server)\n"
+    orders = HEALTH.replace("start_health", "start_orders")
+    orders = orders.replace("    setup_health(server)\n", served)
+    files = {"app/health.py": HEALTH + "\n\n" + orders.split("\n\n\n", 2)[2]}
+    stops = check(tmp_path, files, "KLB404")
+    assert [stop.severity for stop in stops] == [Severity.WARNING] * 2
+    assert not any("only the standard health service" in stop.text for stop in stops)
+
+
 def test_a_server_given_another_service_or_handed_elsewhere_is_not_health_only() -> None:
     other = HEALTH.replace(
         "    setup_health(server)\n",

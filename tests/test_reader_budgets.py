@@ -752,6 +752,26 @@ def go_stops_after_ctrl_c(n: int) -> Files:
     return {"main.go": code}
 
 
+def go_handlers_after_serving(n: int) -> Files:
+    """A blocking `Serve`, then `n` servers started in goroutines and `n` SIGTERM handlers
+    in one function, and `n` blocks each serving and registering one: each handler's
+    search for a `Serve` before it (a late handler) reads each earlier statement once for
+    all the handlers, not once a handler (go/parse_late_handlers.py)."""
+    head = (
+        'package main\n\nimport (\n\t"os"\n\t"os/signal"\n\t"syscall"\n\n'
+        '\t"google.golang.org/grpc"\n)\n\n'
+    )
+    notify = "signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM)"
+    after = (
+        "func main() {\n\ts := grpc.NewServer()\n\ts.Serve(nil)\n"
+        + "\tgo s.Serve(nil)\n" * n
+        + f"\t{notify}\n" * n
+        + "}\n"
+    )
+    blocks = "func main() {\n" + f"\t{{ s := grpc.NewServer(); go s.Serve(nil); {notify} }}\n" * n
+    return {"after/main.go": head + after, "blocks/main.go": head + blocks + "}\n"}
+
+
 def go_servers_made_again_and_registered(n: int) -> Files:
     """`n` servers bound to one name in one function, each registered and served, and a
     library's SIGTERM context: whether the name is handed on is read once for the
@@ -3594,6 +3614,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
         lambda: java_spring_routes(200, 50)
     ),
     "Go: 5000 stops after 5000 receives of SIGINT alone": lambda: go_stops_after_ctrl_c(5000),
+    "Go: 5000 SIGTERM handlers after 5000 servers started, and in 5000 blocks": (
+        lambda: go_handlers_after_serving(5000)
+    ),
     "Go: 5000 servers of one name registered and served, under a library's SIGTERM context": (
         lambda: go_servers_made_again_and_registered(5000)
     ),
@@ -4135,6 +4158,75 @@ def same_named_server_scopes(servers: int) -> None:
     assert inside == servers and outside == 0
 
 
+def servers_stopped_in_blocks(servers: int) -> None:
+    """KLB403 and KLB404 on a Go module of `servers` servers of one name, each served and
+    stopped in its block (a file of that many `{ s := grpc.NewServer(); go s.Serve(l);
+    s.Stop() }`): what the module's stops and servers say of a name (a stop only Ctrl-C
+    reaches, servers of the health service alone) read once a module, not once a wait or
+    a stop."""
+    from k8slb.code.facts import CodeFacts, Loc, Options, Server, Stop, Wait
+    from k8slb.rulekit.base import Context
+    from k8slb.rules.grpc_no_graceful_shutdown import GrpcNoGracefulShutdown
+    from k8slb.rules.stop_without_grace import StopWithoutGrace
+
+    path = "svc/main.go"
+    facts = CodeFacts(path, "go", project="svc", package="main", starts={"s"})
+    for line in range(1, servers + 1):
+        facts.servers.append(Server(Loc(path, line, 9), "grpc.NewServer", Options(True), "s"))
+        facts.waits.append(Wait(Loc(path, line, 30), "s", "Serve()"))
+        facts.stops.append(Stop(Loc(path, line, 44), "s", 0, False))
+    context = Context(index=Index([], "none"), modules=[facts])
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    waits = sum(1 for _ in GrpcNoGracefulShutdown().check(context))
+    stops = sum(1 for _ in StopWithoutGrace().check(context))
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert waits == stops == servers
+
+
+def servers_on_unix_sockets_in_blocks(servers: int) -> None:
+    """KLB201, KLB403 and KLB404 on a Go module of `servers` servers of one name, each
+    listening on a Unix socket, served and stopped in its block: where the name listens is
+    read once a module (Context.listening), not once a server, wait or stop, each over
+    every listen of the name."""
+    from k8slb.code.facts import CodeFacts, Listen, Loc, Options, Server, Stop, Wait
+    from k8slb.rulekit.base import Context
+    from k8slb.rules.grpc_no_graceful_shutdown import GrpcNoGracefulShutdown
+    from k8slb.rules.grpc_server_no_max_age import GrpcServerNoMaxAge
+    from k8slb.rules.stop_without_grace import StopWithoutGrace
+
+    path = "svc/main.go"
+    facts = CodeFacts(path, "go", project="svc", package="main", starts={"s"})
+    for line in range(1, servers + 1):
+        facts.servers.append(Server(Loc(path, line, 9), "grpc.NewServer", Options(True), "s"))
+        facts.listens.append(Listen("s", "unix:/run/x.sock", Loc(path, line, 20), "--net"))
+        facts.waits.append(Wait(Loc(path, line, 30), "s", "Serve()"))
+        facts.stops.append(Stop(Loc(path, line, 44), "s", 0, False))
+    context = Context(index=Index([], "none"), modules=[facts])
+    rules = (GrpcServerNoMaxAge(), GrpcNoGracefulShutdown(), StopWithoutGrace())
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    said = [sum("--net" in finding.text for finding in rule.check(context)) for rule in rules]
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert said == [servers] * 3
+
+
+def go_servers_stopped_outside_their_blocks(servers: int) -> None:
+    """The Go reader on `servers` servers of distinct names, each made and served in its
+    block, then each stopped outside it (`s7.Stop()`, where `s7` is no longer in scope):
+    each stop's receiver found no server of the file by its name alone, not by a copy of
+    every server the file made, once a stop."""
+    from k8slb.languages.go.parse import analyse_go
+
+    blocks = "".join(
+        f"\t{{ s{i} := grpc.NewServer(); go s{i}.Serve(nil) }}\n" for i in range(servers)
+    )
+    stops = "".join(f"\ts{i}.Stop()\n" for i in range(servers))
+    code = f'package main\n\nimport "google.golang.org/grpc"\n\nfunc main() {{\n{blocks}{stops}}}\n'
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    facts = analyse_go("svc/main.go", code.encode())
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert len(facts.servers) == len(facts.waits) == servers and facts.stops == []
+
+
 # Cases that ask one reader directly, in the child, rather than a run over files.
 DIRECT: dict[str, Callable[[], None]] = {
     "a chart's template placed: one key 20000 times, 20000 items, 300 lists of 64": (
@@ -4175,6 +4267,15 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "Go: 100000 servers of one name, each in its block, each use asked its scope": (
         lambda: same_named_server_scopes(100_000)
+    ),
+    "Go: 50000 servers of one name, each served and stopped in its block, each judged": (
+        lambda: servers_stopped_in_blocks(50_000)
+    ),
+    "Go: 20000 servers of one name, each on a Unix socket in its block, each judged": (
+        lambda: servers_on_unix_sockets_in_blocks(20_000)
+    ),
+    "Go: 12000 servers of distinct names, each in its block, each stopped outside it": (
+        lambda: go_servers_stopped_outside_their_blocks(12_000)
     ),
 }
 

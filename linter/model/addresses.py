@@ -23,6 +23,7 @@ from k8slb.code.facts import (
     EnvText,
     FileKey,
     FlagRef,
+    Listen,
     SettingsKey,
     listen_head,
 )
@@ -107,24 +108,59 @@ def in_memory(address: object) -> bool:
 Unreached = Literal["unix", "memory"]
 
 
-def unreached_only(facts: CodeFacts, server: str | None) -> Unreached | None:
-    """How no Service reaches the module's server, where every address it listens on (one
-    at least) is out of the network's reach: "memory" when each is in its process's memory
-    (its own process dials it), "unix" when each is a Unix socket or in memory (its callers
-    share the socket file: a kubelet, a CNI or runtime plugin's binary); kube-proxy
-    balances IP addresses and ports, so neither is a Service's. None otherwise: a loopback
-    address too, which a sidecar proxy of the pod may send Service traffic to."""
-    listens = [listen.address for listen in facts.listens if server and listen.server == server]
-    if not listens or not all(unix_socket(a) or in_memory(a) for a in listens):
-        return None
-    return "memory" if all(in_memory(a) for a in listens) else "unix"
+class Listening:
+    """What a module's listens say of each of its servers, by the server's name: each asked
+    once a name, not once a server, wait or stop that asks (a file of thousands of servers
+    of one name, each listening, asked of each: Context.listening keeps one a module)."""
 
+    def __init__(self, facts: CodeFacts) -> None:
+        self._of: dict[str, list[Listen]] = {}
+        for listen in facts.listens:
+            self._of.setdefault(listen.server, []).append(listen)
+        self._unreached: dict[str, Unreached | None] = {}
+        self._networks: dict[str, tuple[str, ...]] = {}
+        self._pod_only: dict[str, str | None] = {}
 
-def unix_network_from(facts: CodeFacts, server: str | None) -> list[str]:
-    """Where the Unix network of the module's server came from, where a field read it
-    (facts.Listen.network_from: the flag that sets it, and its default): said in findings."""
-    said = [x.network_from for x in facts.listens if server and x.server == server]
-    return list(dict.fromkeys(text for text in said if text))
+    def unreached_only(self, server: str | None) -> Unreached | None:
+        """How no Service reaches the server, where every address it listens on (one at
+        least) is out of the network's reach: "memory" when each is in its process's
+        memory (its own process dials it), "unix" when each is a Unix socket or in memory
+        (its callers share the socket file: a kubelet, a CNI or runtime plugin's binary);
+        kube-proxy balances IP addresses and ports, so neither is a Service's. None
+        otherwise: a loopback address too, which a sidecar proxy of the pod may send
+        Service traffic to."""
+        if not server or server not in self._of:
+            return None
+        if server not in self._unreached:
+            listens = [listen.address for listen in self._of[server]]
+            kind: Unreached | None = None
+            if all(unix_socket(a) or in_memory(a) for a in listens):
+                kind = "memory" if all(in_memory(a) for a in listens) else "unix"
+            self._unreached[server] = kind
+        return self._unreached[server]
+
+    def unix_network_from(self, server: str | None) -> list[str]:
+        """Where the Unix network of the server came from, where a field read it
+        (facts.Listen.network_from: the flag that sets it, and its default): said in
+        findings."""
+        if not server or server not in self._of:
+            return []
+        if server not in self._networks:
+            said = (listen.network_from for listen in self._of[server])
+            self._networks[server] = tuple(dict.fromkeys(text for text in said if text))
+        return list(self._networks[server])
+
+    def pod_only(self, server: str | None) -> str | None:
+        """Where the server listens (its first listen's address, as listened_at reads it;
+        "" when unknown) when every address it listens on is its pod's own (loopback_only:
+        a loopback host, a Unix socket, its process's memory), else None."""
+        if not server or server not in self._of:
+            return None
+        if server not in self._pod_only:
+            listens = self._of[server]
+            own = all(loopback_only(listen.address) for listen in listens)
+            self._pod_only[server] = (listened_at(listens[0].address) or "") if own else None
+        return self._pod_only[server]
 
 
 def loopback_only(address: object) -> bool:

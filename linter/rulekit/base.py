@@ -28,7 +28,7 @@ from k8slb.core.findings import NO_FIX, Finding, FixInfo, ObjectRef, Problem, Re
 from k8slb.core.record import record
 from k8slb.inputs import MANIFESTS
 from k8slb.languages import LANGUAGES
-from k8slb.model.addresses import Address, Destination, destinations_of
+from k8slb.model.addresses import Address, Destination, Listening, destinations_of
 from k8slb.model.dialers import Dialer, api_resolved, dialers_by_service, searched_by_name
 from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc
 from k8slb.model.index import Index
@@ -151,6 +151,11 @@ class Context:
         default=None, init=False, repr=False
     )
     _stand_ins: dict[int, str | None] = field(default_factory=dict, init=False, repr=False)
+    # each module's listens by server (addresses.Listening), by the module's id; the module
+    # kept beside, so that no other takes its id while the run lasts
+    _listening: dict[int, tuple[CodeFacts, Listening]] = field(
+        default_factory=dict, init=False, repr=False
+    )
     _all_linked: bool | None = field(default=None, init=False, repr=False)
     _incomplete: frozenset[str] | None = field(default=None, init=False, repr=False)
     _unlinked: list[tuple[K8sObject, PodTemplate]] | None = field(
@@ -169,6 +174,14 @@ class Context:
         if found is None and dialed is not None:
             return pinned_grpc(self.index, service, self.links, dialed)
         return found
+
+    def listening(self, facts: CodeFacts) -> Listening:
+        """What the module's listens say of each of its servers (addresses.Listening), read
+        once a run: rules ask it of each server, wait and stop of the module."""
+        kept = self._listening.get(id(facts))
+        if kept is None:
+            kept = self._listening[id(facts)] = (facts, Listening(facts))
+        return kept[1]
 
     def selects_no_pod(self, service: K8sObject) -> str | None:
         """The chart or kustomization whose whole output holds the Service and runs no pod

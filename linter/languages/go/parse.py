@@ -112,6 +112,7 @@ from k8slb.languages.go.parse_cli_flags import (
 )
 from k8slb.languages.go.parse_closers import Closers, literal_holders
 from k8slb.languages.go.parse_http_serve import HttpServes
+from k8slb.languages.go.parse_late_handlers import ServesBefore
 from k8slb.languages.go.parse_routes import collect_routes
 from k8slb.languages.go.parse_shutdown import (
     drain_pauses,
@@ -962,10 +963,10 @@ class _Collector:
     cli_actions: set[str] | None = None
     # where each local a server is declared in is visible (None: not a declaration)
     server_spans: dict[str, _Spans]
+    # the SIGTERM handlers asked whether a blocking Serve comes before, answered at once
+    serves_before: ServesBefore
     # the first receives of the channels only SIGINT is delivered to (_first_receives)
     first_receives: dict[int, tuple[int | None, int | None]] | None = None
-    # the `Serve` calls (`x.Serve(...)`): where each starts, and its receiver's text
-    serve_calls: list[tuple[int, str]] | None = None
     root: Node  # the file's syntax tree (bind)
     assigned: set[str]  # the fields written other than by a literal (bind)
 
@@ -1117,6 +1118,7 @@ class _Collector:
         )
         servers: dict[str, Server] = {}
         self.server_spans = defaultdict(_Spans)
+        self.serves_before = ServesBefore()
         # each call with what it calls, by its package's import path when it is a package's
         named = [
             (call, scope, self._callee_of(shape, scope), shape)
@@ -1124,6 +1126,7 @@ class _Collector:
         ]
         for call, scope, name, _ in named:
             self._facts_of_call(call, scope, name, servers)
+        self._late_handlers(servers)
         self._called_names(named)
         for call, scope, name, shape in named:
             self._method(call, scope, servers, shape)  # a server's, a pool's, a health server's
@@ -1166,6 +1169,18 @@ class _Collector:
         self.facts.waits += served
         self.facts.deferred |= any(wait.pending for wait in served)  # read in imported.py
         self._export()
+
+    def _late_handlers(self, servers: dict[str, Server]) -> None:
+        """The blocking `Serve` calls a SIGTERM handler of their function follows, each
+        with the first such handler (parse_late_handlers: asked as each handler was read,
+        answered once the file's servers are all known)."""
+        serve_calls = [
+            (node.start_byte, shape.receiver)
+            for node, _, shape in self.shaped
+            if shape.kind == "selector_expression" and shape.member == "Serve"
+        ]
+        for start, call in self.serves_before.answers(list(servers), serve_calls):
+            self.late_handlers.setdefault(start, self.loc(call))
 
     def _index_calls(self) -> None:
         """Each call by the name it calls (`calls_to`), and each that hands a field's
@@ -4040,18 +4055,21 @@ class _Collector:
             # server in `&Server{rpc: grpc.NewServer()}` (or set `s.rpc`): that server
             known = self.typed_servers.get(self._typed_field(receiver, scope) or "")
             receiver = known if known is not None and known in servers else receiver
-        if receiver not in servers and method in ("Stop", "GracefulStop"):
+        # whether the receiver is a server of the file, asked of the name alone: no copy
+        # of `servers` a call (thousands of servers and of calls on them in a file)
+        is_server = receiver in servers
+        if not is_server and method in ("Stop", "GracefulStop"):
             held = self._held_servers(servers)
-            if receiver.rpartition(".")[2] in held and "." in receiver:
-                servers = {**servers, receiver: servers[held[receiver.rpartition(".")[2]]]}
-        elif receiver not in servers and method == "Serve" and "." in receiver:
+            is_server = receiver.rpartition(".")[2] in held and "." in receiver  # a field's
+        elif not is_server and method == "Serve" and "." in receiver:
             # `a.grpcServer.Serve(lis)` of a field a method of the file set to a server
             # passed to it (`a.grpcServer = s`): that server starts
             keeper = self._held_servers(servers).get(receiver.rpartition(".")[2])
             receiver = keeper if keeper is not None and "." not in keeper else receiver
-        if receiver in servers and not self._server_visible(receiver, call):
-            servers = {k: v for k, v in servers.items() if k != receiver}  # another local
-        if receiver not in servers:
+            is_server = receiver in servers
+        if is_server and not self._server_visible(receiver, call):
+            is_server = False  # another local
+        if not is_server:
             if method == "SetConnMaxLifetime":
                 # sqlx's `dbx.DB`; GORM v1's `db.DB()`, which gives the *sql.DB alone
                 self._lifetime(receiver.removesuffix(".DB()").removesuffix(".DB"), call, scope)
@@ -4360,29 +4378,13 @@ class _Collector:
                 self.signal_sources.append(("channel", _text(args_all[0])))
             elif name == "os/signal.NotifyContext" and (bound := self._bound_to(call)):
                 self.signal_sources.append(("context", bound))
-            serving = self._serving_before(call, servers)
-            if serving is not None:  # never in place while that Serve runs
-                self.late_handlers.setdefault(serving.start_byte, self.loc(call))
+            self.serves_before.ask(call, len(servers))  # late after a Serve? (_late_handlers)
         elif (
             name == "os/signal.Notify"
             and args_all[0].type == "identifier"
             and all(n in _INTERRUPTS or n.endswith(".SIGINT") for n in names)
         ):
             self.interrupt_channels.append((_text(args_all[0]), call))
-
-    def _serving_before(self, call: Node, servers: dict[str, Server]) -> Node | None:
-        """`_serving_before`, asked only where a `Serve` call of a server in `servers` starts
-        before `call` (what it may find is one: the file's calls are all read, `shaped`)."""
-        if self.serve_calls is None:
-            self.serve_calls = [
-                (node.start_byte, shape.receiver)
-                for node, _, shape in self.shaped
-                if shape.kind == "selector_expression" and shape.member == "Serve"
-            ]
-        start = call.start_byte
-        if not any(at < start and receiver in servers for at, receiver in self.serve_calls):
-            return None
-        return _serving_before(call, servers)
 
     def _library_signal(self, call: Node, servers: dict[str, Server]) -> None:
         """`ctx := signals.SetupSignalHandler()`: a library's handler, which catches
@@ -4392,9 +4394,7 @@ class _Collector:
         self.facts.sigterm_handlers.append(self.loc(call))
         given = self._bound_to(call) or _text(call)
         self.signal_sources += [("context", given), ("channel", given)]
-        serving = self._serving_before(call, servers)
-        if serving is not None:  # never in place while that Serve runs
-            self.late_handlers.setdefault(serving.start_byte, self.loc(call))
+        self.serves_before.ask(call, len(servers))  # late after a Serve? (_late_handlers)
 
     def _derived_contexts(self, named: list[_Named]) -> None:
         """The contexts made from a SIGTERM context that are done when it is (`g, gctx :=
@@ -5189,13 +5189,8 @@ class _Spans:
 def _a_parameter(name: str, use: Node) -> bool:
     """Whether `name` at `use` is a parameter of the function (or literal) it is in: a
     server handed to it, not a local of another block."""
-    function = use.parent
-    while function is not None and function.type not in (
-        "function_declaration",
-        "method_declaration",
-        "func_literal",
-    ):
-        function = function.parent
+    body = _enclosing_body(use)  # its function's body: that function is its parent
+    function = body.parent if body is not None else None
     parameters = function.child_by_field_name("parameters") if function is not None else None
     return parameters is not None and name in _parameter_places(parameters)
 
@@ -5533,38 +5528,6 @@ def _bound_query(strings: bool, drains: bool) -> str:
         f"[{alternatives}] @n (if_statement condition: (_) @condition consequence: (block) @n)"
         " (import_spec) @import"
     )
-
-
-def _serving_before(call: Node, servers: dict[str, Server]) -> Node | None:
-    """The blocking `Serve` call a statement before `call`, in its function, makes (not in
-    a goroutine): Serve returns only when the server stops (otel-demo's checkout registers
-    its SIGTERM context below its `srv.Serve(lis)`)."""
-    node = call
-    while node.parent is not None and node.type not in _FUNCTION_NODES:
-        if node.parent.type in ("statement_list", "block"):
-            sibling = node.prev_named_sibling
-            while sibling is not None:
-                found = _blocking_serve(sibling, servers)
-                if found is not None:
-                    return found
-                sibling = sibling.prev_named_sibling
-        node = node.parent
-    return None
-
-
-def _blocking_serve(statement: Node, servers: dict[str, Server]) -> Node | None:
-    stack = [statement]
-    while stack:
-        node = stack.pop()
-        if node.type in ("func_literal", "go_statement", "defer_statement"):
-            continue
-        function = node.child_by_field_name("function") if node.type == "call_expression" else None
-        if function is not None and function.type == "selector_expression":
-            receiver = _text(function.child_by_field_name("operand"))
-            if _text(function.child_by_field_name("field")) == "Serve" and receiver in servers:
-                return node
-        stack.extend(node.named_children)
-    return None
 
 
 def _in_place(use: Node) -> bool:
