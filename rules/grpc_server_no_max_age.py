@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from k8slb.code.facts import IN_MEMORY, CodeFacts, Option, Server
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.core.record import record
-from k8slb.model.addresses import listened_at, loopback_only, unix_network_from
+from k8slb.model.addresses import listened_at, loopback_only, server_listens, unix_network_from
 from k8slb.model.addresses_spring import runs_profile
 from k8slb.model.dialers import Dialer, per_call_only
 from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
@@ -145,7 +145,13 @@ class GrpcServerNoMaxAge(Rule):
     followed as a listener is below) is `info` too: only its own process dials it. A
     Unix socket is read as Python and Node write its target (`unix:PATH`,
     `unix:///PATH`, `unix-abstract:NAME`), as Go listens on it (`net.Listen("unix",
-    path)`, `"unixpacket"`, `net.ListenUnix`; the listener `Serve` is given followed
+    path)`, `"unixpacket"`, `net.ListenUnix`, and a `net.ListenConfig`'s
+    `Listen(ctx, "unix", path)`, which Go documents `net.Listen` to be with a zero config:
+    of `var lc net.ListenConfig`, a name bound once to a `net.ListenConfig{...}` literal or
+    its address, or the literal itself, `(&net.ListenConfig{}).Listen(...)`; a listen is
+    the server's whose local its `Serve(lis)` is in the scope of, where a file makes
+    several servers under one name, `grpcServer := grpc.NewServer()` in each of two
+    functions, one on a Unix socket and one on TCP; the listener `Serve` is given followed
     through a field the file writes once, `s.listener = l`, and through a function of the
     tree that returns a `net.Listener` whose every return is such a listener,
     `util.ListenLocalSocket(path)` over a helper of another file, a Windows build of it
@@ -450,7 +456,7 @@ def _no_caller_stays(
             "cap the connection age if it will serve a service of its own",
             [],
         )
-    local = _loopback_listen(facts, server.name)
+    local = _loopback_listen(facts, server)
     if local is not None:
         if local.startswith(("unix", "a Unix")):
             callers = (
@@ -469,7 +475,10 @@ def _no_caller_stays(
             )
         return (
             "; ".join(
-                (f"it listens on {local} only: {callers}", *unix_network_from(facts, server.name))
+                (
+                    f"it listens on {local} only: {callers}",
+                    *unix_network_from(facts, server.name, server.loc),
+                )
             ),
             "cap the connection age here if a client will dial it over the network"
             if local == "its process's memory"
@@ -569,10 +578,10 @@ def _said(gate: _Gate | None) -> list[Related]:
     return [gate.said] if gate is not None and gate.said is not None else []
 
 
-def _loopback_listen(facts: CodeFacts, server: str | None) -> str | None:
+def _loopback_listen(facts: CodeFacts, server: Server) -> str | None:
     """The address a server listens on when each of its listening addresses is its pod's
     own (a loopback host, a Unix socket): then only a proxy in the pod calls it."""
-    listens = [listen for listen in facts.listens if server and listen.server == server]
+    listens = server_listens(facts, server.name, server.loc)
     if listens and all(loopback_only(listen.address) for listen in listens):
         address = listened_at(listens[0].address) or ""
         if address == "unix:":

@@ -845,6 +845,10 @@ class Listen:
     loc: Loc
     # where a Unix network read from a field came from (FieldNetwork), said in findings
     network_from: str = ""
+    # Go: where the server it listens for is made, where the file makes several servers
+    # under its name (each function's `grpcServer := grpc.NewServer()`): the one whose
+    # local the `Serve(lis)` is in the scope of (None: any server of the name)
+    made: Loc | None = None
 
 
 @record

@@ -23,6 +23,8 @@ from k8slb.code.facts import (
     EnvText,
     FileKey,
     FlagRef,
+    Listen,
+    Loc,
     SettingsKey,
     listen_head,
 )
@@ -107,23 +109,35 @@ def in_memory(address: object) -> bool:
 Unreached = Literal["unix", "memory"]
 
 
-def unreached_only(facts: CodeFacts, server: str | None) -> Unreached | None:
+def server_listens(facts: CodeFacts, server: str | None, at: Loc | None = None) -> list[Listen]:
+    """The module's listens of the server of that name; of the one made `at` alone, where
+    the listen says which of several same-named servers of a file it is for (Listen.made)."""
+    return [
+        listen
+        for listen in facts.listens
+        if server
+        and listen.server == server
+        and (at is None or listen.made is None or listen.made == at)
+    ]
+
+
+def unreached_only(facts: CodeFacts, server: str | None, at: Loc | None = None) -> Unreached | None:
     """How no Service reaches the module's server, where every address it listens on (one
     at least) is out of the network's reach: "memory" when each is in its process's memory
     (its own process dials it), "unix" when each is a Unix socket or in memory (its callers
     share the socket file: a kubelet, a CNI or runtime plugin's binary); kube-proxy
     balances IP addresses and ports, so neither is a Service's. None otherwise: a loopback
     address too, which a sidecar proxy of the pod may send Service traffic to."""
-    listens = [listen.address for listen in facts.listens if server and listen.server == server]
+    listens = [listen.address for listen in server_listens(facts, server, at)]
     if not listens or not all(unix_socket(a) or in_memory(a) for a in listens):
         return None
     return "memory" if all(in_memory(a) for a in listens) else "unix"
 
 
-def unix_network_from(facts: CodeFacts, server: str | None) -> list[str]:
+def unix_network_from(facts: CodeFacts, server: str | None, at: Loc | None = None) -> list[str]:
     """Where the Unix network of the module's server came from, where a field read it
     (facts.Listen.network_from: the flag that sets it, and its default): said in findings."""
-    said = [x.network_from for x in facts.listens if server and x.server == server]
+    said = [x.network_from for x in server_listens(facts, server, at)]
     return list(dict.fromkeys(text for text in said if text))
 
 
