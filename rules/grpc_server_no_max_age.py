@@ -75,7 +75,11 @@ class GrpcServerNoMaxAge(Rule):
     an HTTP handler (`ServeHTTP`, `h2c.NewHandler(server, ...)`, `http.Server{Handler:
     server}`, grpc-web's `grpcweb.WrapServer(server)`, a router's `Handle(pattern, server)`,
     its `ServeHTTP` method given as a value, or the server passed where a function of the
-    tree, in any package, takes an `http.Handler`: `grpcutil.NewMuxHandler(server, mux)`) is
+    tree, in any package, takes an `http.Handler`: `grpcutil.NewMuxHandler(server, mux)`,
+    or where one returns an `http.Server` or an `http.Handler` that serves that parameter
+    so, the grpc-gateway way: `func GatewayServer(s *grpc.Server, mux http.Handler)
+    *http.Server` returning `&http.Server{Handler: split(s, mux)}` whose `split` calls
+    `s.ServeHTTP(w, r)` for `application/grpc`) is
     reported at `info`, with no fix: grpc-go ignores its keepalive options there, since the
     connections belong to the HTTP server. An xDS server
     (`xds.NewGRPCServer` of `google.golang.org/grpc/xds`) is not reported: its clients are

@@ -41,6 +41,7 @@ from k8slb.code.facts import (
     HANDED_SERVERS,
     HANDLER_PARAMETERS,
     IN_MEMORY,
+    SERVED_PARAMETERS,
     UNKNOWN,
     VIPER_ENVIRONMENT,
     Channel,
@@ -110,7 +111,7 @@ from k8slb.languages.go.parse_cli_flags import (
     read_value,
 )
 from k8slb.languages.go.parse_closers import Closers, literal_holders
-from k8slb.languages.go.parse_http_serve import HttpServes
+from k8slb.languages.go.parse_http_serve import HttpServes, served_parameters
 from k8slb.languages.go.parse_routes import collect_routes
 from k8slb.languages.go.parse_shutdown import (
     drain_pauses,
@@ -1760,6 +1761,9 @@ class _Collector:
                     at += 1
             if places:
                 self.facts.exports[f"{HANDLER_PARAMETERS}  {name}"] = [tuple(places)]
+            served = served_parameters(self, declaration, HTTP_HANDLER_WRAPPERS)
+            if served is not None:  # `func GatewayServer(s *grpc.Server) *http.Server`
+                self.facts.exports[f"{SERVED_PARAMETERS}  {name}"] = [served]
 
     def _handed_to_http(self, call: Node, servers: dict[str, Server]) -> None:
         """A gRPC server passed to net/http or h2c (`h2c.NewHandler(s, ...)`,
@@ -4393,6 +4397,8 @@ class _Collector:
             and all(n in _INTERRUPTS or n.endswith(".SIGINT") for n in names)
         ):
             self.interrupt_channels.append((_text(args_all[0]), call))
+            if len(self.facts.sigint_handlers) < MAX_CHOICES:
+                self.facts.sigint_handlers.append(self.loc(call))
 
     def _serving_before(self, call: Node, servers: dict[str, Server]) -> Node | None:
         """`_serving_before`, asked only where a `Serve` call of a server in `servers` starts
