@@ -7,6 +7,7 @@ from k8slb.code.facts import CodeFacts, Server, Wait
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.addresses import unix_network_from, unreached_only
 from k8slb.model.entries import Entries, entries_of, signal_owner
+from k8slb.model.links import Link
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
 from k8slb.rulekit.examples import (
@@ -473,14 +474,8 @@ class GrpcNoGracefulShutdown(Rule):
                 if name is None and wait.server is None and started:
                     name = started[0]
                 if wait.via_http and name is not None and wait.pending is None:
-                    grace = context.fix_values.stop_grace_seconds
-                    code = entries.code(bare[0]) if runners else _code_of(context, entries, facts)
-                    # where it catches SIGINT: in the packages its program links in, too
-                    code += [m for c in context.links.programs(facts.path) for m in c]
-                    interrupt = _sigint_only(code, facts.path)
-                    yield self._through_http(
-                        wait, servers[name], where, (severity, grace), handled, interrupt
-                    )
+                    runs = (context, facts, bare[0] if runners else None)
+                    yield self._through_http(wait, servers[name], where, (severity, handled), runs)
                     continue
                 if name is None or name not in facts.starts:
                     continue
@@ -589,17 +584,19 @@ class GrpcNoGracefulShutdown(Rule):
         wait: Wait,
         server: Server,
         where: str,
-        judged: tuple[Severity, int],
-        handled: dict[str, bool],
-        interrupt: str | None,
+        judged: tuple[Severity, dict[str, bool]],
+        runs: tuple[Context, CodeFacts, Link | None],
     ) -> Finding:
         """A gRPC server an HTTP server serves (through `ServeHTTP`), waited on in that
         HTTP server's Serve or ListenAndServe, with no SIGTERM handler: Go exits at once on
-        SIGTERM (where the code catches SIGINT alone, `interrupt` says where). No fix: the
+        SIGTERM (where the code it runs with catches SIGINT alone, it says where). No fix: the
         drain is the HTTP server's `Shutdown`, whose place (and the `http.Server` a bare
         `http.ListenAndServe` lacks) is the program's to write."""
         name = server.name or "the server"
-        severity, grace = judged
+        severity, handled = judged
+        context, facts, link = runs
+        grace = context.fix_values.stop_grace_seconds
+        interrupt = _sigint_of(context, entries_of(context.links), facts, link)
         also = [_others_handle(handled, "serve")] if severity == Severity.INFO else []
         if interrupt is not None:
             also.insert(
@@ -822,10 +819,17 @@ def _program_code(context: Context, entries: Entries, facts: CodeFacts) -> list[
     return programs or _code_of(context, entries, facts)
 
 
-def _sigint_only(code: list[CodeFacts], path: str) -> str | None:
-    """Where the code catches SIGINT alone (Go's `signal.Notify(ch, os.Interrupt)`), said
-    where it has no SIGTERM handler: `line N` in the module at `path`, else `path:N`."""
+def _sigint_of(
+    context: Context, entries: Entries, facts: CodeFacts, link: Link | None
+) -> str | None:
+    """Where the code a module runs with catches SIGINT alone (Go's `signal.Notify(ch,
+    os.Interrupt)`), said where it has no SIGTERM handler: the container's code (`link`,
+    else the module's: _code_of) and the packages its programs link in; `line N` in the
+    module itself, else `path:N`."""
+    code = entries.code(link) if link is not None else _code_of(context, entries, facts)
+    code += [m for program in context.links.programs(facts.path) for m in program]
     found = [loc for module in code for loc in module.sigint_handlers]
+    path = facts.path
     if not found:
         return None
     loc = next((x for x in found if x.path == path), found[0])
