@@ -214,8 +214,8 @@ class GrpcNoGracefulShutdown(Rule):
     parameter so), and the HTTP server is waited on in `http.ListenAndServe(addr, h)`
     (or `ListenAndServeTLS`, `http.Serve`, `http.ServeTLS`) or in `srv.Serve(lis)`,
     `srv.ListenAndServe()`, `srv.ListenAndServeTLS(...)` of an `http.Server{Handler: h}`
-    (in a goroutine or not), or of the `http.Server` another package's function returns
-    when given it, the grpc-gateway way (`srv, err := serverutil.GatewayServer(ctx, s,
+    (in a goroutine or not), or of the `http.Server` a function of the file or of
+    another package returns when given it, the grpc-gateway way (`srv, err := serverutil.GatewayServer(ctx, s,
     conn)`, whose every non-nil return is an `&http.Server{Handler: ...}` serving that
     parameter as above: `grpcHandlerFunc(s, mux)` calling `s.ServeHTTP(w, r)` when
     `r.ProtoMajor == 2` and the content type is `application/grpc`, else the mux's). With

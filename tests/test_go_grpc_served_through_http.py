@@ -393,3 +393,17 @@ def test_keepalive_of_a_server_another_package_serves_over_http(tmp_path: Path) 
     found = lint_files(tmp_path, _gateway(GATEWAY_SERVED), ["KLB201"]).findings
     assert [(f.line, f.severity.label) for f in found] == [(16, "info")]
     assert "is served as an HTTP handler" in found[0].message
+
+
+def test_an_http_server_a_function_of_the_file_makes_of_the_grpc_server(tmp_path: Path) -> None:
+    """The gateway's functions in the program's own file: read there, no export needed."""
+    gateway = GATEWAY.replace("{handler}", "split(rpc, rest)").replace("{signals}", "os.Interrupt")
+    own = gateway.replace("package gateway", "package main").replace("func Server(", "func gw(")
+    main = own + GATEWAY_MAIN.split("\n)\n", 1)[1].replace(
+        "{body}",
+        GATEWAY_SERVED.replace("gateway.Server(", "gw(").replace("gateway.StopOn", "StopOn"),
+    )
+    main = main.replace("import (\n", 'import (\n\t"log"\n\t"net"\n', 1)
+    found = _lint(tmp_path, {"cmd/ledger/main.go": main})
+    assert [name for name, _, _ in found] == ["main.go"]
+    assert "gRPC server 'rpc' is served by srv.Serve() with no SIGTERM handler" in found[0][2]

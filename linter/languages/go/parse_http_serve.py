@@ -138,15 +138,23 @@ class HttpServes:
         """The gRPC server a name bound once to a call of another package's function is
         given to (`srv, err := serverutil.GatewayServer(ctx, s, conn)`), tied where that
         function returns an http.Server whose handler serves the parameter (`pending`,
-        SERVER: its declaring file's `serves` export, code/imported.py)."""
+        SERVER: its declaring file's `serves` export, code/imported.py); of a function of
+        the file, read here (served_parameters)."""
         found = scope.lookup(_text(name))
-        if found is None or len(found[1]) != 1:
+        if found is None or len(found[1]) != 1 or self.parameters is not None:
             return None
         home, (value,) = found
         value = _unparenthesized(value)
         if value.type != "call_expression":
             return None
         shape = self.c._called(value)
+        local = self.c._local_callee(value)
+        if local is not None:
+            made = served_parameters(self.c, local, self.wrappers)
+            at = made[1][0] if made is not None and made[0] == SERVER else len(shape.arguments)
+            arg = _unparenthesized(shape.arguments[at]) if at < len(shape.arguments) else None
+            server = self.server_at(arg, home, 0) if arg and arg.type == "identifier" else None
+            return (server, None) if server is not None else None
         key = self.c._call_key(shape, home)
         if key is None or not key.startswith("call "):
             return None
