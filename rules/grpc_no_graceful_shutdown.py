@@ -215,10 +215,11 @@ class GrpcNoGracefulShutdown(Rule):
     (or `ListenAndServeTLS`, `http.Serve`, `http.ServeTLS`) or in `srv.Serve(lis)`,
     `srv.ListenAndServe()`, `srv.ListenAndServeTLS(...)` of an `http.Server{Handler: h}`
     (in a goroutine or not), or of the `http.Server` a function of the file or of
-    another package returns when given it, the grpc-gateway way (`srv, err := serverutil.GatewayServer(ctx, s,
-    conn)`, whose every non-nil return is an `&http.Server{Handler: ...}` serving that
-    parameter as above: `grpcHandlerFunc(s, mux)` calling `s.ServeHTTP(w, r)` when
-    `r.ProtoMajor == 2` and the content type is `application/grpc`, else the mux's). With
+    another package returns when given it, the grpc-gateway way (`srv, err :=
+    serverutil.GatewayServer(ctx, s, conn)`, whose every non-nil return is an
+    `&http.Server{Handler: ...}` serving that parameter as above:
+    `grpcHandlerFunc(s, mux)` calling `s.ServeHTTP(w, r)` when `r.ProtoMajor == 2` and
+    the content type is `application/grpc`, else the mux's). With
     no SIGTERM handler in its code it is reported as above, and where the code catches
     SIGINT alone (`signal.Notify(ch, os.Interrupt)`, in a package its program links in
     too: a `ListenForCtrlC(servers...)` that shuts the HTTP servers down on Ctrl-C) the
