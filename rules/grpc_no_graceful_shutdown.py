@@ -7,6 +7,7 @@ from k8slb.code.facts import CodeFacts, Server, Wait
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.addresses import Listening
 from k8slb.model.entries import Entries, entries_of, signal_owner
+from k8slb.model.links import Link
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
 from k8slb.rulekit.examples import (
@@ -216,10 +217,20 @@ class GrpcNoGracefulShutdown(Rule):
     &http2.Server{})`, a mux given it by `Handle`, `http.Handle` with a nil handler, a
     function literal or a function of the file that calls `s.ServeHTTP(w, r)` for
     `application/grpc`, or another package's function given it where that parameter is an
-    `http.Handler`), and the HTTP server is waited on in `http.ListenAndServe(addr, h)`
+    `http.Handler`, or where that function returns an `http.Handler` that serves the
+    parameter so), and the HTTP server is waited on in `http.ListenAndServe(addr, h)`
     (or `ListenAndServeTLS`, `http.Serve`, `http.ServeTLS`) or in `srv.Serve(lis)`,
     `srv.ListenAndServe()`, `srv.ListenAndServeTLS(...)` of an `http.Server{Handler: h}`
-    (in a goroutine or not). With no SIGTERM handler in its code it is reported as above;
+    (in a goroutine or not), or of the `http.Server` a function of the file or of
+    another package returns when given it, the grpc-gateway way (`srv, err :=
+    serverutil.GatewayServer(ctx, s, conn)`, whose every non-nil return is an
+    `&http.Server{Handler: ...}` serving that parameter as above:
+    `grpcHandlerFunc(s, mux)` calling `s.ServeHTTP(w, r)` when `r.ProtoMajor == 2` and
+    the content type is `application/grpc`, else the mux's). With
+    no SIGTERM handler in its code it is reported as above, and where the code catches
+    SIGINT alone (`signal.Notify(ch, os.Interrupt)`, in a package its program links in
+    too: a `ListenForCtrlC(servers...)` that shuts the HTTP servers down on Ctrl-C) the
+    finding says where: Kubernetes never sends SIGINT, so that shutdown never runs;
     with one, it is reported when neither server is stopped: no `Shutdown` or `Close` on
     the HTTP server in the function that serves it, nor `GracefulStop()`/`Stop()` on the
     gRPC server (an HTTP server that is handed on, stored or returned, whose stop may be
@@ -473,8 +484,8 @@ class GrpcNoGracefulShutdown(Rule):
                 if name is None and wait.server is None and started:
                     name = started[0]
                 if wait.via_http and name is not None and wait.pending is None:
-                    grace = context.fix_values.stop_grace_seconds
-                    yield self._through_http(wait, servers[name], where, (severity, grace), handled)
+                    runs = (context, facts, bare[0] if runners else None)
+                    yield self._through_http(wait, servers[name], where, (severity, handled), runs)
                     continue
                 if name is None or name not in facts.starts:
                     continue
@@ -582,16 +593,26 @@ class GrpcNoGracefulShutdown(Rule):
         wait: Wait,
         server: Server,
         where: str,
-        judged: tuple[Severity, int],
-        handled: dict[str, bool],
+        judged: tuple[Severity, dict[str, bool]],
+        runs: tuple[Context, CodeFacts, Link | None],
     ) -> Finding:
         """A gRPC server an HTTP server serves (through `ServeHTTP`), waited on in that
         HTTP server's Serve or ListenAndServe, with no SIGTERM handler: Go exits at once on
-        SIGTERM. No fix: the drain is the HTTP server's `Shutdown`, whose place (and the
-        `http.Server` a bare `http.ListenAndServe` lacks) is the program's to write."""
+        SIGTERM (where the code it runs with catches SIGINT alone, it says where). No fix: the
+        drain is the HTTP server's `Shutdown`, whose place (and the `http.Server` a bare
+        `http.ListenAndServe` lacks) is the program's to write."""
         name = server.name or "the server"
-        severity, grace = judged
+        severity, handled = judged
+        context, facts, link = runs
+        grace = context.fix_values.stop_grace_seconds
+        interrupt = _sigint_of(context, entries_of(context.links), facts, link)
         also = [_others_handle(handled, "serve")] if severity == Severity.INFO else []
+        if interrupt is not None:
+            also.insert(
+                0,
+                f"it catches SIGINT alone (`os.Interrupt`, {interrupt}), which Kubernetes "
+                "never sends: what it stops there is not stopped on SIGTERM",
+            )
         return self.code_finding(
             wait.loc,
             (
@@ -819,6 +840,23 @@ def _program_code(context: Context, entries: Entries, facts: CodeFacts) -> list[
         return _code_of(context, entries, facts)
     programs = [m for code in context.links.programs(facts.path) for m in code]
     return programs or _code_of(context, entries, facts)
+
+
+def _sigint_of(
+    context: Context, entries: Entries, facts: CodeFacts, link: Link | None
+) -> str | None:
+    """Where the code a module runs with catches SIGINT alone (Go's `signal.Notify(ch,
+    os.Interrupt)`), said where it has no SIGTERM handler: the container's code (`link`,
+    else the module's: _code_of) and the packages its programs link in; `line N` in the
+    module itself, else `path:N`."""
+    code = entries.code(link) if link is not None else _code_of(context, entries, facts)
+    code += [m for program in context.links.programs(facts.path) for m in program]
+    found = [loc for module in code for loc in module.sigint_handlers]
+    path = facts.path
+    if not found:
+        return None
+    loc = next((x for x in found if x.path == path), found[0])
+    return f"line {loc.line}" if loc.path == path else f"{loc.path}:{loc.line}"
 
 
 def _code_of(context: Context, entries: Entries, facts: CodeFacts) -> list[CodeFacts]:

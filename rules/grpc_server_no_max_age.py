@@ -81,7 +81,11 @@ class GrpcServerNoMaxAge(Rule):
     an HTTP handler (`ServeHTTP`, `h2c.NewHandler(server, ...)`, `http.Server{Handler:
     server}`, grpc-web's `grpcweb.WrapServer(server)`, a router's `Handle(pattern, server)`,
     its `ServeHTTP` method given as a value, or the server passed where a function of the
-    tree, in any package, takes an `http.Handler`: `grpcutil.NewMuxHandler(server, mux)`) is
+    tree, in any package, takes an `http.Handler`: `grpcutil.NewMuxHandler(server, mux)`,
+    or where one returns an `http.Server` or an `http.Handler` that serves that parameter
+    so, the grpc-gateway way: `func GatewayServer(s *grpc.Server, mux http.Handler)
+    *http.Server` returning `&http.Server{Handler: split(s, mux)}` whose `split` calls
+    `s.ServeHTTP(w, r)` for `application/grpc`) is
     reported at `info`, with no fix: grpc-go ignores its keepalive options there, since the
     connections belong to the HTTP server. An xDS server
     (`xds.NewGRPCServer` of `google.golang.org/grpc/xds`) is not reported: its clients are
@@ -151,7 +155,13 @@ class GrpcServerNoMaxAge(Rule):
     followed as a listener is below) is `info` too: only its own process dials it. A
     Unix socket is read as Python and Node write its target (`unix:PATH`,
     `unix:///PATH`, `unix-abstract:NAME`), as Go listens on it (`net.Listen("unix",
-    path)`, `"unixpacket"`, `net.ListenUnix`; the listener `Serve` is given followed
+    path)`, `"unixpacket"`, `net.ListenUnix`, and a `net.ListenConfig`'s
+    `Listen(ctx, "unix", path)`, which Go documents `net.Listen` to be with a zero config:
+    of `var lc net.ListenConfig`, a name bound once to a `net.ListenConfig{...}` literal or
+    its address, or the literal itself, `(&net.ListenConfig{}).Listen(...)`; a listen is
+    the server's whose local its `Serve(lis)` is in the scope of, where a file makes
+    several servers under one name, `grpcServer := grpc.NewServer()` in each of two
+    functions, one on a Unix socket and one on TCP; the listener `Serve` is given followed
     through a field the file writes once, `s.listener = l`, and through a function of the
     tree that returns a `net.Listener` whose every return is such a listener,
     `util.ListenLocalSocket(path)` over a helper of another file, a Windows build of it
@@ -460,7 +470,7 @@ def _no_caller_stays(
             [],
         )
     listening = context.listening(facts)
-    local = _loopback_listen(listening, server.name)
+    local = _loopback_listen(listening, server)
     if local is not None:
         if local.startswith(("unix", "a Unix")):
             callers = (
@@ -481,7 +491,7 @@ def _no_caller_stays(
             "; ".join(
                 (
                     f"it listens on {local} only: {callers}",
-                    *listening.unix_network_from(server.name),
+                    *listening.unix_network_from(server.name, server.loc),
                 )
             ),
             "cap the connection age here if a client will dial it over the network"
@@ -582,10 +592,10 @@ def _said(gate: _Gate | None) -> list[Related]:
     return [gate.said] if gate is not None and gate.said is not None else []
 
 
-def _loopback_listen(listening: Listening, server: str | None) -> str | None:
+def _loopback_listen(listening: Listening, server: Server) -> str | None:
     """The address a server listens on when each of its listening addresses is its pod's
     own (a loopback host, a Unix socket): then only a proxy in the pod calls it."""
-    address = listening.pod_only(server)
+    address = listening.pod_only(server.name, server.loc)
     if address is None:
         return None
     if address == "unix:":

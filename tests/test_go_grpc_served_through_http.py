@@ -260,3 +260,150 @@ func Serve(addr string, h http.Handler) {
 }
 """
     assert _lint(tmp_path, {"web/web.go": library}) == []
+
+
+# A package of the module makes the http.Server (or the handler) that serves a gRPC server
+# it is given, the grpc-gateway way, and stops it on the signals it is told; the program
+# serves what it returns.
+GATEWAY = """\
+package gateway
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"google.golang.org/grpc"
+)
+
+var _ = syscall.SIGTERM
+
+func split(rpc http.Handler, rest http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		grpcCall := strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc")
+		if r.ProtoMajor == 2 && grpcCall {
+			rpc.ServeHTTP(w, r)
+		} else {
+			rest.ServeHTTP(w, r)
+		}
+	})
+}
+
+func Server(ctx context.Context, rpc *grpc.Server, rest http.Handler) (*http.Server, error) {
+	if ctx == nil {
+		return nil, errors.New("no context")
+	}
+	return &http.Server{Handler: {handler}}, nil
+}
+
+func Handler(rpc *grpc.Server, rest http.Handler) http.Handler {
+	return split(rpc, rest)
+}
+
+func StopOn(servers ...interface{ Shutdown(context.Context) error }) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, {signals})
+	<-ch
+	for _, s := range servers {
+		_ = s.Shutdown(context.Background())
+	}
+}
+"""
+
+GATEWAY_MAIN = """\
+package main
+
+import (
+	"context"
+	"log"
+	"net"
+	"net/http"
+
+	"example.com/ledger/gateway"
+	"google.golang.org/grpc"
+)
+
+var _ = context.Background
+
+func main() {
+	rpc := grpc.NewServer()
+	lis, _ := net.Listen("tcp", ":8080")
+{body}}
+"""
+
+GATEWAY_SERVED = """\
+	srv, err := gateway.Server(context.Background(), rpc, http.NewServeMux())
+	if err != nil {
+		log.Fatal(err)
+	}
+	go gateway.StopOn(srv)
+	log.Fatal(srv.Serve(lis))
+"""
+
+GATEWAY_HANDLER = """\
+	_ = gateway.StopOn
+	log.Fatal(http.Serve(lis, gateway.Handler(rpc, http.NewServeMux())))
+"""
+
+
+def _gateway(body: str, handler: str = "split(rpc, rest)", signals: str = "os.Interrupt"):
+    return {
+        "ledger/go.mod": GO_MOD,
+        "ledger/gateway/gateway.go": GATEWAY.replace("{handler}", handler).replace(
+            "{signals}", signals
+        ),
+        "ledger/cmd/ledger/main.go": GATEWAY_MAIN.replace("{body}", body),
+    }
+
+
+def test_an_http_server_another_package_makes_of_the_grpc_server(tmp_path: Path) -> None:
+    """Only os.Interrupt is caught (SIGINT, which Kubernetes never sends): SIGTERM ends the
+    program at once, with the calls the gateway's http.Server was serving."""
+    found = _lint(tmp_path, _gateway(GATEWAY_SERVED))
+    assert [(name, line) for name, line, _ in found] == [("main.go", 23)]
+    assert "gRPC server 'rpc' is served by srv.Serve() with no SIGTERM handler" in found[0][2]
+    assert "served through net/http" in found[0][2]
+    assert "it catches SIGINT alone (`os.Interrupt`, " in found[0][2]
+    assert "gateway/gateway.go:41), which Kubernetes never sends" in found[0][2]
+
+
+def test_an_http_server_another_package_makes_stopped_on_sigterm(tmp_path: Path) -> None:
+    files = _gateway(GATEWAY_SERVED, signals="os.Interrupt, syscall.SIGTERM")
+    assert _lint(tmp_path, files) == []
+
+
+def test_an_http_server_another_package_makes_of_another_handler(tmp_path: Path) -> None:
+    """The server's handler is `rest` alone: the gRPC server it is given is not served."""
+    assert _lint(tmp_path, _gateway(GATEWAY_SERVED, handler="rest")) == []
+
+
+def test_a_handler_another_package_makes_of_the_grpc_server(tmp_path: Path) -> None:
+    found = _lint(tmp_path, _gateway(GATEWAY_HANDLER))
+    assert [(name, line) for name, line, _ in found] == [("main.go", 19)]
+    assert "served by http.Serve() with no SIGTERM handler" in found[0][2]
+
+
+def test_keepalive_of_a_server_another_package_serves_over_http(tmp_path: Path) -> None:
+    """KLB201: its connections are the gateway's http.Server's, which its keepalive
+    options do not reach."""
+    found = lint_files(tmp_path, _gateway(GATEWAY_SERVED), ["KLB201"]).findings
+    assert [(f.line, f.severity.label) for f in found] == [(16, "info")]
+    assert "is served as an HTTP handler" in found[0].message
+
+
+def test_an_http_server_a_function_of_the_file_makes_of_the_grpc_server(tmp_path: Path) -> None:
+    """The gateway's functions in the program's own file: read there, no export needed."""
+    gateway = GATEWAY.replace("{handler}", "split(rpc, rest)").replace("{signals}", "os.Interrupt")
+    own = gateway.replace("package gateway", "package main").replace("func Server(", "func gw(")
+    main = own + GATEWAY_MAIN.split("\n)\n", 1)[1].replace(
+        "{body}",
+        GATEWAY_SERVED.replace("gateway.Server(", "gw(").replace("gateway.StopOn", "StopOn"),
+    )
+    main = main.replace("import (\n", 'import (\n\t"log"\n\t"net"\n', 1)
+    found = _lint(tmp_path, {"cmd/ledger/main.go": main})
+    assert [name for name, _, _ in found] == ["main.go"]
+    assert "gRPC server 'rpc' is served by srv.Serve() with no SIGTERM handler" in found[0][2]

@@ -75,6 +75,67 @@ def test_a_go_server_on_listen_unix_is_its_pods_own(tmp_path: Path) -> None:
     assert "it listens on a Unix socket only" in finding.text
 
 
+GO_LISTEN_CONFIG = """\
+package main
+
+import (
+	"context"
+	"net"
+	"os"
+
+	"google.golang.org/grpc"
+)
+
+func listen(ctx context.Context, path string) (net.Listener, error) {
+	CONFIG
+	lis, err := LISTEN(ctx, NETWORK, path)
+	if err != nil {
+		return nil, err
+	}
+	return lis, nil
+}
+
+func main() {
+	ctx := context.Background()
+	srv := grpc.NewServer()
+	lis, err := listen(ctx, "/run/konnect/konnect.sock")
+	if err != nil {
+		os.Exit(1)
+	}
+	_ = srv.Serve(lis)
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("config", "listen", "network", "severity"),
+    [
+        ("var lc net.ListenConfig", "lc.Listen", '"unix"', "info"),
+        ("lc := net.ListenConfig{KeepAlive: -1}", "lc.Listen", '"unix"', "info"),
+        ("lc := &net.ListenConfig{}", "lc.Listen", '"unix"', "info"),
+        ("", "(&net.ListenConfig{}).Listen", '"unix"', "info"),
+        ("", "net.ListenConfig{}.Listen", '"unix"', "info"),
+        ("var lc net.ListenConfig", "lc.Listen", '"tcp"', "warning"),
+        # a type of its own with a Listen method is not net's: nothing said of it
+        ("var lc listenConfig", "lc.Listen", '"unix"', "warning"),
+    ],
+)
+def test_a_go_server_on_a_listen_configs_unix_listener_is_its_pods_own(
+    tmp_path: Path, config: str, listen: str, network: str, severity: str
+) -> None:
+    code = (
+        GO_LISTEN_CONFIG.replace("CONFIG", config)
+        .replace("LISTEN", listen)
+        .replace("NETWORK", network)
+    )
+    if "listenConfig" in config:
+        code += "\ntype listenConfig struct{ net.ListenConfig }\n"
+    (finding,) = lint_files(tmp_path, {"cmd/proxy/main.go": code}, ["KLB201"]).findings
+    assert finding.severity.label == severity
+    if severity == "info":
+        assert "it listens on a Unix socket only" in finding.text
+
+
 JAVA_SERVER = """\
 package com.example.agent;
 
@@ -461,3 +522,45 @@ def test_klb403_exit_before_a_unix_socket_server_drains_is_info(
     ]
     assert finding.severity.label == severity
     assert f"gRPC server {named!r}" in finding.text
+
+
+GO_TWO_FRONTENDS = """\
+package main
+
+import (
+	"net"
+
+	"google.golang.org/grpc"
+)
+
+func runLocal(path string) error {
+	grpcServer := grpc.NewServer()
+	lis, err := net.Listen("unix", path)
+	if err != nil {
+		return err
+	}
+	return grpcServer.Serve(lis)
+}
+
+func runRemote(addr string) error {
+	grpcServer := grpc.NewServer()
+	lis, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	return grpcServer.Serve(lis)
+}
+
+func main() {
+	go runLocal("/run/proxy.sock")
+	_ = runRemote(":8090")
+}
+"""
+
+
+def test_same_named_go_servers_each_listen_where_their_own_serve_does(tmp_path: Path) -> None:
+    """Two functions' `grpcServer` locals are two servers: the Unix socket's listen is the
+    first's alone, so it is info and the other, on TCP, is still a warning."""
+    found = lint_files(tmp_path, {"cmd/proxy/main.go": GO_TWO_FRONTENDS}, ["KLB201"]).findings
+    assert [(f.line, f.severity.label) for f in found] == [(10, "info"), (19, "warning")]
+    assert "it listens on unix:/run/proxy.sock only" in found[0].text

@@ -440,6 +440,9 @@ ASSIGNED_FIELDS = "assigned fields"
 # http.Handler is expected is served as one (imported.py adds it to `http_served`)
 HANDED_SERVERS = "handed servers"
 HANDLER_PARAMETERS = "handles"
+# Go: a function's parameter its result serves as a gRPC server (an http.Server whose
+# handler calls its ServeHTTP, or such a handler): (what it makes, the places)
+SERVED_PARAMETERS = "serves"
 
 # A Go file's export of the scheme it sets for targets with none, for every grpc.Dial of
 # the programs that link it in (`resolver.SetDefaultScheme("dns")`, in an `init()` as a rule)
@@ -784,8 +787,9 @@ class Wait:
     # (None: the server is handed on, or held where k8slb does not follow it)
     http_stopped: bool | None = None
     # the handler is another package's function given the gRPC server: (package, function,
-    # place); a wait only where that parameter is an http.Handler (code/imported.py)
-    pending: tuple[str, str, int] | None = None
+    # place, what it makes); a wait only where that parameter is an http.Handler, or the
+    # handler ("handler") or http.Server ("server") it returns serves it (code/imported.py)
+    pending: tuple[str, str, int, str] | None = None
 
 
 @record
@@ -854,6 +858,10 @@ class Listen:
     loc: Loc
     # where a Unix network read from a field came from (FieldNetwork), said in findings
     network_from: str = ""
+    # Go: where the server it listens for is made, where the file makes several servers
+    # under its name (each function's `grpcServer := grpc.NewServer()`): the one whose
+    # local the `Serve(lis)` is in the scope of (None: any server of the name)
+    made: Loc | None = None
 
 
 @record
@@ -1030,6 +1038,9 @@ class CodeFacts:
     waits: list[Wait] = field(default_factory=list)
     stops: list[Stop] = field(default_factory=list)
     sigterm_handlers: list[Loc] = field(default_factory=list)
+    # Go: `signal.Notify(ch, os.Interrupt)` calls that catch SIGINT alone (Ctrl-C), which
+    # Kubernetes never sends: not SIGTERM handlers, said where none is found
+    sigint_handlers: list[Loc] = field(default_factory=list)
     # calls that name SIGTERM (the indices of those arguments) of another module's function,
     # which is a handler where that function's parameter reaches a listener's event (a
     # Node `signal helper` export): imported.py moves each to sigterm_handlers so

@@ -29,6 +29,7 @@ from k8slb.code.facts import (
     HANDLER_PARAMETERS,
     OPTION_HELPER,
     PLAIN_BEANS,
+    SERVED_PARAMETERS,
     UNKNOWN,
     VIPER_ENVIRONMENT,
     Alternatives,
@@ -100,6 +101,7 @@ class _Resolver:
         # (folder, function) -> the places of its http.Handler parameters, by declaring file
         self._go_handles: dict[tuple[str, str], list[tuple[CodeFacts, tuple[int, ...]]]] | None
         self._go_handles = None
+        self._go_serves: dict[tuple[str, str], list[tuple[CodeFacts, Any]]] = {}
         # while a channel is resolved for some of the Go programs that make it: the paths
         # of their files, the only callers whose calls count (program_channels)
         self.within: frozenset[str] | None = None
@@ -169,18 +171,28 @@ class _Resolver:
             return module.http_served
         served = set(module.http_served)
         for package, function, at, server in handed:
-            if self._handler_parameter(module, package, function, at):
+            if self._handler_parameter(module, package, function, at, None):
                 served.add(server)
         return served
 
-    def _handler_parameter(self, module: CodeFacts, package: str, function: str, at: int) -> bool:
-        """Whether a Go package's function, as `module` names it, takes an http.Handler at
-        that place (its declaring files' HANDLER_PARAMETERS exports)."""
+    def _handler_parameter(
+        self, module: CodeFacts, package: str, function: str, at: int, made: str | None
+    ) -> bool:
+        """Whether a Go package's function, as `module` names it, serves what it is given
+        at that place: takes an http.Handler there (made "handler"), or returns what
+        `made` names, a handler or an http.Server, that serves it (None: either); its
+        declaring files' HANDLER_PARAMETERS and SERVED_PARAMETERS exports."""
         if self._go_handles is None:
             self._go_handles = self._go_exports(HANDLER_PARAMETERS)
+            self._go_serves = self._go_exports(SERVED_PARAMETERS)
         folder = self.go_folder(module, package)
-        declared = self._go_handles.get((folder, function), []) if folder else []
-        return any(at in places for _, places in declared)
+        if not folder:
+            return False
+        declared = self._go_handles.get((folder, function), []) if made != "server" else []
+        serves = self._go_serves.get((folder, function), [])
+        return any(at in places for _, places in declared) or any(
+            at in places and made in (None, kind) for _, (kind, places) in serves
+        )
 
     def http_waits(self, module: CodeFacts) -> list[Wait]:
         """The module's waits, a wait through net/http on a gRPC server handed to another

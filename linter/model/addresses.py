@@ -23,7 +23,7 @@ from k8slb.code.facts import (
     EnvText,
     FileKey,
     FlagRef,
-    Listen,
+    Loc,
     SettingsKey,
     listen_head,
 )
@@ -108,20 +108,88 @@ def in_memory(address: object) -> bool:
 Unreached = Literal["unix", "memory"]
 
 
+@record
+class _Heard:
+    """What some listens of a server say, combined in any order (Listening's answers):
+    the first listen's place among the module's, whether one is reached over the network,
+    one is not in memory, one is not the pod's own, and each field a Unix network came
+    from with the place of its first listen."""
+
+    first: int
+    reachable: bool
+    not_memory: bool
+    not_own: bool
+    networks: tuple[tuple[int, str], ...]
+
+    def __add__(self, other: _Heard) -> _Heard:
+        said: dict[str, int] = {}
+        for at, text in (*self.networks, *other.networks):
+            said[text] = min(at, said.get(text, at))
+        return _Heard(
+            min(self.first, other.first),
+            self.reachable or other.reachable,
+            self.not_memory or other.not_memory,
+            self.not_own or other.not_own,
+            tuple(sorted((at, text) for text, at in said.items())),
+        )
+
+
 class Listening:
-    """What a module's listens say of each of its servers, by the server's name: each asked
-    once a name, not once a server, wait or stop that asks (a file of thousands of servers
-    of one name, each listening, asked of each: Context.listening keeps one a module)."""
+    """What a module's listens say of each of its servers, by the server's name, and of the
+    one made at a place where a listen says which of several same-named servers it is for
+    (Listen.made): each group's answer worked out once, not once a server, wait or stop
+    that asks (a file of thousands of servers of one name, each listening, asked of each:
+    Context.listening keeps one a module)."""
 
     def __init__(self, facts: CodeFacts) -> None:
-        self._of: dict[str, list[Listen]] = {}
-        for listen in facts.listens:
-            self._of.setdefault(listen.server, []).append(listen)
-        self._unreached: dict[str, Unreached | None] = {}
-        self._networks: dict[str, tuple[str, ...]] = {}
-        self._pod_only: dict[str, str | None] = {}
+        self._listens = facts.listens
+        self._groups: dict[tuple[str, Loc | None], list[int]] = {}
+        self._names: dict[str, list[int]] = {}
+        for index, listen in enumerate(facts.listens):
+            self._names.setdefault(listen.server, []).append(index)
+            self._groups.setdefault((listen.server, listen.made), []).append(index)
+        self._heard: dict[tuple[str, bool, Loc | None], _Heard | None] = {}
 
-    def unreached_only(self, server: str | None) -> Unreached | None:
+    def _of(self, indices: list[int] | None) -> _Heard | None:
+        if not indices:
+            return None
+        heard = [self._one(index) for index in indices]
+        total = heard[0]
+        for more in heard[1:]:
+            total = total + more
+        return total
+
+    def _one(self, index: int) -> _Heard:
+        listen = self._listens[index]
+        address = listen.address
+        return _Heard(
+            index,
+            not (unix_socket(address) or in_memory(address)),
+            not in_memory(address),
+            not loopback_only(address),
+            ((index, listen.network_from),) if listen.network_from else (),
+        )
+
+    def _heard_of(self, server: str | None, at: Loc | None) -> _Heard | None:
+        """Every listen of the server's name (`at` None), else those said to be for the
+        server made at `at` and those that say of no server which."""
+        if not server:
+            return None
+        if at is None:
+            key: tuple[str, bool, Loc | None] = (server, False, None)
+            if key not in self._heard:
+                self._heard[key] = self._of(self._names.get(server))
+            return self._heard[key]
+        parts = []
+        for made in (None, at):
+            key = (server, True, made)
+            if key not in self._heard:
+                self._heard[key] = self._of(self._groups.get((server, made)))
+            parts.append(self._heard[key])
+        found = [part for part in parts if part is not None]
+        return found[0] + found[1] if len(found) == 2 else (found[0] if found else None)
+
+    def unreached_only(self, server: str | None, at: Loc | None = None) -> Unreached | None:
         """How no Service reaches the server, where every address it listens on (one at
         least) is out of the network's reach: "memory" when each is in its process's
         memory (its own process dials it), "unix" when each is a Unix socket or in memory
@@ -129,38 +197,26 @@ class Listening:
         kube-proxy balances IP addresses and ports, so neither is a Service's. None
         otherwise: a loopback address too, which a sidecar proxy of the pod may send
         Service traffic to."""
-        if not server or server not in self._of:
+        heard = self._heard_of(server, at)
+        if heard is None or heard.reachable:
             return None
-        if server not in self._unreached:
-            listens = [listen.address for listen in self._of[server]]
-            kind: Unreached | None = None
-            if all(unix_socket(a) or in_memory(a) for a in listens):
-                kind = "memory" if all(in_memory(a) for a in listens) else "unix"
-            self._unreached[server] = kind
-        return self._unreached[server]
+        return "unix" if heard.not_memory else "memory"
 
-    def unix_network_from(self, server: str | None) -> list[str]:
+    def unix_network_from(self, server: str | None, at: Loc | None = None) -> list[str]:
         """Where the Unix network of the server came from, where a field read it
         (facts.Listen.network_from: the flag that sets it, and its default): said in
         findings."""
-        if not server or server not in self._of:
-            return []
-        if server not in self._networks:
-            said = (listen.network_from for listen in self._of[server])
-            self._networks[server] = tuple(dict.fromkeys(text for text in said if text))
-        return list(self._networks[server])
+        heard = self._heard_of(server, at)
+        return [text for _, text in heard.networks] if heard is not None else []
 
-    def pod_only(self, server: str | None) -> str | None:
+    def pod_only(self, server: str | None, at: Loc | None = None) -> str | None:
         """Where the server listens (its first listen's address, as listened_at reads it;
         "" when unknown) when every address it listens on is its pod's own (loopback_only:
         a loopback host, a Unix socket, its process's memory), else None."""
-        if not server or server not in self._of:
+        heard = self._heard_of(server, at)
+        if heard is None or heard.not_own:
             return None
-        if server not in self._pod_only:
-            listens = self._of[server]
-            own = all(loopback_only(listen.address) for listen in listens)
-            self._pod_only[server] = (listened_at(listens[0].address) or "") if own else None
-        return self._pod_only[server]
+        return listened_at(self._listens[heard.first].address) or ""
 
 
 def loopback_only(address: object) -> bool:

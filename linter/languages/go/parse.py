@@ -41,6 +41,7 @@ from k8slb.code.facts import (
     HANDED_SERVERS,
     HANDLER_PARAMETERS,
     IN_MEMORY,
+    SERVED_PARAMETERS,
     UNKNOWN,
     VIPER_ENVIRONMENT,
     Channel,
@@ -111,7 +112,7 @@ from k8slb.languages.go.parse_cli_flags import (
     read_value,
 )
 from k8slb.languages.go.parse_closers import Closers, literal_holders
-from k8slb.languages.go.parse_http_serve import HttpServes
+from k8slb.languages.go.parse_http_serve import HttpServes, served_parameters
 from k8slb.languages.go.parse_late_handlers import ServesBefore
 from k8slb.languages.go.parse_routes import collect_routes
 from k8slb.languages.go.parse_shutdown import (
@@ -825,6 +826,10 @@ _UNIX_NETWORKS = frozenset(("unix", "unixpacket"))
 # The types of a function's first result that make it one that returns a listener
 # (`func ListenLocalSocket(path string) (net.Listener, error)`: its `listener` export)
 _LISTENER_TYPES = frozenset(("net.Listener", "*net.UnixListener"))
+# the net package's functions that listen on (network, address): `net.ListenUnix` takes
+# only a Unix network, and the config whose `Listen(ctx, network, address)` is one
+_NET_LISTENS = frozenset(("net.Listen", "net.ListenUnix"))
+_LISTEN_CONFIG = "net.ListenConfig"
 # The fields a file's FIELD_SOURCES export may name: past them, its fields are not told
 MAX_SOURCE_FIELDS = 256
 # grpc-go's in-memory listener (for a server its own process dials, and tests): no
@@ -965,6 +970,8 @@ class _Collector:
     server_spans: dict[str, _Spans]
     # the SIGTERM handlers asked whether a blocking Serve comes before, answered at once
     serves_before: ServesBefore
+    # the servers made under each name with where their local is visible (None: anywhere)
+    server_locals: dict[str, list[tuple[tuple[int, int] | None, Server]]]
     # the first receives of the channels only SIGINT is delivered to (_first_receives)
     first_receives: dict[int, tuple[int | None, int | None]] | None = None
     root: Node  # the file's syntax tree (bind)
@@ -1119,6 +1126,7 @@ class _Collector:
         servers: dict[str, Server] = {}
         self.server_spans = defaultdict(_Spans)
         self.serves_before = ServesBefore()
+        self.server_locals = defaultdict(list)
         # each call with what it calls, by its package's import path when it is a package's
         named = [
             (call, scope, self._callee_of(shape, scope), shape)
@@ -1210,7 +1218,10 @@ class _Collector:
             server = self._server(call, scope, name)
             if server.name:
                 servers[server.name] = server
-                self.server_spans[server.name].add(_declared_span(call))
+                span = _declared_span(call)
+                self.server_spans[server.name].add(span)
+                if len(self.server_locals[server.name]) < MAX_CHOICES:
+                    self.server_locals[server.name].append((span, server))
         elif name in ("os/signal.Notify", "os/signal.NotifyContext"):
             self._signal(call, name, servers, scope)
         elif signal_library(name):
@@ -1785,6 +1796,9 @@ class _Collector:
                     at += 1
             if places:
                 self.facts.exports[f"{HANDLER_PARAMETERS}  {name}"] = [tuple(places)]
+            served = served_parameters(self, declaration, HTTP_HANDLER_WRAPPERS)
+            if served is not None:  # `func GatewayServer(s *grpc.Server) *http.Server`
+                self.facts.exports[f"{SERVED_PARAMETERS}  {name}"] = [served]
 
     def _handed_to_http(self, call: Node, servers: dict[str, Server]) -> None:
         """A gRPC server passed to net/http or h2c (`h2c.NewHandler(s, ...)`,
@@ -2052,7 +2066,11 @@ class _Collector:
         elif (
             not values
             and (kind := spec.child_by_field_name("type")) is not None
-            and (kind.type == "slice_type")
+            and (
+                kind.type == "slice_type"
+                # `var lc net.ListenConfig`: the zero config, whose `Listen` is net.Listen's
+                or (kind.type == "qualified_type" and self._type_name(kind) == _LISTEN_CONFIG)
+            )
         ):
             for name in names:  # `var opts []grpc.ServerOption`: known to be empty
                 scope.bindings[name].append(kind)
@@ -4010,6 +4028,19 @@ class _Collector:
             or _a_parameter(name, use)  # `func halt(s *grpc.Server) { s.Stop() }`: as before
         )
 
+    def _served_local(self, name: str, call: Node) -> Loc | None:
+        """Where the server a `name.Serve(lis)` serves is made, where the file makes several
+        under that name: the one whose local (`:=`, `var`) the call is in the scope of, the
+        innermost; None when the file makes one, or none of the locals holds the call."""
+        made = self.server_locals.get(name, [])
+        if len(made) < 2:
+            return None
+        place = call.start_byte
+        held = [(span, server) for span, server in made if span and span[0] <= place < span[1]]
+        if not held:
+            return None
+        return max(held, key=lambda item: item[0][0] if item[0] else -1)[1].loc
+
     def _passed_to_local(self, node: Node) -> tuple[Node, str] | None:
         """The function of this file `node` is an argument of, and the name of the
         parameter it arrives as (none for a variadic one, or a call of another file's)."""
@@ -4087,7 +4118,10 @@ class _Collector:
             listener = self._listener(args[0], scope) if args else None
             if listener is not None:
                 address = self._listen_value(*listener)
-                self.facts.listens.append(Listen(receiver, address, self.loc(listener[0])))
+                made = self._served_local(receiver, call)
+                self.facts.listens.append(
+                    Listen(receiver, address, self.loc(listener[0]), made=made)
+                )
         elif method == "ServeHTTP":  # inside a handler of the process's own HTTP server
             self.facts.http_served.add(receiver)
         elif method == "GracefulStop":
@@ -4209,8 +4243,9 @@ class _Collector:
             if bound is None or bound.type != "call_expression":
                 return None
             shape = self._called(bound)
-            if self._qualified_call(shape) in ("net.Listen", "net.ListenUnix"):
-                args = shape.arguments
+            listening = self._net_listen(shape, scope)
+            if listening is not None:
+                args = listening[1]
                 return (bound, args[1], scope) if len(args) == 2 else None
             if self._qualified_call(shape) == _BUFCONN:  # an in-memory listener
                 return bound, bound, scope
@@ -4227,6 +4262,43 @@ class _Collector:
                 return None
             node = shape.arguments[0]
         return None
+
+    def _net_listen(self, shape: _Called, scope: _Scope) -> tuple[str, list[Node]] | None:
+        """The net package's listen a call is, with its network and address arguments:
+        `net.Listen(network, address)`, `net.ListenUnix`, and a `net.ListenConfig`'s
+        `Listen(ctx, network, address)` (read as `net.Listen`, its context left off: Go
+        documents that `net.Listen` uses a zero ListenConfig), its config a literal
+        (`net.ListenConfig{...}.Listen`, `(&net.ListenConfig{}).Listen`) or a name bound
+        once to one, or declared `var lc net.ListenConfig` (the zero config)."""
+        name = self._qualified_call(shape)
+        if name in _NET_LISTENS:
+            return name, shape.arguments
+        if shape.member != "Listen" or shape.operand is None or name is not None:
+            return None
+        if not self._listen_config(shape.operand, scope):
+            return None
+        return "net.Listen", shape.arguments[1:]
+
+    def _listen_config(self, node: Node, scope: _Scope) -> bool:
+        """Whether an expression is a net.ListenConfig (_net_listen)."""
+        for _ in range(MAX_DEPTH):
+            if node.type == "parenthesized_expression" and node.named_child_count == 1:
+                node = node.named_children[0]
+            elif node.type == "unary_expression":  # `&net.ListenConfig{}`
+                operand = node.child_by_field_name("operand")
+                if operand is None:
+                    return False
+                node = operand
+            elif node.type == "identifier":
+                bound = self._bound_once(node, scope)
+                if bound is None:
+                    return False
+                node = bound
+            elif node.type == "composite_literal":
+                return self._type_name(node.child_by_field_name("type")) == _LISTEN_CONFIG
+            else:  # `var lc net.ListenConfig`: its type (_declare)
+                return node.type == "qualified_type" and self._type_name(node) == _LISTEN_CONFIG
+        return False
 
     def _written_once(self, node: Node, scope: _Scope) -> tuple[Node, _Scope]:
         """A field's one write in the file (`s.listener = l`: `l`, in the scope that writes
@@ -4260,14 +4332,15 @@ class _Collector:
             return self._returned_listener(returning, 0)
         value = self.value(address, scope)
         shape = self._called(at) if at.type == "call_expression" else None
-        name = self._qualified_call(shape) if shape is not None else None
-        if shape is None or name not in ("net.Listen", "net.ListenUnix"):
+        listening = self._net_listen(shape, scope) if shape is not None else None
+        if listening is None:
             return value
-        network = self.value(shape.arguments[0], scope) if shape.arguments else None
+        name, args = listening
+        network = self.value(args[0], scope) if args else None
         if name == "net.Listen" and network not in _UNIX_NETWORKS:
             if isinstance(value, Unknown):  # `fmt.Sprintf("localhost:%v", port)`: its host
                 value = listen_head(self._literal_head(address, scope)) or value
-            first = shape.arguments[0] if shape.arguments else None
+            first = args[0] if args else None
             if (
                 first is not None
                 and first.type == "selector_expression"
@@ -4324,8 +4397,9 @@ class _Collector:
             and not scope.lookup("winio")
         ):
             return "pipe:"
-        if name in ("net.Listen", "net.ListenUnix"):
-            args = shape.arguments
+        listening = self._net_listen(shape, scope)
+        if listening is not None:
+            args = listening[1]
             value = self._listen_value(bound, args[1], scope) if len(args) == 2 else UNKNOWN
             return "unix:" if isinstance(value, str) and value.startswith("unix:") else UNKNOWN
         return self._returned_listener(shape, depth + 1)
@@ -4385,6 +4459,8 @@ class _Collector:
             and all(n in _INTERRUPTS or n.endswith(".SIGINT") for n in names)
         ):
             self.interrupt_channels.append((_text(args_all[0]), call))
+            if len(self.facts.sigint_handlers) < MAX_CHOICES:
+                self.facts.sigint_handlers.append(self.loc(call))
 
     def _library_signal(self, call: Node, servers: dict[str, Server]) -> None:
         """`ctx := signals.SetupSignalHandler()`: a library's handler, which catches

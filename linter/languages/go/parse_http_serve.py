@@ -45,18 +45,32 @@ _WRAPPING_PACKAGES = ("net/http.", "golang.org/x/net/http2/h2c.")
 _ROUTING = ("Handle", "HandleFunc")
 
 # What a handler resolves to: the gRPC server's name, and the other package's function
-# it is handed to, when the tie rests on that function's parameter (`pending`).
-_Tie = tuple[str, tuple[str, str, int] | None]
+# it is handed to, when the tie rests on that function's parameter (`pending`: its
+# package, name, the parameter's place, and what the function must make of it there:
+# HANDLER, a handler that serves it, or SERVER, an http.Server that does).
+_Tie = tuple[str, tuple[str, str, int, str] | None]
+HANDLER, SERVER = "handler", "server"
+# what a function's first result is, for the parameters it serves (served_parameters)
+_MADE = {"net/http.Handler": HANDLER, "net/http.Server": SERVER}
 
 
 class HttpServes:
     """The waits on gRPC servers that a file's net/http servers serve (`waits`)."""
 
-    def __init__(self, collector: Any, servers: dict[str, Server], wrappers: frozenset[str]):
+    def __init__(
+        self,
+        collector: Any,
+        servers: dict[str, Server],
+        wrappers: frozenset[str],
+        parameters: tuple[Any, dict[str, int]] | None = None,
+    ):
         # the file's reader (parse.py's _Collector): its calls, scopes and functions
         self.c = collector
         self.servers = servers
         self.wrappers = wrappers  # other packages' functions that wrap a gRPC server
+        # a function's scope and its parameters' places, whose parameters stand for the
+        # gRPC server (served_parameters): what its returns serve of them
+        self.parameters = parameters
         self.stopped: dict[tuple[int, str], bool | None] = {}  # by body and name: _stopped
         # what each handler expression and function resolves to, by node (and scope) and
         # depth: a handler that names another several times, level under level, or a
@@ -108,13 +122,48 @@ class HttpServes:
         if shape.member not in HTTP_SERVE_METHODS or shape.operand_kind != "identifier":
             return None, "", None
         literal = go._literal_of(shape.operand, scope)
-        if literal is None or not self._http_server(literal):
+        if literal is None:  # `srv := util.GatewayServer(ctx, s, ...)`: made elsewhere
+            tie = self._made_elsewhere(shape.operand, scope)
+            stopped = self._stopped(call, shape.receiver) if tie is not None else None
+            return tie, f"{shape.text}()", stopped
+        if not self._http_server(literal):
             return None, "", None
         keyed = map(go._keyed, go._keyed_elements(literal))
         handler = next((value for key, value in keyed if _text(key) == "Handler"), None)
         # no Handler: http.DefaultServeMux
         tie = self._default_mux(scope) if handler is None else self._handler(handler, scope, 0)
         return tie, f"{shape.text}()", self._stopped(call, shape.receiver)
+
+    def _made_elsewhere(self, name: Node, scope: Any) -> _Tie | None:
+        """The gRPC server a name bound once to a call of another package's function is
+        given to (`srv, err := serverutil.GatewayServer(ctx, s, conn)`), tied where that
+        function returns an http.Server whose handler serves the parameter (`pending`,
+        SERVER: its declaring file's `serves` export, code/imported.py); of a function of
+        the file, read here (served_parameters)."""
+        found = scope.lookup(_text(name))
+        if found is None or len(found[1]) != 1 or self.parameters is not None:
+            return None
+        home, (value,) = found
+        value = _unparenthesized(value)
+        if value.type != "call_expression":
+            return None
+        shape = self.c._called(value)
+        local = self.c._local_callee(value)
+        if local is not None:
+            made = served_parameters(self.c, local, self.wrappers)
+            at = made[1][0] if made is not None and made[0] == SERVER else len(shape.arguments)
+            arg = _unparenthesized(shape.arguments[at]) if at < len(shape.arguments) else None
+            server = self.server_at(arg, home, 0) if arg and arg.type == "identifier" else None
+            return (server, None) if server is not None else None
+        key = self.c._call_key(shape, home)
+        if key is None or not key.startswith("call "):
+            return None
+        _, package, member = key.split(" ", 2)
+        for at, arg in enumerate(shape.arguments[:MAX_CHOICES]):
+            arg = _unparenthesized(arg)
+            if arg.type == "identifier" and (server := self.server_at(arg, home, 0)):
+                return server, (package, member, at, SERVER)
+        return None
 
     def _http_server(self, literal: Node) -> bool:
         kind: str | None = self.c._type_name(literal.child_by_field_name("type"))
@@ -236,7 +285,7 @@ class HttpServes:
         for at, arg in enumerate(shape.arguments[:MAX_CHOICES]):
             arg = _unparenthesized(arg)
             if arg.type == "identifier" and (server := self.server_at(arg, scope, depth)):
-                return server, (package, member, at)
+                return server, (package, member, at, HANDLER)
         return None
 
     def _local_wrapper(self, function: Node, shape: Any, scope: Any, depth: int) -> _Tie | None:
@@ -281,6 +330,9 @@ class HttpServes:
         makes (`grpcServer := as.newGRPCServer(ctx)`)."""
         name = _text(node)
         found = scope.lookup(name)
+        if self.parameters is not None and found is not None and not found[1]:
+            home, places = self.parameters  # the function's own parameter (opaque)
+            return name if found[0] is home and name in places else None
         if found is None or len(found[1]) != 1 or depth > _DEPTH:
             return None
         home, values = found
@@ -309,6 +361,57 @@ class HttpServes:
             }
             self.made[key] = made_names.pop() if len(made_names) == 1 else None
         return self.made[key]
+
+
+def served_parameters(
+    collector: Any, function: Node, wrappers: frozenset[str]
+) -> tuple[str, tuple[int, ...]] | None:
+    """What a function of the file makes of a parameter it serves, and that parameter's
+    place: SERVER where its first result is an http.Server (`*http.Server`) and each
+    return of one is a literal whose Handler serves the parameter as it would a gRPC
+    server (`&http.Server{Handler: grpcHandlerFunc(grpcServer, mux)}`, a function of the
+    file calling `ServeHTTP` on it for `application/grpc`); HANDLER where its first result
+    is an http.Handler that each return serves so. None otherwise; `nil` returns (an
+    error's) left out. The files that hand such a function a gRPC server serve it so
+    (code/imported.py)."""
+    made = _MADE.get(collector._type_name(_first_result(function)) or "")
+    parameters = function.child_by_field_name("parameters")
+    body = function.child_by_field_name("body")
+    scope = collector.scope_of.get(body.id) if body is not None else None
+    if made is None or parameters is None or scope is None:
+        return None
+    places = go._parameter_places(parameters)
+    if not places:
+        return None
+    reader = HttpServes(collector, {}, wrappers, parameters=(scope, places))
+    tied: set[str] = set()
+    for value, within in collector._returned_values(function)[:MAX_CHOICES]:
+        value = _unparenthesized(value)
+        if value.type == "nil":
+            continue
+        handler: Node | None = value
+        if made == SERVER:
+            literal = go._literal_of(value, within)
+            if literal is None or not reader._http_server(literal):
+                return None
+            keyed = map(go._keyed, go._keyed_elements(literal))
+            handler = next((v for key, v in keyed if _text(key) == "Handler"), None)
+        tie = reader._handler(handler, within, 0) if handler is not None else None
+        if tie is None or tie[1] is not None:
+            return None
+        tied.add(tie[0])
+    return (made, (places[tied.pop()],)) if len(tied) == 1 else None
+
+
+def _first_result(function: Node) -> Node | None:
+    """The type of a function's first result, a pointer's element (`*http.Server`)."""
+    result = function.child_by_field_name("result")
+    if result is not None and result.type == "parameter_list":
+        first = result.named_children[0] if result.named_children else None
+        result = first.child_by_field_name("type") if first is not None else None
+    if result is not None and result.type == "pointer_type" and result.named_children:
+        result = result.named_children[0]
+    return result
 
 
 def _unparenthesized(node: Node) -> Node:
