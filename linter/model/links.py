@@ -32,7 +32,10 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    as the binary the container runs (`/usr/local/bin/binder`: `cmd/binder`). A program
    that is a file the image copies from another image the tree does not build (`COPY
    --from=registry.k8s.io/pause:3.9 /pause /pause`, `CMD ["/pause"]`) runs no code of the
-   repository;
+   repository. Of several folders of code a Dockerfile copies from a wide context (an app
+   and the libraries it takes, `docker/api/Dockerfile` built from the top), the one whose
+   copy holds a path the command names in the image (`uwsgi --ini /srv/app/api/app.ini`)
+   or the application module a launcher loads (`celery --app acme.tasks`) is the code;
 3. the container's own `command`/`args` naming a script or module (they override the
    Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree,
    or the one Go `package main` named as the binary it runs, a prefix that execs it
@@ -166,6 +169,7 @@ from k8slb.reading.build_files import (
     SHELL_SCRIPT_SUFFIX,
     UNKNOWN_TARGET,
     BuildFacts,
+    Copy,
     Dockerfile,
     GoBuild,
     ImageBuild,
@@ -2214,6 +2218,57 @@ class _Finder:
             return None
         return outer[0]
 
+    def _copy_named(
+        self, argv: Sequence[object], dockerfile: Dockerfile, context: str
+    ) -> str | None:
+        """Of several folders of code a Dockerfile copies from its wide context (an app and
+        the libraries it takes: `COPY ./lib/common ...`, `COPY ./app/api /srv/app/api`, by
+        its last stage, else by the builder stages it takes its files from), the one whose
+        copy holds a path the command names in the image (`uwsgi --ini
+        /srv/app/api/app.ini`), or holds at its top the application module a launcher loads
+        (`celery --app acme.tasks.app`: `acme/tasks.py`): the program's, the others its
+        libraries. None when no folder, or several, are so named."""
+        folders: dict[str, list[Copy]] = defaultdict(list)
+        for copies in (dockerfile.copies, dockerfile.stage_copies):
+            for copy in copies:
+                source = _joined_folder(context, copy.source)
+                if source in self.by_folder and _below(source, context):
+                    folders[source].append(copy)
+            if folders:
+                break
+        if len(folders) < 2:
+            return None  # one folder is _copied_folder's
+        script = shell_script_of(argv)
+        try:
+            words = shell_words(script, comments=True) if script else [str(w) for w in argv]
+        except ValueError:
+            return None
+        named: set[str] = set()
+        for word in words[:MAX_LINE_WORDS]:
+            path = word.partition("=")[2] if word.startswith("-") else word
+            if not path.startswith("/"):
+                continue
+            in_image = posixpath.normpath(path)
+            named.update(
+                folder
+                for folder, copies in folders.items()
+                for copy in copies
+                for source in _copied_from(copy.source, copy.dest, in_image)
+                if _within(_joined_folder(context, source), folder)
+            )
+        app = app_module(argv)
+        if app is not None and app.module is not None:
+            # the module, or the module of an attribute it names (Celery's `-A acme.tasks.app`)
+            parts = app.module.split(".")
+            named.update(
+                folder
+                for folder in folders
+                for relative in {os.path.join(*parts), os.path.join(*parts[:-1] or parts)}
+                for end in (".py", os.sep + "__init__.py")
+                if os.path.join(folder, relative) + end in self.modules
+            )
+        return named.pop() if len(named) == 1 else None
+
     def _module_built(self, dockerfile: Dockerfile, context: str) -> str | None:
         """The one JVM module below a wide context whose build output the image's last stage
         takes, from a builder stage that copied the whole context (`COPY --from=build
@@ -4191,6 +4246,8 @@ class _Finder:
                 # the Dockerfile's folder, not the code it copies in to prepare (a DB's)
                 return self._own_modules(dockerfile.folder), dockerfile.folder
             return self._own_modules(copied), copied  # a wide context: what the Dockerfile copies
+        if dockerfile is not None and (named := self._copy_named(argv, dockerfile, folder)):
+            return self._own_modules(named), named  # the app of the folders it copies
         inner = dockerfile.folder if dockerfile is not None else folder
         if (
             inner in self.by_folder
