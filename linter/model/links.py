@@ -86,8 +86,13 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    tag's own words are the image's tag's (`acme/shop:demo-order_v1_1.4`: `order v1`).
 Of several folders named as an image with no build, the fewest steps from the manifest is a
 guess only between copies of one service (code of the same languages): the programs among
-them (a Go `package main`, a Node package, a Dockerfile's folder) first, never one of two
-programs in two languages (a Go `cmd/api` and a Node `api/`). A script's `cp -R DIR COPY`
+them (a Go `package main`, a Node package, a Dockerfile's folder), none when none is one (a
+client package named for the broker it talks to, a folder of a developer's script), never
+one of two programs in two languages (a Go `cmd/api` and a Node `api/`). A third party's
+image (pushed where the tree's builds do not push, `_pushed_elsewhere`) is guessed by no
+name at all, a Dockerfile named for its role neither; nor is an image the code of a
+Dockerfile built FROM it (`FROM fluent/fluentd:v1` in `Dockerfile.fluentd`, the manifest
+running `fluent/fluentd:v1`: the base, not what is built on it). A script's `cp -R DIR COPY`
 then `cd COPY` and `docker build .` builds DIR's code (a scratch copy).
 A chart's image that a shell script sets at deploy time (`--set image.repository=$REPO`)
 is not the chart's default: the image the script writes, or the default where the release
@@ -1385,7 +1390,14 @@ class _Finder:
                     ]
         if not found and image is None:  # left empty (a chart's `image: {{ .Values.image }}`)
             found += self._guessed(workload, container, "")
-        elif not found and isinstance(image, str) and not self._library_image(image):
+        elif (
+            not found
+            and isinstance(image, str)
+            and not self._library_image(image)
+            # a third party's image (`vendor/flower:2.0` where the builds push `acme/...`):
+            # a Dockerfile or a folder named for its role is no evidence, as its name is not
+            and not self._pushed_elsewhere(image)
+        ):
             found += self._guessed(workload, container, image)
         segment = image_repository(image).rsplit("/", 1)[-1]
         service = self._service_beside(workload, segment)
@@ -2067,12 +2079,17 @@ class _Finder:
             for role in said_by_image & said_by_names
             for dockerfile in (*apart.get(role, ()), *beside.get(role, ()))
             if os.path.basename(dockerfile.path).lower() not in ("dockerfile", "containerfile")
+            and not _built_from(dockerfile, image)
         }
         whole = _normal(segment)
         if whole in {_normal(workload.name or ""), _normal(container.name)}:
             # the image's whole name, the container's too (`registration-operator`), over
             # a word of it (`Dockerfile.registration` beside `Dockerfile.registration-operator`)
-            exact = {d.path: d for d in (*apart.get(whole, ()), *beside.get(whole, ()))}
+            exact = {
+                d.path: d
+                for d in (*apart.get(whole, ()), *beside.get(whole, ()))
+                if not _built_from(d, image)
+            }
             if len(exact) == 1:
                 named = {(segment, path): d for path, d in exact.items()}
         if not named:
@@ -2124,6 +2141,7 @@ class _Finder:
             dockerfile
             for dockerfile in (*apart.get(words[-1], ()), *beside.get(words[-1], ()))
             if os.path.basename(dockerfile.path).lower() not in ("dockerfile", "containerfile")
+            and not _built_from(dockerfile, image)
         ]
         if len(named) != 1:
             return []
@@ -2307,7 +2325,11 @@ class _Finder:
             return found  # Docker Hub's own (`redis:7`), which no build here tags
         segment = image_repository(image).rsplit("/", 1)[-1]
         if segment:
-            found += self._dockerfile_name_evidence(segment)
+            found += [
+                e
+                for e in self._dockerfile_name_evidence(segment)
+                if not _built_from(self.dockerfiles.get(e.dockerfile or ""), image)
+            ]
         found += self._name_evidence(image, segment, said, bool(found), doubts)
         return found or self._tag_named(image, segment, said)
 
@@ -2548,9 +2570,11 @@ class _Finder:
             text = f"{said.text} (a guess: {folder} builds {other}, its name but for a role suffix)"
             return [Evidence("image name guess", replace(said, text=text), folder)]
         # of the folders so named, the programs (a Go `package main`, a Node package, a
-        # Dockerfile's folder) over packages of a program's code (`web/components/cart`)
-        programs = [f for f in candidates if self._program_folder(f)] or candidates
-        copies = len(candidates) > 1 and self._alike(programs)
+        # Dockerfile's folder) over packages of a program's code (`web/components/cart`);
+        # with none, no copies of a service: parts of programs (a client package named for
+        # the broker it talks to, `app/northbound/kafka`) or a tool's scripts, no image's
+        programs = [f for f in candidates if self._program_folder(f)]
+        copies = len(candidates) > 1 and bool(programs) and self._alike(programs)
         if copies and not built and (near := _closest(programs, said.path)):
             # copies of a service (a workshop's beside the originals) as near by the folders
             # they share with the manifest: the fewest steps from it, as a guess; not two
@@ -4826,6 +4850,14 @@ def _package_module(entry: Entry) -> bool:
     """Whether a Python entry is a module of a package (`python -m pkg.server`): a dotted
     path that names one file of the tree, where a bare `-m app` may be any service's."""
     return entry.script is None and not entry.node and "." in (entry.module or "")
+
+
+def _built_from(dockerfile: Dockerfile | None, image: str) -> bool:
+    """Whether a Dockerfile is built FROM the image itself (`FROM fluent/fluentd:v1` named
+    `Dockerfile.fluentd`, run as `fluent/fluentd:v1`): a container running that image runs
+    the Dockerfile's base, never what it builds on it."""
+    base = dockerfile.base if dockerfile is not None else None
+    return base is not None and same_image(base, image)
 
 
 def _named(build: GoBuild, ran: str) -> GoBuild | None:
