@@ -2204,13 +2204,16 @@ class _Finder:
                 return True
         return False
 
-    def _copied_folder(self, dockerfile: Dockerfile, context: str) -> str | None:
+    def _copied_folder(
+        self, dockerfile: Dockerfile, context: str, argv: Sequence[object] = ()
+    ) -> str | None:
         """The one folder of code a Dockerfile copies from its wide context (`COPY
         ./inventory/app /app` from the repository's top; a JVM module's build output, the
         module's: `ADD api/build/install/*`), or, when its last stage copies no
         code, the one its earlier stages copy (a builder's `COPY ./web/ .`, the last stage
-        serving what it built): None when it copies the whole context, several folders or
-        files of code, or none."""
+        serving what it built), else of several, the one the command `argv` names
+        (_copy_named): None when it copies the whole context, several folders or files of
+        code none of which is so named, or none."""
         code: set[str] = set()
         for copies in (dockerfile.copies, dockerfile.stage_copies):
             for copy in copies:
@@ -2233,7 +2236,8 @@ class _Finder:
             # `COPY svc/main.go .` and `COPY svc/proto ./proto` from above svc: svc's code
             outer = [os.path.commonpath(outer)]
         if len(outer) != 1 or outer[0] not in self.by_folder or not _below(outer[0], context):
-            return None
+            # of an app and its libraries, the one the command names (`argv`: its run)
+            return self._copy_named(argv, dockerfile, context) if argv else None
         return outer[0]
 
     def _copy_named(
@@ -4264,14 +4268,12 @@ class _Finder:
             return self._own_modules(module), module  # `mvn -pl orders`, then its jar
         if dockerfile is not None and (node := self._package_run(argv, dockerfile, folder)):
             return self._own_modules(node), node  # a Node package's, of a wide context
-        if dockerfile is not None and (copied := self._copied_folder(dockerfile, folder)):
+        if dockerfile is not None and (copied := self._copied_folder(dockerfile, folder, argv)):
             if _runs_base_program(argv, dockerfile) and _below(dockerfile.folder, folder):
                 # `CMD ["postgres"]`: a program of its base image, set up by the files of
                 # the Dockerfile's folder, not the code it copies in to prepare (a DB's)
                 return self._own_modules(dockerfile.folder), dockerfile.folder
             return self._own_modules(copied), copied  # a wide context: what the Dockerfile copies
-        if dockerfile is not None and (named := self._copy_named(argv, dockerfile, folder)):
-            return self._own_modules(named), named  # the app of the folders it copies
         inner = dockerfile.folder if dockerfile is not None else folder
         if (
             inner in self.by_folder
