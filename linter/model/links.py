@@ -112,6 +112,9 @@ An image of one name with no owner and no registry that is one of Docker Hub's o
 images (data/docker_library.json: `postgres:16`, `rabbitmq`) is that published image unless
 a build of the tree, a documented one too, tags that very name: no folder named as it is
 (a tool, a client package) links it, by name, place or guess.
+A container whose own command runs an inline Python program (`python -c CODE`, in place of
+the image's entry) runs none of the folder's code unless the program imports a module or
+package of the folder's top: no link then (a Job testing the libraries an image installs).
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder (a Go module's folder with one `main` package
@@ -127,6 +130,7 @@ folder stays.
 
 from __future__ import annotations
 
+import ast
 import bisect
 import hashlib
 import os
@@ -142,6 +146,7 @@ from k8slb.code.entry_points import (
     compiled_sources,
     container_argv,
     entry_of,
+    inline_python,
     runs_code,
     script_words,
     shell_script_of,
@@ -3756,6 +3761,47 @@ class _Finder:
             set_by,
         )
 
+    def _inline_elsewhere(
+        self, workload: K8sObject, container: Container, argv: Sequence[object], folder: str
+    ) -> bool:
+        """Whether the container runs an inline Python program (`python -c CODE`, Python
+        running the string, in place of the image's entry, as the container's command sets
+        it) that imports no package or module of the folder's top: none of the folder's
+        code runs (`why_not` says so). One too long, or not Python that parses, is not
+        judged."""
+        if not (container.body.get("command") or container.body.get("args")):
+            return False  # the image's own command: its Dockerfile's to say
+        code = inline_python(argv)
+        if code is None or len(code) > MAX_INLINE_CODE:
+            return False
+        try:
+            tree = ast.parse(code)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return False
+        imported = {
+            name.split(".", 1)[0]
+            for node in ast.walk(tree)
+            for name in (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and not node.level
+                else []
+            )
+        }
+        tops = {
+            os.path.relpath(module, folder).split(os.sep, 1)[0].removesuffix(".py")
+            for module in self._own_modules(folder)
+        }
+        if imported & tops:
+            return False
+        said = self._command_said(workload, container)
+        self.why_not[(id(workload), id(container))] = (
+            f"{said.path}:{said.line}: the container runs an inline Python program (`python "
+            f"-c`) in place of the image's, which imports no module of {folder}"
+        )
+        return True
+
     def _app_package(
         self,
         workload: K8sObject,
@@ -4140,9 +4186,13 @@ class _Finder:
         """The folder the strongest evidence names (or, for a Dockerfile shared by
         services, the one a build argument chooses: its evidence added to `evidence`), and
         the folders whose evidence agrees with it. None when no build of the image gives
-        that argument's value (`why_not` says so)."""
+        that argument's value, or the container runs an inline program that imports none of
+        the folder's code (`why_not` says so)."""
         chosen = evidence[0]
         folder = chosen.folder
+        argv = _command_run(container, chosen, dockerfile)[0]
+        if chosen.kind != "config" and self._inline_elsewhere(workload, container, argv, folder):
+            return None
         agreeing = {folder}
         if chosen.kind == "dockerfile name" and dockerfile is not None:
             # a folder it copies is its code: evidence pointing there agrees
@@ -4816,6 +4866,7 @@ class _Finder:
 
 _NAME = regex.compile(r"[\w.-]+")  # a binary's name a script's variable may hold
 MAX_LINE_WORDS = 256  # the words of a RUN line read for the packages its variables name
+MAX_INLINE_CODE = 65_536  # the longest inline program (`python -c CODE`) parsed for its imports
 
 
 def _crate_name(said: Said) -> str:
