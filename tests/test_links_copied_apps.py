@@ -114,3 +114,20 @@ def test_variables_glued_in_front_of_an_image_s_name_are_its_registry(
 ) -> None:
     builds = script_builds("Makefile", f"images:\n\t{command}\n")
     assert [b.image for b in builds] == ([image] if image else [])
+
+
+def test_another_service_s_code_copied_beside_the_app_keeps_the_top(tmp_path: Path) -> None:
+    """`app/stats` has a Dockerfile of its own: copied beside `app/api`, it is no library of
+    it, and which program the image is stays the top's to say."""
+    command = "uwsgi --ini /srv/app/api/acme/api/app.ini"
+    files = {
+        "helm/templates/api.yaml": workload(name="api", image="eu.gcr.io/acme/shop-api:latest"),
+        "Makefile": MAKEFILE,
+        "docker/api/Dockerfile": dockerfile(command).replace(
+            "COPY ./lib/proto /srv/lib/proto\n", "COPY ./app/stats /srv/app/stats\n"
+        ),
+        "app/stats/Dockerfile": 'FROM python:3.12\nCOPY . /app\nCMD ["python", "server.py"]\n',
+        **LIBRARY,
+        **APP,
+    }
+    assert only(links(tmp_path, files))["code"] != os.path.join("app", "api")

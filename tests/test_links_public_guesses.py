@@ -1,59 +1,14 @@
-"""Public images that no build of the repository makes, guessed by a name alike before: a
-third party's image (`vendor/flower:2.0` where the builds push `acme/...`) is not the
-code of a Dockerfile named for its role; an image run as the FROM of a Dockerfile named as
-it (`FROM vendor/logd:v1` in `docker/Dockerfile.logd`) is that base, not the build; and of
-two folders named as an image, neither a program (a client package named for the broker it
-talks to, a folder of a developer's script), none is a copy of a service to guess."""
+"""Public images that no build of the repository makes, guessed by a name alike before: an
+image run as the FROM of a Dockerfile named as it (`FROM vendor/logd:v1` in
+`docker/Dockerfile.logd`) is that base, not the build; and of two folders named as an
+image, neither a program (a client package named for the broker it talks to, a folder of a
+developer's script), none is a copy of a service to guess."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from tests.test_links import links, only, service_app, workload
-
-SKAFFOLD = (
-    "apiVersion: skaffold/v4beta6\nkind: Config\nbuild:\n  artifacts:\n"
-    "    - image: acme/worker\n      context: .\n      docker:\n"
-    "        dockerfile: worker/Dockerfile\n"
-)
-WORKER_DOCKERFILE = 'FROM python:3.12\nCOPY . /app\nCMD ["python", "/app/worker/server.py"]\n'
-ROLE_DOCKERFILE = (
-    "FROM python:3.12-slim\nRUN pip install flower\nCOPY shared/ /app/shared/\n"
-    'CMD ["celery", "-A", "tasks", "flower"]\n'
-)
-
-
-def _monitor_tree(image: str) -> dict[str, str]:
-    """A repository whose skaffold build pushes `acme/worker`, with an unbuilt Dockerfile
-    named for the monitor's role that copies its shared code."""
-    return {
-        "skaffold.yaml": SKAFFOLD,
-        "worker/Dockerfile": WORKER_DOCKERFILE,
-        **service_app("worker"),
-        "shared/__init__.py": "",
-        "shared/queue.py": "import redis\n",
-        "monitoring/Dockerfile.flower": ROLE_DOCKERFILE,
-        "k8s/flower.yaml": workload(name="flower", image=image),
-    }
-
-
-def _row(rows: list[dict[str, object]], name: str) -> dict[str, object]:
-    return next(row for row in rows if f"/{name}:" in str(row["container"]))
-
-
-def test_a_third_party_image_is_not_the_code_of_a_dockerfile_named_for_its_role(
-    tmp_path: Path,
-) -> None:
-    row = _row(links(tmp_path, _monitor_tree("vendor/flower:2.0")), "flower")
-    assert row["code"] is None, row
-
-
-def test_an_image_of_the_namespace_the_builds_push_to_is_still_guessed_by_its_role(
-    tmp_path: Path,
-) -> None:
-    row = _row(links(tmp_path, _monitor_tree("acme/flower:2.0")), "flower")
-    assert row["code"] == "shared", row
-
 
 LOGD = "FROM vendor/logd:v1.2\nCOPY logd_config/logd.conf /etc/logd/\nCOPY plugins /plugins\n"
 LOGD_TREE = {

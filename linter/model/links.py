@@ -88,12 +88,10 @@ Of several folders named as an image with no build, the fewest steps from the ma
 guess only between copies of one service (code of the same languages): the programs among
 them (a Go `package main`, a Node package, a Dockerfile's folder), none when none is one (a
 client package named for the broker it talks to, a folder of a developer's script), never
-one of two programs in two languages (a Go `cmd/api` and a Node `api/`). A third party's
-image (pushed where the tree's builds do not push, `_pushed_elsewhere`) is guessed by no
-name at all, a Dockerfile named for its role neither; nor is an image the code of a
-Dockerfile built FROM it (`FROM fluent/fluentd:v1` in `Dockerfile.fluentd`, the manifest
-running `fluent/fluentd:v1`: the base, not what is built on it). A script's `cp -R DIR COPY`
-then `cd COPY` and `docker build .` builds DIR's code (a scratch copy).
+one of two programs in two languages (a Go `cmd/api` and a Node `api/`). Nor is an image
+the code of a Dockerfile built FROM it (`FROM fluent/fluentd:v1` in `Dockerfile.fluentd`,
+the manifest running `fluent/fluentd:v1`: the base, not what is built on it). A script's
+`cp -R DIR COPY` then `cd COPY` and `docker build .` builds DIR's code (a scratch copy).
 A chart's image that a shell script sets at deploy time (`--set image.repository=$REPO`)
 is not the chart's default: the image the script writes, or the default where the release
 is named as it, else none.
@@ -1395,14 +1393,7 @@ class _Finder:
                     ]
         if not found and image is None:  # left empty (a chart's `image: {{ .Values.image }}`)
             found += self._guessed(workload, container, "")
-        elif (
-            not found
-            and isinstance(image, str)
-            and not self._library_image(image)
-            # a third party's image (`vendor/flower:2.0` where the builds push `acme/...`):
-            # a Dockerfile or a folder named for its role is no evidence, as its name is not
-            and not self._pushed_elsewhere(image)
-        ):
+        elif not found and isinstance(image, str) and not self._library_image(image):
             found += self._guessed(workload, container, image)
         segment = image_repository(image).rsplit("/", 1)[-1]
         service = self._service_beside(workload, segment)
@@ -2254,7 +2245,8 @@ class _Finder:
         copy holds a path the command names in the image (`uwsgi --ini
         /srv/app/api/app.ini`), or holds at its top the application module a launcher loads
         (`celery --app acme.tasks.app`: `acme/tasks.py`): the program's, the others its
-        libraries. None when no folder, or several, are so named."""
+        libraries. None when no folder, or several, are so named, or another folder copied
+        is another image's code (below a Dockerfile of its own: two services copied)."""
         folders: dict[str, list[Copy]] = defaultdict(list)
         for copies in (dockerfile.copies, dockerfile.stage_copies):
             for copy in copies:
@@ -2265,6 +2257,7 @@ class _Finder:
                 break
         if len(folders) < 2:
             return None  # one folder is _copied_folder's
+        services = {f for f in folders if self._service_folder_of(f, context) is not None}
         script = shell_script_of(argv)
         try:
             words = shell_words(script, comments=True) if script else [str(w) for w in argv]
@@ -2294,7 +2287,18 @@ class _Finder:
                 for end in (".py", os.sep + "__init__.py")
                 if os.path.join(folder, relative) + end in self.modules
             )
-        return named.pop() if len(named) == 1 else None
+        if len(named) != 1 or services - named:
+            return None  # none named, or another service's code copied beside it (no library)
+        return named.pop()
+
+    def _service_folder_of(self, folder: str, context: str) -> str | None:
+        """The folder at or above `folder`, below the context, with a Dockerfile of its own
+        (the code of an image of its own, not a library another app takes), or None."""
+        while folder != context and _below(folder, context):
+            if self._dockerfile(folder) is not None:
+                return folder
+            folder = os.path.dirname(folder) or "."
+        return None
 
     def _module_built(self, dockerfile: Dockerfile, context: str) -> str | None:
         """The one JVM module below a wide context whose build output the image's last stage
