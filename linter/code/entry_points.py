@@ -407,6 +407,27 @@ def python_app_server(words: Sequence[str]) -> list[str] | None:
     return None
 
 
+def inline_python(argv: Sequence[object]) -> str | None:
+    """The program a `python [options] -c CODE` command line gives inline (Python runs the
+    string, not a file: `python -u -c "import json; ..."`), past wrappers in front (`tini
+    --`); None when the interpreter runs a script or a module, or no interpreter is run."""
+    words = [str(word) for word in argv]
+    at = next((n for n, w in enumerate(words) if _PYTHON.match(posixpath.basename(w))), None)
+    if at is None or any("$" in word for word in words[:at]):
+        return None
+    rest = iter(words[at + 1 :])
+    for word in rest:
+        if word == "-c":
+            return next(rest, None)
+        if word.startswith("-c"):
+            return word[2:]
+        if word in _PYTHON_VALUE_OPTIONS:
+            next(rest, None)
+        elif not word.startswith("-") or word.startswith("-m"):
+            return None  # a script, or a module (`-m`)
+    return None
+
+
 def _python_arguments(words: list[str]) -> Entry | None:
     """`python [options] (script | -m module)`: what the interpreter runs."""
     shown = " ".join(words)

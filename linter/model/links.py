@@ -32,7 +32,10 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    as the binary the container runs (`/usr/local/bin/binder`: `cmd/binder`). A program
    that is a file the image copies from another image the tree does not build (`COPY
    --from=registry.k8s.io/pause:3.9 /pause /pause`, `CMD ["/pause"]`) runs no code of the
-   repository;
+   repository. Of several folders of code a Dockerfile copies from a wide context (an app
+   and the libraries it takes, `docker/api/Dockerfile` built from the top), the one whose
+   copy holds a path the command names in the image (`uwsgi --ini /srv/app/api/app.ini`)
+   or the application module a launcher loads (`celery --app acme.tasks`) is the code;
 3. the container's own `command`/`args` naming a script or module (they override the
    Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree,
    or the one Go `package main` named as the binary it runs, a prefix that execs it
@@ -83,9 +86,12 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    tag's own words are the image's tag's (`acme/shop:demo-order_v1_1.4`: `order v1`).
 Of several folders named as an image with no build, the fewest steps from the manifest is a
 guess only between copies of one service (code of the same languages): the programs among
-them (a Go `package main`, a Node package, a Dockerfile's folder) first, never one of two
-programs in two languages (a Go `cmd/api` and a Node `api/`). A script's `cp -R DIR COPY`
-then `cd COPY` and `docker build .` builds DIR's code (a scratch copy).
+them (a Go `package main`, a Node package, a Dockerfile's folder), none when none is one (a
+client package named for the broker it talks to, a folder of a developer's script), never
+one of two programs in two languages (a Go `cmd/api` and a Node `api/`). Nor is an image
+the code of a Dockerfile built FROM it (`FROM fluent/fluentd:v1` in `Dockerfile.fluentd`,
+the manifest running `fluent/fluentd:v1`: the base, not what is built on it). A script's
+`cp -R DIR COPY` then `cd COPY` and `docker build .` builds DIR's code (a scratch copy).
 A chart's image that a shell script sets at deploy time (`--set image.repository=$REPO`)
 is not the chart's default: the image the script writes, or the default where the release
 is named as it, else none.
@@ -104,6 +110,9 @@ An image of one name with no owner and no registry that is one of Docker Hub's o
 images (data/docker_library.json: `postgres:16`, `rabbitmq`) is that published image unless
 a build of the tree, a documented one too, tags that very name: no folder named as it is
 (a tool, a client package) links it, by name, place or guess.
+A container whose own command runs an inline Python program (`python -c CODE`, in place of
+the image's entry) runs none of the folder's code unless the program imports a module or
+package of the folder's top: no link then (a Job testing the libraries an image installs).
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder (a Go module's folder with one `main` package
@@ -119,6 +128,7 @@ folder stays.
 
 from __future__ import annotations
 
+import ast
 import bisect
 import hashlib
 import os
@@ -134,6 +144,7 @@ from k8slb.code.entry_points import (
     compiled_sources,
     container_argv,
     entry_of,
+    inline_python,
     runs_code,
     script_words,
     shell_script_of,
@@ -166,6 +177,7 @@ from k8slb.reading.build_files import (
     SHELL_SCRIPT_SUFFIX,
     UNKNOWN_TARGET,
     BuildFacts,
+    Copy,
     Dockerfile,
     GoBuild,
     ImageBuild,
@@ -2085,12 +2097,17 @@ class _Finder:
             for role in said_by_image & said_by_names
             for dockerfile in (*apart.get(role, ()), *beside.get(role, ()))
             if os.path.basename(dockerfile.path).lower() not in ("dockerfile", "containerfile")
+            and not _built_from(dockerfile, image)
         }
         whole = _normal(segment)
         if whole in {_normal(workload.name or ""), _normal(container.name)}:
             # the image's whole name, the container's too (`registration-operator`), over
             # a word of it (`Dockerfile.registration` beside `Dockerfile.registration-operator`)
-            exact = {d.path: d for d in (*apart.get(whole, ()), *beside.get(whole, ()))}
+            exact = {
+                d.path: d
+                for d in (*apart.get(whole, ()), *beside.get(whole, ()))
+                if not _built_from(d, image)
+            }
             if len(exact) == 1:
                 named = {(segment, path): d for path, d in exact.items()}
         if not named:
@@ -2142,6 +2159,7 @@ class _Finder:
             dockerfile
             for dockerfile in (*apart.get(words[-1], ()), *beside.get(words[-1], ()))
             if os.path.basename(dockerfile.path).lower() not in ("dockerfile", "containerfile")
+            and not _built_from(dockerfile, image)
         ]
         if len(named) != 1:
             return []
@@ -2204,13 +2222,16 @@ class _Finder:
                 return True
         return False
 
-    def _copied_folder(self, dockerfile: Dockerfile, context: str) -> str | None:
+    def _copied_folder(
+        self, dockerfile: Dockerfile, context: str, argv: Sequence[object] = ()
+    ) -> str | None:
         """The one folder of code a Dockerfile copies from its wide context (`COPY
         ./inventory/app /app` from the repository's top; a JVM module's build output, the
         module's: `ADD api/build/install/*`), or, when its last stage copies no
         code, the one its earlier stages copy (a builder's `COPY ./web/ .`, the last stage
-        serving what it built): None when it copies the whole context, several folders or
-        files of code, or none."""
+        serving what it built), else of several, the one the command `argv` names
+        (_copy_named): None when it copies the whole context, several folders or files of
+        code none of which is so named, or none."""
         code: set[str] = set()
         for copies in (dockerfile.copies, dockerfile.stage_copies):
             for copy in copies:
@@ -2233,8 +2254,73 @@ class _Finder:
             # `COPY svc/main.go .` and `COPY svc/proto ./proto` from above svc: svc's code
             outer = [os.path.commonpath(outer)]
         if len(outer) != 1 or outer[0] not in self.by_folder or not _below(outer[0], context):
-            return None
+            # of an app and its libraries, the one the command names (`argv`: its run)
+            return self._copy_named(argv, dockerfile, context) if argv else None
         return outer[0]
+
+    def _copy_named(
+        self, argv: Sequence[object], dockerfile: Dockerfile, context: str
+    ) -> str | None:
+        """Of several folders of code a Dockerfile copies from its wide context (an app and
+        the libraries it takes: `COPY ./lib/common ...`, `COPY ./app/api /srv/app/api`, by
+        its last stage, else by the builder stages it takes its files from), the one whose
+        copy holds a path the command names in the image (`uwsgi --ini
+        /srv/app/api/app.ini`), or holds at its top the application module a launcher loads
+        (`celery --app acme.tasks.app`: `acme/tasks.py`): the program's, the others its
+        libraries. None when no folder, or several, are so named, or another folder copied
+        is another image's code (below a Dockerfile of its own: two services copied)."""
+        folders: dict[str, list[Copy]] = defaultdict(list)
+        for copies in (dockerfile.copies, dockerfile.stage_copies):
+            for copy in copies:
+                source = _joined_folder(context, copy.source)
+                if source in self.by_folder and _below(source, context):
+                    folders[source].append(copy)
+            if folders:
+                break
+        if len(folders) < 2:
+            return None  # one folder is _copied_folder's
+        services = {f for f in folders if self._service_folder_of(f, context) is not None}
+        script = shell_script_of(argv)
+        try:
+            words = shell_words(script, comments=True) if script else [str(w) for w in argv]
+        except ValueError:
+            return None
+        named: set[str] = set()
+        for word in words[:MAX_LINE_WORDS]:
+            path = word.partition("=")[2] if word.startswith("-") else word
+            if not path.startswith("/"):
+                continue
+            in_image = posixpath.normpath(path)
+            named.update(
+                folder
+                for folder, copies in folders.items()
+                for copy in copies
+                for source in _copied_from(copy.source, copy.dest, in_image)
+                if _within(_joined_folder(context, source), folder)
+            )
+        app = app_module(argv)
+        if app is not None and app.module is not None:
+            # the module, or the module of an attribute it names (Celery's `-A acme.tasks.app`)
+            parts = app.module.split(".")
+            named.update(
+                folder
+                for folder in folders
+                for relative in {os.path.join(*parts), os.path.join(*parts[:-1] or parts)}
+                for end in (".py", os.sep + "__init__.py")
+                if os.path.join(folder, relative) + end in self.modules
+            )
+        if len(named) != 1 or services - named:
+            return None  # none named, or another service's code copied beside it (no library)
+        return named.pop()
+
+    def _service_folder_of(self, folder: str, context: str) -> str | None:
+        """The folder at or above `folder`, below the context, with a Dockerfile of its own
+        (the code of an image of its own, not a library another app takes), or None."""
+        while folder != context and _below(folder, context):
+            if self._dockerfile(folder) is not None:
+                return folder
+            folder = os.path.dirname(folder) or "."
+        return None
 
     def _module_built(self, dockerfile: Dockerfile, context: str) -> str | None:
         """The one JVM module below a wide context whose build output the image's last stage
@@ -2274,7 +2360,11 @@ class _Finder:
             return found  # Docker Hub's own (`redis:7`), which no build here tags
         segment = image_repository(image).rsplit("/", 1)[-1]
         if segment:
-            found += self._dockerfile_name_evidence(segment)
+            found += [
+                e
+                for e in self._dockerfile_name_evidence(segment)
+                if not _built_from(self.dockerfiles.get(e.dockerfile or ""), image)
+            ]
         found += self._name_evidence(image, segment, said, bool(found), doubts)
         return found or self._tag_named(image, segment, said)
 
@@ -2515,9 +2605,11 @@ class _Finder:
             text = f"{said.text} (a guess: {folder} builds {other}, its name but for a role suffix)"
             return [Evidence("image name guess", replace(said, text=text), folder)]
         # of the folders so named, the programs (a Go `package main`, a Node package, a
-        # Dockerfile's folder) over packages of a program's code (`web/components/cart`)
-        programs = [f for f in candidates if self._program_folder(f)] or candidates
-        copies = len(candidates) > 1 and self._alike(programs)
+        # Dockerfile's folder) over packages of a program's code (`web/components/cart`);
+        # with none, no copies of a service: parts of programs (a client package named for
+        # the broker it talks to, `app/northbound/kafka`) or a tool's scripts, no image's
+        programs = [f for f in candidates if self._program_folder(f)]
+        copies = len(candidates) > 1 and bool(programs) and self._alike(programs)
         if copies and not built and (near := _closest(programs, said.path)):
             # copies of a service (a workshop's beside the originals) as near by the folders
             # they share with the manifest: the fewest steps from it, as a guess; not two
@@ -3695,6 +3787,47 @@ class _Finder:
             set_by,
         )
 
+    def _inline_elsewhere(
+        self, workload: K8sObject, container: Container, argv: Sequence[object], folder: str
+    ) -> bool:
+        """Whether the container runs an inline Python program (`python -c CODE`, Python
+        running the string, in place of the image's entry, as the container's command sets
+        it) that imports no package or module of the folder's top: none of the folder's
+        code runs (`why_not` says so). One too long, or not Python that parses, is not
+        judged."""
+        if not (container.body.get("command") or container.body.get("args")):
+            return False  # the image's own command: its Dockerfile's to say
+        code = inline_python(argv)
+        if code is None or len(code) > MAX_INLINE_CODE:
+            return False
+        try:
+            tree = ast.parse(code)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return False
+        imported = {
+            name.split(".", 1)[0]
+            for node in ast.walk(tree)
+            for name in (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and not node.level
+                else []
+            )
+        }
+        tops = {
+            os.path.relpath(module, folder).split(os.sep, 1)[0].removesuffix(".py")
+            for module in self._own_modules(folder)
+        }
+        if imported & tops:
+            return False
+        said = self._command_said(workload, container)
+        self.why_not[(id(workload), id(container))] = (
+            f"{said.path}:{said.line}: the container runs an inline Python program (`python "
+            f"-c`) in place of the image's, which imports no module of {folder}"
+        )
+        return True
+
     def _app_package(
         self,
         workload: K8sObject,
@@ -4079,9 +4212,13 @@ class _Finder:
         """The folder the strongest evidence names (or, for a Dockerfile shared by
         services, the one a build argument chooses: its evidence added to `evidence`), and
         the folders whose evidence agrees with it. None when no build of the image gives
-        that argument's value (`why_not` says so)."""
+        that argument's value, or the container runs an inline program that imports none of
+        the folder's code (`why_not` says so)."""
         chosen = evidence[0]
         folder = chosen.folder
+        argv = _command_run(container, chosen, dockerfile)[0]
+        if chosen.kind != "config" and self._inline_elsewhere(workload, container, argv, folder):
+            return None
         agreeing = {folder}
         if chosen.kind == "dockerfile name" and dockerfile is not None:
             # a folder it copies is its code: evidence pointing there agrees
@@ -4207,7 +4344,7 @@ class _Finder:
             return self._own_modules(module), module  # `mvn -pl orders`, then its jar
         if dockerfile is not None and (node := self._package_run(argv, dockerfile, folder)):
             return self._own_modules(node), node  # a Node package's, of a wide context
-        if dockerfile is not None and (copied := self._copied_folder(dockerfile, folder)):
+        if dockerfile is not None and (copied := self._copied_folder(dockerfile, folder, argv)):
             if _runs_base_program(argv, dockerfile) and _below(dockerfile.folder, folder):
                 # `CMD ["postgres"]`: a program of its base image, set up by the files of
                 # the Dockerfile's folder, not the code it copies in to prepare (a DB's)
@@ -4755,6 +4892,7 @@ class _Finder:
 
 _NAME = regex.compile(r"[\w.-]+")  # a binary's name a script's variable may hold
 MAX_LINE_WORDS = 256  # the words of a RUN line read for the packages its variables name
+MAX_INLINE_CODE = 65_536  # the longest inline program (`python -c CODE`) parsed for its imports
 
 
 def _crate_name(said: Said) -> str:
@@ -4791,6 +4929,14 @@ def _package_module(entry: Entry) -> bool:
     """Whether a Python entry is a module of a package (`python -m pkg.server`): a dotted
     path that names one file of the tree, where a bare `-m app` may be any service's."""
     return entry.script is None and not entry.node and "." in (entry.module or "")
+
+
+def _built_from(dockerfile: Dockerfile | None, image: str) -> bool:
+    """Whether a Dockerfile is built FROM the image itself (`FROM fluent/fluentd:v1` named
+    `Dockerfile.fluentd`, run as `fluent/fluentd:v1`): a container running that image runs
+    the Dockerfile's base, never what it builds on it."""
+    base = dockerfile.base if dockerfile is not None else None
+    return base is not None and same_image(base, image)
 
 
 def _named(build: GoBuild, ran: str) -> GoBuild | None:

@@ -2392,8 +2392,22 @@ _CD_PWD = regex.compile(
 _VARIABLE_ONLY = regex.compile(
     r"\$\{?\(?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9])\}?\)?"
 )  # `${REGISTRY}`, `$1`
+# Variables glued in front of an image's last segment (`${HUB_NAMESPACE}shop-api`, `$(REG)$(
+# REPO)shop-api`): a prefix of registry and namespace, ending with its own `/` (or empty)
+_PREFIX_VARIABLES = regex.compile(r"(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$\([A-Za-z_][A-Za-z0-9_]*\))+")
 _MAKE_VARIABLE = regex.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _SHELL_VARIABLE = regex.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _past_prefix(segment: str) -> str:
+    """An image's last segment past the variables glued in front of it that hold the
+    registry and namespace (`${HUB_NAMESPACE}shop-api` -> `shop-api`, pushed as
+    `eu.gcr.io/acme/shop-api` or run as `shop-api`), when the rest is a name of its own
+    (a letter or digit first: `${PROJECT}-api` is a name the variable begins, kept whole)."""
+    prefix = _PREFIX_VARIABLES.match(segment)
+    if prefix is None or not segment[prefix.end() :][:1].isalnum():
+        return segment
+    return segment[prefix.end() :]
 
 
 def script_builds(path: str, text: str) -> list[ImageBuild]:
@@ -2415,9 +2429,10 @@ def script_facts(
     folder not known, no build). A variable is read where the same file sets it (`IMAGE
     ?= acme/shop`: Make's anywhere in the file, as Make reads them all before it runs a
     recipe; the shell's on a line before); an image whose registry is still a variable
-    (`$(HUB)/app:$(TAG)`) is named by its last segment alone, a bare name. `make`: whether
-    the text is Make's (by default, unless the file is a `.sh`); `folder`: where it runs
-    (by default, the file's folder)."""
+    (`$(HUB)/app:$(TAG)`; `${HUB_NAMESPACE}app`, variables glued in front of the name
+    that hold the registry and namespace) is named by its last segment alone, a bare name.
+    `make`: whether the text is Make's (by default, unless the file is a `.sh`); `folder`:
+    where it runs (by default, the file's folder)."""
     make = not path.endswith(".sh") if make is None else make
     folder = folder or os.path.dirname(path) or "."
     lines = list(_logical_lines(text, comments=True))
@@ -2619,7 +2634,7 @@ def _line_builds(
     named_as, context, dockerfile = _docker_build_args(words)
     image = literal_image(named_as[0]) if named_as else None
     if image is None and named_as:  # `$(REGISTRY)/name:$(TAG)`: its literal last segment
-        image = literal_image(image_repository(named_as[0]).rsplit("/", 1)[-1])
+        image = literal_image(_past_prefix(image_repository(named_as[0]).rsplit("/", 1)[-1]))
     tagged = tuple(image_tag(name) for name in named_as)
     if image is None and any(_VARIABLE_ONLY.fullmatch(image_repository(n)) for n in named_as):
         # `${REGISTRY}:cart-latest`: the repository a parameter, the tag the service's
