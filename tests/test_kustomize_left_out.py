@@ -191,9 +191,15 @@ def test_a_file_no_build_holds_keeps_its_reading_problems(tmp_path: Path) -> Non
         ("docs/README.md", "```sh\nkubectl create -R -f k8s/base/legacy\n```\n"),
         ("skaffold.yaml", "manifests:\n  rawYaml:\n    - k8s/base/legacy/*.yaml\n"),
         ("Tiltfile", "k8s_yaml(['k8s/base/legacy/proxy.yaml'])\n"),
+        (
+            "argocd/proxy.yaml",
+            "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: proxy\n"
+            "spec:\n  source:\n    repoURL: https://git.example/shop.git\n"
+            "    path: k8s/base/legacy\n",
+        ),
     ],
 )
-def test_a_file_a_script_guide_tilt_or_skaffold_applies_stays_deployed(
+def test_a_file_a_script_guide_tilt_skaffold_or_argo_cd_applies_stays_deployed(
     tmp_path: Path, name: str, text: str
 ) -> None:
     _parts_tree(tmp_path, {name: text})

@@ -228,7 +228,8 @@ def left_out(
     `base/legacy/` one it does not) with no kustomization between, that no build holds
     (`built_in`, model/patched.py), no kustomization names and nothing else applies
     (`applied`: the paths `kubectl apply -f` commands of scripts, workflows and guides
-    name, and those Tilt and Skaffold deploy, reading/applied_manifests.py). Nothing when
+    name, those Tilt and Skaffold deploy, reading/applied_manifests.py, and the folders
+    Argo CD and Flux deploy, `deployed_folders`). Nothing when
     a build is not known whole (`complete`: one past a budget or in a loop) or a
     kustomization was not read (what it lists is not known): a file is never said left
     out on a guess. A folder with no kustomization above it whose files none lists
@@ -322,6 +323,50 @@ def _why_left_out(
             return None
         below, above = above, os.path.dirname(above)
     return None
+
+
+# The GitOps tools' objects that deploy a folder of the repository: Argo CD's
+# Application and ApplicationSet (`spec.source.path`, `spec.sources[].path`, a template's)
+# and Flux's Kustomization (`spec.path`, whose manifests below it Flux applies when it
+# holds no kustomization.yaml)
+_DEPLOYING = {
+    "argoproj.io": frozenset(("Application", "ApplicationSet")),
+    "kustomize.toolkit.fluxcd.io": frozenset(("Kustomization",)),
+}
+MAX_DEPLOYING_NODES = 10_000  # values of such an object walked for its `path:`s
+MAX_DEPLOYING_DEPTH = 16
+
+
+def deployed_folders(objects: Iterable[K8sObject]) -> list[str]:
+    """The folders Argo CD's Applications and Flux's Kustomizations of the run deploy (each
+    `path:` they give, a literal one), as applied paths of their whole trees (`DIR/**`,
+    reading/applied_manifests.py): a file below one is deployed, whatever kustomization
+    beside it leaves it out (Argo may read the folder as plain manifests, recursively)."""
+    found: list[str] = []
+    for obj in objects:
+        if obj.kind not in _DEPLOYING.get(obj.group, ()):
+            continue
+        budget = [MAX_DEPLOYING_NODES]
+        for path in _paths(obj.body, 0, budget):
+            if path and "{" not in path and "$" not in path:
+                found.append(f"{path.rstrip('/')}/**")
+    return found
+
+
+def _paths(value: object, depth: int, budget: list[int]) -> Iterable[str]:
+    """The strings under a `path` key anywhere in the value, within the budgets."""
+    budget[0] -= 1
+    if budget[0] < 0 or depth > MAX_DEPLOYING_DEPTH:
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "path" and isinstance(item, str):
+                yield item
+            else:
+                yield from _paths(item, depth + 1, budget)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _paths(item, depth + 1, budget)
 
 
 def not_deployed(findings: list[Finding], left: Mapping[str, str]) -> list[Finding]:

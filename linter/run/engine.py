@@ -28,6 +28,7 @@ from k8slb.inputs import MANIFESTS, READERS, Reader, ReadSettings, reader_of
 from k8slb.languages import LANGUAGES, load
 from k8slb.model.index import Index
 from k8slb.model.kustomized import (
+    deployed_folders,
     kustomizations_read,
     labelled,
     left_out,
@@ -819,7 +820,8 @@ def analyse(
             merged.built_in,
             merged.complete,
             merged.patch_files,
-            read.builds.manifests,  # what scripts, workflows, guides, Tilt, Skaffold apply
+            # what scripts, workflows, guides, Tilt, Skaffold, Argo CD and Flux apply
+            [*read.builds.manifests, *deployed_folders(merged.objects)],
         ),
         test_data=why_test_data(test_data),
         grpc_java=read.builds.grpc_java,
