@@ -960,15 +960,14 @@ def _render_without_failing(
     needs them (their named templates, the defaults of their values) fails: it is left out
     in the same way, its KLB003 naming them, within MAX_LEFT_OUT_WITHOUT_SUBCHARTS. When
     every template that writes objects is left out so, the chart is not rendered: nothing
-    of its own is linted, said once. Before that, a missing subchart's named template that
-    only writes a name is stood in for (chart_stand_ins.py), when `stand_in`."""
+    of its own is linted, said once. First, with `stand_in`, chart_stand_ins.py's tries."""
     chart, linked = rendering.chart, rendering.linked
     values = _values(options)
     first: HelmFailure | None = None
     try_start = rendering.work
     left_out: list[Problem] = []
-    given, earlier = members, len(rendering.left_out)
-    stood: list[str] = []  # a missing subchart's named templates stood in for
+    given, earlier, mended = members, len(rendering.left_out), set[str | None]()
+    stood: list[str] = []  # a missing subchart's named templates stood in for (mended)
     theirs = False  # a template was left out that may need the missing subcharts
     nested: dict[str, tuple[str, ...]] | None = None  # its subcharts' own missing ones
     while True:
@@ -992,8 +991,10 @@ def _render_without_failing(
             named = _stand_in_for(failure, members, stood) if stand_in else None
             if named is not None:  # rendered again with it stood in for (chart_stand_ins)
                 stood.append(named)
-                members = with_stand_ins(members, stood)
+                members, _ = with_stand_ins(members, stood), mended.add(member)
                 continue
+            if member in mended:  # it fails all the same: the stand-ins mend nothing
+                return _without_stand_ins(rendering, engine, options, given, earlier)
             budget = MAX_LEFT_OUT_WITHOUT_SUBCHARTS if lacking else MAX_LEFT_OUT
             if member is None or len(left_out) >= budget:
                 raise first from None
@@ -1007,8 +1008,7 @@ def _render_without_failing(
             rendering.left_out.append(member)
             members = {name: data for name, data in members.items() if name != member}
     if stood and misplaced(_written(by_name), stood):  # rendered as without them
-        del rendering.left_out[earlier:]
-        return _render_without_failing(rendering, engine, options, given, True, False)
+        return _without_stand_ins(rendering, engine, options, given, earlier)
     if theirs and first is not None and not any(map(_writes_objects, by_name, by_name.values())):
         first.needed_everywhere = True
         raise first from None
@@ -1016,6 +1016,20 @@ def _render_without_failing(
     if missing:
         rendering.problems.append(_missing(chart, chart_file(chart), missing, stood))
     return by_name
+
+
+def _without_stand_ins(
+    rendering: Rendering,
+    engine: str,
+    options: HelmOptions,
+    members: Mapping[str, bytes],
+    earlier: int,
+) -> dict[str, str]:
+    """The chart rendered again as without stand-ins: those made a template's object
+    wrong, or mended nothing of a template that fails all the same (its failure is then
+    said as it first was, naming the missing subchart)."""
+    del rendering.left_out[earlier:]
+    return _render_without_failing(rendering, engine, options, members, True, False)
 
 
 def _written(by_name: Mapping[str, str]) -> list[str]:
