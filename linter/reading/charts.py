@@ -966,8 +966,8 @@ def _render_without_failing(
     first: HelmFailure | None = None
     try_start = rendering.work
     left_out: list[Problem] = []
-    given, earlier, mended = members, len(rendering.left_out), set[str | None]()
-    stood: list[str] = []  # a missing subchart's named templates stood in for (mended)
+    given, earlier = members, len(rendering.left_out)
+    stood: dict[str, str | None] = {}  # a missing subchart's named template -> for whom
     theirs = False  # a template was left out that may need the missing subcharts
     nested: dict[str, tuple[str, ...]] | None = None  # its subcharts' own missing ones
     while True:
@@ -990,10 +990,10 @@ def _render_without_failing(
             lacking = failure.missing or nested
             named = _stand_in_for(failure, members, stood) if stand_in else None
             if named is not None:  # rendered again with it stood in for (chart_stand_ins)
-                stood.append(named)
-                members, _ = with_stand_ins(members, stood), mended.add(member)
+                stood[named] = member
+                members = with_stand_ins(members, stood)
                 continue
-            if member in mended:  # it fails all the same: the stand-ins mend nothing
+            if member and member in stood.values():  # it fails all the same: no mend
                 return _without_stand_ins(rendering, engine, options, given, earlier)
             budget = MAX_LEFT_OUT_WITHOUT_SUBCHARTS if lacking else MAX_LEFT_OUT
             if member is None or len(left_out) >= budget:
@@ -1014,7 +1014,7 @@ def _render_without_failing(
         raise first from None
     rendering.problems += left_out
     if missing:
-        rendering.problems.append(_missing(chart, chart_file(chart), missing, stood))
+        rendering.problems.append(_missing(chart, chart_file(chart), missing, list(stood)))
     return by_name
 
 
@@ -1038,7 +1038,7 @@ def _written(by_name: Mapping[str, str]) -> list[str]:
 
 
 def _stand_in_for(
-    failure: HelmFailure, members: Mapping[str, bytes], stood: list[str]
+    failure: HelmFailure, members: Mapping[str, bytes], stood: Mapping[str, str | None]
 ) -> str | None:
     """The named template Helm did not find, when a missing subchart of the chart would
     define it and it may be stood in for (chart_stand_ins.py); else None."""
