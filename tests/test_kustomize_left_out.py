@@ -1,7 +1,9 @@
 """Without `--kustomize`, what a kustomization leaves out of its build: a file of objects
-beside a kustomization, or in a folder below one from which it lists other files, that no
-build of the run holds is deployed only by a hand that applies it, so its findings are
-kept at info with that reason (model/kustomized.py's `left_out`); and the Helm charts a
+beside a kustomization, in a folder from which one lists other files, or in a subfolder of
+one that gathers its parts from two or more of its other subfolders, that no build of the
+run holds and no script, workflow, guide, Tiltfile or Skaffold configuration applies, is
+deployed by nothing of the repository, so the rules say nothing of it (its reading
+problems kept: model/kustomized.py's `left_out`, `not_deployed`); and the Helm charts a
 kustomization inflates from a repository k8slb does not fetch are said once, at its
 `helmCharts:` line (KLB006)."""
 
@@ -92,7 +94,7 @@ def _overlay_tree(root: Path) -> None:
     )
 
 
-def test_a_file_beside_a_kustomization_that_no_build_lists_is_said_at_info(
+def test_a_file_beside_a_kustomization_that_no_build_lists_gets_no_finding(
     tmp_path: Path,
 ) -> None:
     _overlay_tree(tmp_path)
@@ -102,17 +104,7 @@ def test_a_file_beside_a_kustomization_that_no_build_lists_is_said_at_info(
         ("KLB401", "kubernetes/base/planner.yaml"): "warning",
         ("KLB302", "kubernetes/overlay/local-store.yaml"): "warning",
         ("KLB401", "kubernetes/overlay/local-store.yaml"): "warning",
-        ("KLB302", "kubernetes/old-store.yaml"): "info",
-        ("KLB401", "kubernetes/old-store.yaml"): "info",
-        ("KLB302", "kubernetes/base/summariser.yaml"): "info",
-        ("KLB401", "kubernetes/base/summariser.yaml"): "info",
     }
-    said = next(f for f in findings if f["path"].endswith("summariser.yaml"))
-    reason = said["message"].removeprefix(said["headline"] + ": ")
-    assert reason.startswith(
-        "no kustomization builds this file (the kustomization.yaml beside it does not list "
-        "it): it is deployed only if applied by hand"
-    )
 
 
 def test_a_file_of_a_folder_the_kustomization_picks_from_is_left_out_when_not_picked(
@@ -120,8 +112,8 @@ def test_a_file_of_a_folder_the_kustomization_picks_from_is_left_out_when_not_pi
 ) -> None:
     """`include/` holds the resources a kustomization lists one by one; the one listed
     only in a comment is not built. A folder below it from which it lists nothing
-    (`monitoring/`, applied on its own) is no kustomization's: its files keep their
-    severity."""
+    (`monitoring/`, applied on its own), beside the one folder it picks from, is no
+    kustomization's: its files keep their findings."""
     _write(
         tmp_path,
         {
@@ -136,11 +128,92 @@ def test_a_file_of_a_folder_the_kustomization_picks_from_is_left_out_when_not_pi
     assert _severities(_check(str(tmp_path)), tmp_path) == {
         ("KLB302", "deploy/include/api.yaml"): "warning",
         ("KLB401", "deploy/include/api.yaml"): "warning",
-        ("KLB302", "deploy/include/admin.yaml"): "info",
-        ("KLB401", "deploy/include/admin.yaml"): "info",
         ("KLB302", "deploy/monitoring/exporter.yaml"): "warning",
         ("KLB401", "deploy/monitoring/exporter.yaml"): "warning",
     }
+
+
+def _parts_tree(root: Path, extra: dict[str, str] | None = None) -> None:
+    """A base that gathers its parts from a folder each (`api/`, `worker/`), a folder of
+    an old part it no longer lists (`legacy/`), a folder of policies an overlay picks
+    files from (`policies/`), and an overlay beside it."""
+    _write(
+        root,
+        {
+            "k8s/base/kustomization.yaml": (
+                "resources:\n  - api/api.yaml\n  - worker/worker.yaml\n"
+            ),
+            "k8s/base/api/api.yaml": SERVICE.format(name="api"),
+            "k8s/base/worker/worker.yaml": SERVICE.format(name="worker"),
+            "k8s/base/legacy/proxy.yaml": SERVICE.format(name="proxy"),
+            "k8s/base/policies/limits.yaml": (
+                "apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: limits\n"
+            ),
+            "k8s/base/policies/webhook.yaml": SERVICE.format(name="webhook"),
+            "k8s/overlays/prod/kustomization.yaml": (
+                "resources:\n  - ../../base\n  - ../../base/policies/limits.yaml\n"
+            ),
+            **(extra or {}),
+        },
+    )
+
+
+def test_a_subfolder_a_kustomization_gathering_its_parts_skips_is_not_deployed(
+    tmp_path: Path,
+) -> None:
+    """`legacy/` sits among the folders the base builds from but is listed nowhere, and
+    `policies/webhook.yaml` beside the one file the overlay picks: nothing deploys them,
+    so the rules say nothing of them; the parts listed keep their warnings."""
+    _parts_tree(tmp_path)
+    assert _severities(_check(str(tmp_path)), tmp_path) == {
+        ("KLB302", "k8s/base/api/api.yaml"): "warning",
+        ("KLB401", "k8s/base/api/api.yaml"): "warning",
+        ("KLB302", "k8s/base/worker/worker.yaml"): "warning",
+        ("KLB401", "k8s/base/worker/worker.yaml"): "warning",
+    }
+
+
+def test_a_file_no_build_holds_keeps_its_reading_problems(tmp_path: Path) -> None:
+    """The file is still read: YAML that does not parse is said (KLB001) though nothing
+    deploys the file."""
+    broken = SERVICE.format(name="proxy") + "---\nkind: [unclosed\n"
+    _parts_tree(tmp_path, {"k8s/base/legacy/proxy.yaml": broken})
+    findings = _check(str(tmp_path))
+    rules = {f["rule"] for f in findings if f["path"].endswith("legacy/proxy.yaml")}
+    assert rules == {"KLB001"}
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("scripts/deploy.sh", "#!/bin/sh\nkubectl apply -f k8s/base/legacy/proxy.yaml\n"),
+        ("Makefile", "proxy:\n\tkubectl apply --filename=./k8s/base/legacy/\n"),
+        ("docs/README.md", "```sh\nkubectl create -R -f k8s/base/legacy\n```\n"),
+        ("skaffold.yaml", "manifests:\n  rawYaml:\n    - k8s/base/legacy/*.yaml\n"),
+        ("Tiltfile", "k8s_yaml(['k8s/base/legacy/proxy.yaml'])\n"),
+        (
+            "argocd/proxy.yaml",
+            "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: proxy\n"
+            "spec:\n  source:\n    repoURL: https://git.example/shop.git\n"
+            "    path: k8s/base/legacy\n",
+        ),
+    ],
+)
+def test_a_file_a_script_guide_tilt_skaffold_or_argo_cd_applies_stays_deployed(
+    tmp_path: Path, name: str, text: str
+) -> None:
+    _parts_tree(tmp_path, {name: text})
+    severities = _severities(_check(str(tmp_path)), tmp_path)
+    assert severities[("KLB401", "k8s/base/legacy/proxy.yaml")] == "warning"
+    assert ("KLB401", "k8s/base/policies/webhook.yaml") not in severities
+
+
+def test_kubectl_without_recursion_applies_only_the_folder_named(tmp_path: Path) -> None:
+    """`kubectl apply -f k8s/base/` applies the folder's own files, not its subfolders'
+    (kubectl's `-R` does): `legacy/` is still deployed by nothing."""
+    _parts_tree(tmp_path, {"deploy.sh": "kubectl apply -f k8s/base/\n"})
+    severities = _severities(_check(str(tmp_path)), tmp_path)
+    assert ("KLB401", "k8s/base/legacy/proxy.yaml") not in severities
 
 
 def test_nothing_is_said_left_out_where_a_build_is_not_known_whole(tmp_path: Path) -> None:

@@ -9,10 +9,12 @@ build's top (a kustomization no other names) to it, together. A file whose ways 
 different labels gets none (which build is deployed is not known), nor does one a way
 gives one label two values of.
 
-And the files a kustomization leaves out (`left_out`): YAML beside a kustomization, or in
-a folder below one from which it lists other files, that no build of the run holds is not
-deployed by the repository's kustomize build, only by a hand that applies it; its
-findings are kept, at info, with that reason (`said_at_info`)."""
+And the files a kustomization leaves out (`left_out`): YAML beside a kustomization, in
+a folder from which one lists other files, or in a subfolder of one that gathers its parts
+from two or more of its subfolders but not from that one, that no build of the run holds
+and no script, workflow, guide, Tiltfile or Skaffold configuration applies
+(reading/applied_manifests.py) is not deployed: the rules' findings about it are dropped,
+its reading problems kept (`not_deployed`)."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from typing import Any
 
 from k8slb.core.findings import Finding, Severity
 from k8slb.core.paths import path_parts
+from k8slb.reading.applied_manifests import applied_tails, is_applied
 from k8slb.reading.kustomization import KUSTOMIZATION_FILES, AddedLabels, KustomizationParts
 from k8slb.reading.manifests import ManifestFile
 from k8slb.reading.objects import K8sObject
@@ -216,15 +219,21 @@ def left_out(
     built_in: Mapping[str, frozenset[str]],
     complete: bool,
     patch_files: frozenset[str] = frozenset(),
+    applied: Iterable[str] = (),
 ) -> dict[str, str]:
     """Each resource file read as written that the run's kustomizations leave out of every
     build, with why: a file of objects beside a kustomization, or in a folder below one
-    from which it lists other files (`include/`), that no build holds (`built_in`,
-    model/patched.py) and no kustomization names. Nothing when a build is not known
-    whole (`complete`: one past a budget or in a loop) or a kustomization was not read
-    (what it lists is not known): a file is never said left out on a guess. A folder
-    with no kustomization whose files none lists (`monitoring/`, applied by hand) is not
-    a kustomization's: its files stay as they are."""
+    from which it lists other files (`include/`), or below one that lists entries of its
+    subfolders (`base/api/deployment.yaml`: its subfolders are the parts it builds from,
+    `base/legacy/` one it does not) with no kustomization between, that no build holds
+    (`built_in`, model/patched.py), no kustomization names and nothing else applies
+    (`applied`: the paths `kubectl apply -f` commands of scripts, workflows and guides
+    name, those Tilt and Skaffold deploy, reading/applied_manifests.py, and the folders
+    Argo CD and Flux deploy, `deployed_folders`). Nothing when
+    a build is not known whole (`complete`: one past a budget or in a loop) or a
+    kustomization was not read (what it lists is not known): a file is never said left
+    out on a guess. A folder with no kustomization above it whose files none lists
+    (`monitoring/`, applied by hand) is not a kustomization's: its files stay as they are."""
     if not complete:
         return {}
     kustomizations: dict[str, KustomizationParts] = {}
@@ -238,15 +247,8 @@ def left_out(
         return {}
     held = set(built_in) | {e for parts in kustomizations.values() for e in parts.resources}
     beside = {os.path.dirname(path): path for path in sorted(kustomizations, reverse=True)}
-    picked: dict[str, str] = {}  # a folder below a kustomization it lists files of -> it
-    for path in sorted(kustomizations, reverse=True):
-        top = path_parts(os.path.dirname(path))
-        for entry in kustomizations[path].resources:
-            folder = os.path.dirname(entry)
-            parts = path_parts(folder)
-            below = len(parts) > len(top) and parts[: len(top)] == top and ".." not in parts
-            if below and entry.endswith(_RESOURCE_FILES):
-                picked[folder] = path
+    picked, parted = _picked_folders(kustomizations)
+    tails = applied_tails(applied)
     found: dict[str, str] = {}
     for m in manifests:
         path = os.path.normpath(m.path)
@@ -254,18 +256,134 @@ def left_out(
             continue
         if os.path.basename(path) in KUSTOMIZATION_FILES:
             continue  # the kustomization itself (`kind: Kustomization`)
-        folder = os.path.dirname(path)
-        if folder in beside:
-            why = f"the {os.path.basename(beside[folder])} beside it does not list it"
-        elif folder in picked:
-            why = f"{os.path.relpath(picked[folder], folder)} lists other files here, not it"
-        else:
+        why = _why_left_out(os.path.dirname(path), beside, picked, parted)
+        if why is None or is_applied(path, tails):
             continue
         found[path] = (
-            f"no kustomization builds this file ({why}): it is deployed only if applied "
-            "by hand, so this is said at info"
+            f"no kustomization builds this file ({why}), and no script, workflow, guide, "
+            "Tiltfile or Skaffold configuration of the run applies it: nothing of the "
+            "repository deploys it, so the rules say nothing of it"
         )
     return found
+
+
+def _picked_folders(
+    kustomizations: Mapping[str, KustomizationParts],
+) -> tuple[dict[str, str], dict[str, set[str]]]:
+    """The folders a kustomization lists files of one by one (-> it; one below it
+    first), and for each kustomization's folder the subfolders it lists entries of (a
+    file in one, or one itself)."""
+    picked: dict[str, str] = {}
+    parted: dict[str, set[str]] = {}
+    for path in sorted(kustomizations, reverse=True):
+        top = path_parts(os.path.dirname(path))
+        for entry in kustomizations[path].resources:
+            folder = os.path.dirname(entry)
+            named = path_parts(entry)
+            if ".." in named:
+                continue  # out of the repository: no folder of it
+            inside = len(named) > len(top) and named[: len(top)] == top
+            if entry.endswith(_RESOURCE_FILES) and (inside or folder not in picked):
+                picked[folder] = path  # its own folder's or a base's, below it first
+            if inside and (len(named) > len(top) + 1 or not entry.endswith(_RESOURCE_FILES)):
+                parted.setdefault(os.path.dirname(path), set()).add(named[len(top)])
+    return picked, parted
+
+
+MAX_LEFT_OUT_DEPTH = 64  # folders climbed from a file to the kustomization above it
+# the subfolders a kustomization lists entries of, at least, for another one it lists
+# none of to be a part it leaves out (one alone, `include/`, may be a folder it picks
+# from beside others applied on their own, `monitoring/`)
+PARTS_LISTED = 2
+
+
+def _why_left_out(
+    folder: str,
+    beside: Mapping[str, str],
+    picked: Mapping[str, str],
+    parted: Mapping[str, set[str]],
+) -> str | None:
+    """Why a file of `folder` no build holds is a kustomization's part left out: one is
+    beside it; one lists other files of its folder; or the nearest above it lists
+    entries of PARTS_LISTED or more of its subfolders, not of the one the file is in.
+    None when no kustomization's tree holds it so."""
+    if folder in beside:
+        return f"the {os.path.basename(beside[folder])} beside it does not list it"
+    if folder in picked:
+        return f"{os.path.relpath(picked[folder], folder)} lists other files here, not it"
+    below, above = folder, os.path.dirname(folder)
+    for _ in range(MAX_LEFT_OUT_DEPTH):
+        if above in beside:
+            parts = parted.get(above, set())
+            if len(parts) < PARTS_LISTED or os.path.basename(below) in parts:
+                return None
+            shown = os.path.relpath(beside[above], folder)
+            return f"{shown} builds from its other subfolders, not from {os.path.basename(below)}/"
+        if not above:
+            return None
+        below, above = above, os.path.dirname(above)
+    return None
+
+
+# The GitOps tools' objects that deploy a folder of the repository: Argo CD's
+# Application and ApplicationSet (`spec.source.path`, `spec.sources[].path`, a template's)
+# and Flux's Kustomization (`spec.path`, whose manifests below it Flux applies when it
+# holds no kustomization.yaml)
+_DEPLOYING = {
+    "argoproj.io": frozenset(("Application", "ApplicationSet")),
+    "kustomize.toolkit.fluxcd.io": frozenset(("Kustomization",)),
+}
+MAX_DEPLOYING_NODES = 10_000  # values of such an object walked for its `path:`s
+MAX_DEPLOYING_DEPTH = 16
+
+
+def deployed_folders(objects: Iterable[K8sObject]) -> list[str]:
+    """The folders Argo CD's Applications and Flux's Kustomizations of the run deploy (each
+    `path:` they give, a literal one), as applied paths of their whole trees (`DIR/**`,
+    reading/applied_manifests.py): a file below one is deployed, whatever kustomization
+    beside it leaves it out (Argo may read the folder as plain manifests, recursively)."""
+    found: list[str] = []
+    for obj in objects:
+        if obj.kind not in _DEPLOYING.get(obj.group, ()):
+            continue
+        budget = [MAX_DEPLOYING_NODES]
+        for path in _paths(obj.body, 0, budget):
+            if path and "{" not in path and "$" not in path:
+                found.append(f"{path.rstrip('/')}/**")
+    return found
+
+
+def _paths(value: object, depth: int, budget: list[int]) -> Iterable[str]:
+    """The strings under a `path` key anywhere in the value, within the budgets."""
+    budget[0] -= 1
+    if budget[0] < 0 or depth > MAX_DEPLOYING_DEPTH:
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "path" and isinstance(item, str):
+                yield item
+            else:
+                yield from _paths(item, depth + 1, budget)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _paths(item, depth + 1, budget)
+
+
+def not_deployed(findings: list[Finding], left: Mapping[str, str]) -> list[Finding]:
+    """The findings but those of the rules about a file the kustomizations leave out
+    (`left_out`): what nothing deploys serves no traffic and stops no pod, so what a rule
+    says of it is noise; a reading problem (KLB0xx: YAML that does not parse, a wrong
+    shape) is kept, as the file is still read."""
+    if not left:
+        return findings
+    return [
+        f
+        for f in findings
+        if f.rule.startswith(READING_RULES) or os.path.normpath(f.path) not in left
+    ]
+
+
+READING_RULES = "KLB0"  # the reading problems' codes (KLB001-KLB009)
 
 
 def said_at_info(findings: list[Finding], left: Mapping[str, str]) -> list[Finding]:

@@ -24,6 +24,7 @@ from k8slb.core.record import record
 from k8slb.core.shell_words import CONTROL_OPERATORS, command_words, redirection, shell_words
 from k8slb.languages import LANGUAGES
 from k8slb.reading import java_builds, workflow_expressions
+from k8slb.reading.applied_manifests import applied_manifests
 from k8slb.reading.bazel_images import BAZEL_BUILD_FILES, bazel_images
 from k8slb.reading.console_scripts import (
     PYPROJECT,
@@ -524,6 +525,8 @@ class BuildFacts:
     # Python projects' console scripts by their command's name: each declaring project's
     # folder, and the script (console_scripts.py)
     console: dict[str, list[tuple[str, ConsoleScript, Said]]] = field(default_factory=dict)
+    # the manifest paths scripts, workflows, guides, Tiltfiles and Skaffold apply, as written
+    manifests: list[str] = field(default_factory=list)
 
 
 def names_builds(path: str) -> bool:
@@ -592,10 +595,27 @@ class BuildFile:
     # Jib builds, made the applying project's once every build file is read
     applies: tuple[str, ...] = ()
     applied_builds: tuple[ImageBuild, ...] = ()
+    # the manifest paths its `kubectl apply -f` commands name (a Tiltfile's or Skaffold's:
+    # every YAML path it writes), literal ones as written (reading/applied_manifests.py)
+    manifests: tuple[str, ...] = ()
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
-    """The build facts of one file; None when its name says it is no build file."""
+    """The build facts of one file; None when its name says it is no build file. A
+    script, a workflow, a guide, a Tiltfile or a Skaffold configuration also keeps the
+    manifests it applies (reading/applied_manifests.py)."""
+    facts = _build_file(path, data)
+    name = os.path.basename(path)
+    if facts is None or not (
+        is_documentation(name) or is_bin_script(path) or _builds_reader(path, name) is not None
+    ):
+        return facts
+    yaml_paths = name == TILTFILE or (name.startswith("skaffold") and bool(_SKAFFOLD.match(name)))
+    applied = applied_manifests(data, yaml_paths=yaml_paths)
+    return replace(facts, manifests=applied) if applied else facts
+
+
+def _build_file(path: str, data: bytes) -> BuildFile | None:
     name = os.path.basename(path)
     if name == "package.json":
         return BuildFile(path, project=True, package=_node_package(_text(data)))
@@ -1128,6 +1148,7 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
             facts.console.setdefault(script.name, []).append((folder, script, said))
         if file.bundles:
             facts.bundles[os.path.dirname(os.path.normpath(file.path)) or "."] = file.bundles
+        facts.manifests += file.manifests
     facts.builds += map(_within_run, _applied_jib_builds(plugins, applied))
     if poms:
         facts.builds += map(_within_run, _inherited_jib_builds(poms, facts.builds))

@@ -32,6 +32,14 @@ from k8slb.reading.chart_made import (
 )
 from k8slb.reading.chart_packages import is_package, packed, unpacked
 from k8slb.reading.chart_schema import Reach, reaching_out, without_schemas
+from k8slb.reading.chart_stand_ins import (
+    MAX_STOOD,
+    lacking_prefix,
+    may_stand_in,
+    misplaced,
+    stand_in_text,
+    with_stand_ins,
+)
 from k8slb.reading.chart_work import Work, affordable, cost, spent_detail
 from k8slb.reading.file_digest import content_digest
 from k8slb.reading.repository import git_top, repository_of, upward
@@ -934,6 +942,7 @@ def _render_without_failing(
     options: HelmOptions,
     members: Mapping[str, bytes],
     again: bool = False,
+    stand_in: bool = True,
 ) -> dict[str, str]:
     """The chart rendered; where Helm fails on one template it names (a `required` value
     the defaults leave empty, a `fail`, a template error), rendered again without it, so
@@ -951,12 +960,14 @@ def _render_without_failing(
     needs them (their named templates, the defaults of their values) fails: it is left out
     in the same way, its KLB003 naming them, within MAX_LEFT_OUT_WITHOUT_SUBCHARTS. When
     every template that writes objects is left out so, the chart is not rendered: nothing
-    of its own is linted, said once."""
+    of its own is linted, said once. First, with `stand_in`, chart_stand_ins.py's tries."""
     chart, linked = rendering.chart, rendering.linked
     values = _values(options)
     first: HelmFailure | None = None
     try_start = rendering.work
     left_out: list[Problem] = []
+    given, earlier = members, len(rendering.left_out)
+    stood: dict[str, str | None] = {}  # a missing subchart's named template -> for whom
     theirs = False  # a template was left out that may need the missing subcharts
     nested: dict[str, tuple[str, ...]] | None = None  # its subcharts' own missing ones
     while True:
@@ -977,6 +988,13 @@ def _render_without_failing(
             member = _failing_template(failure, members, rendering.renamed)
             nested = _nested_missing(members) if nested is None else nested
             lacking = failure.missing or nested
+            named = _stand_in_for(failure, members, stood) if stand_in else None
+            if named is not None:  # rendered again with it stood in for (chart_stand_ins)
+                stood[named] = member
+                members = with_stand_ins(members, stood)
+                continue
+            if member and member in stood.values():  # it fails all the same: no mend
+                return _without_stand_ins(rendering, engine, options, given, earlier)
             budget = MAX_LEFT_OUT_WITHOUT_SUBCHARTS if lacking else MAX_LEFT_OUT
             if member is None or len(left_out) >= budget:
                 raise first from None
@@ -989,13 +1007,48 @@ def _render_without_failing(
             left_out.append(_left_out(problem, chart, member, members[member], needs, whose))
             rendering.left_out.append(member)
             members = {name: data for name, data in members.items() if name != member}
+    if stood and misplaced(_written(by_name), stood):  # rendered as without them
+        return _without_stand_ins(rendering, engine, options, given, earlier)
     if theirs and first is not None and not any(map(_writes_objects, by_name, by_name.values())):
         first.needed_everywhere = True
         raise first from None
     rendering.problems += left_out
     if missing:
-        rendering.problems.append(_missing(chart, chart_file(chart), missing))
+        rendering.problems.append(_missing(chart, chart_file(chart), missing, list(stood)))
     return by_name
+
+
+def _without_stand_ins(
+    rendering: Rendering,
+    engine: str,
+    options: HelmOptions,
+    members: Mapping[str, bytes],
+    earlier: int,
+) -> dict[str, str]:
+    """The chart rendered again as without stand-ins: those made a template's object
+    wrong, or mended nothing of a template that fails all the same (its failure is then
+    said as it first was, naming the missing subchart)."""
+    del rendering.left_out[earlier:]
+    return _render_without_failing(rendering, engine, options, members, True, False)
+
+
+def _written(by_name: Mapping[str, str]) -> list[str]:
+    """The rendered texts that are objects of the release (not NOTES.txt, not a test)."""
+    return [text for name, text in by_name.items() if _writes_objects(name, text)]
+
+
+def _stand_in_for(
+    failure: HelmFailure, members: Mapping[str, bytes], stood: Mapping[str, str | None]
+) -> str | None:
+    """The named template Helm did not find, when a missing subchart of the chart would
+    define it and it may be stood in for (chart_stand_ins.py); else None."""
+    found = _NO_TEMPLATE.search(str(failure)) if len(stood) < MAX_STOOD else None
+    if found is None:
+        return None
+    name = found.group(1) or found.group(2)
+    if name in stood or not lacking_prefix(name, failure.missing):
+        return None
+    return name if may_stand_in(name, members) else None
 
 
 MAX_LEFT_OUT = 4  # templates a chart is rendered without, each after a render that failed
@@ -1558,9 +1611,10 @@ def _schema_reaches_out(chart: str, reach: Reach) -> Problem:
     )
 
 
-def _missing(chart: str, where: str, names: list[str]) -> Problem:
+def _missing(chart: str, where: str, names: list[str], stood: Sequence[str] = ()) -> Problem:
     """One info finding naming the subcharts that are declared but not vendored, and the
-    repositories `helm dependency build` would fetch them from (k8slb fetches nothing)."""
+    repositories `helm dependency build` would fetch them from (k8slb fetches nothing),
+    and the named templates of theirs stood in for (chart_stand_ins.py)."""
     line, text = 1, ""
     try:
         with open(where, "rb") as handle:
@@ -1597,7 +1651,17 @@ def _missing(chart: str, where: str, names: list[str]) -> Problem:
         (
             f"they are not in its charts/ folder (`helm dependency build` vendors them"
             f"{fetched}): the chart's own objects are linted, theirs are not",
+            *((_stood_detail(stood),) if stood else ()),
         ),
+    )
+
+
+def _stood_detail(stood: Sequence[str]) -> str:
+    shown = ", ".join(f"{name} as {stand_in_text(name)}" for name in stood)
+    return (
+        f"the named templates of theirs the chart calls are stand-ins ({shown}): the "
+        "objects that only pass on what they give (a host, a Secret's name) are linted, "
+        "and those values are not the subchart's"
     )
 
 

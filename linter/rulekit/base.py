@@ -104,7 +104,7 @@ class Context:
     # a rendered file -> the templates of its chart Helm failed on (rendered without them)
     left_out: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # a file no kustomization builds, though one beside or above it lists others -> why
-    # (model/kustomized.py's left_out): its findings are said at info
+    # (model/kustomized.py's left_out): the rules' findings about it are dropped
     unbuilt: Mapping[str, str] = field(default_factory=dict)
     # a file in a test's data below the folder named -> why (model/test_data.py): its
     # findings are said at info

@@ -27,7 +27,14 @@ from k8slb.core.results import RunResult
 from k8slb.inputs import MANIFESTS, READERS, Reader, ReadSettings, reader_of
 from k8slb.languages import LANGUAGES, load
 from k8slb.model.index import Index
-from k8slb.model.kustomized import kustomizations_read, labelled, left_out, said_at_info
+from k8slb.model.kustomized import (
+    deployed_folders,
+    kustomizations_read,
+    labelled,
+    left_out,
+    not_deployed,
+    said_at_info,
+)
 from k8slb.model.links import (
     CodeLinks,
     RememberedLinks,
@@ -713,8 +720,10 @@ def verdicts(
     findings = run_rules(context, settings.rules, read.errors, progress)
     findings = move_to_patches(findings, context.patched)
     findings, suppressed = suppress(findings, context, settings, read)
-    if context.unbuilt or context.test_data:  # applied by hand, if at all; or by none
-        findings = said_at_info(findings, {**context.unbuilt, **context.test_data})
+    if context.unbuilt:  # deployed by nothing of the repository's
+        findings = not_deployed(findings, context.unbuilt)
+    if context.test_data:  # applied by a test, if at all
+        findings = said_at_info(findings, context.test_data)
     reported = _reported(sources, read)
     if not reported.every:  # what another chart rendered of a template a named one renders
         findings = [f for f in findings if reported.rendered(f.path)]
@@ -811,6 +820,8 @@ def analyse(
             merged.built_in,
             merged.complete,
             merged.patch_files,
+            # what scripts, workflows, guides, Tilt, Skaffold, Argo CD and Flux apply
+            [*read.builds.manifests, *deployed_folders(merged.objects)],
         ),
         test_data=why_test_data(test_data),
         grpc_java=read.builds.grpc_java,
