@@ -210,10 +210,15 @@ class GrpcClientClusterIp(Rule):
     concatenation, a helper's parameters (a constructor's in another package, `NewClient(
     addr)`, to what its callers pass) and the fields a helper fills (`mustMapEnv(&svc.addr,
     "ADDR")`), a receiver's field the struct literals of another file of its package fill,
-    a configuration struct passed whole through functions of other packages, and the
-    fields a settings package's function fills from the environment over its defaults
-    and returns, the struct or its address (`cfg := Config{Host: getString("HOST",
-    "localhost")}; return &cfg, nil`, after a check that changes nothing, `cfg.Validate()`),
+    a configuration struct passed whole through functions of other packages or of other
+    files of its own (`cfg, err := LoadConfig()`, then `NewFeedService(cfg)`), or written
+    in the call (`gateway.New(gateway.Config{OrderAddr: addr})`, a literal of a named
+    type), and the fields a settings package's function (or a loader another file of the
+    package declares, exported or not) fills from the environment over its defaults and
+    returns, in a struct of its own package's type or another's (`models.Config{...}`, or
+    `var cfg Config` set field by field), the struct or its address (`cfg :=
+    Config{Host: getString("HOST", "localhost")}; return &cfg, nil`, after a check that
+    changes nothing, `cfg.Validate()`),
     nested ones too (`Upstreams: upstreamsFromEnv()`, a function of the file returning a
     literal; read as `c.Config.Upstreams.LedgerAddr` through a receiver's field a
     constructor fills), a target joined from two such fields (`cfg.Host +

@@ -1453,7 +1453,8 @@ class _Collector:
     def export_structs(self) -> None:
         """The fields of the file's struct literals of its package's own types (`literal
         <type>`: one dict for each literal, what StructField reads), and of the structs its
-        exported functions fill and return (`field <function> .<field>`: PackageField)."""
+        functions fill and return (`field <function> .<field>`: PackageField; another
+        package's calls name only its exported ones, its own package's other files any)."""
         literals: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for literal, scope in self.literals:
             kind = literal.child_by_field_name("type")
@@ -1475,8 +1476,7 @@ class _Collector:
             self.facts.exports[ASSIGNED_FIELDS] = sorted(assigned)
         exported = 0
         for name, declaration in self.functions.items():
-            if not name[:1].isupper():
-                continue
+            # an unexported one too: the package's other files call it (`loadConfig()`)
             for field_name, value in self._filled(declaration).items():
                 if exported < _MAX_EXPORTED_FIELDS and not isinstance(value, Unknown):
                     self.facts.exports[f"field {name} .{field_name}"] = value
@@ -1484,8 +1484,9 @@ class _Collector:
 
     def _filled(self, declaration: Node, depth: int = 0) -> dict[str, Any]:
         """The fields of the struct a function fills and returns (`s := Settings{URL:
-        "http://localhost:9001"}`, then `if v := os.Getenv("URL"); v != "" { s.URL = v }`,
-        then `return s, nil`), as its statements leave them: a literal's value, replaced
+        "http://localhost:9001"}`, or `var s Settings` set field by field; then `if v :=
+        os.Getenv("URL"); v != "" { s.URL = v }`, then `return s, nil`), as its
+        statements leave them: a literal's value, replaced
         by each plain assignment after it, or made the variable's default by a write
         guarded by the variable being set (EnvRef). Any other write to a field (in a loop,
         an `else`, a nested block) leaves it unknown; a function that returns anything
@@ -1513,6 +1514,7 @@ class _Collector:
                     value = self._composite(literal, scope, depth)
                     fields = dict(value) if isinstance(value, dict) else {}
                     started = True
+                started = started or _declared_zero(statement, name)
                 continue
             for field_name, value in self._set_by(statement, name, fields, scope):
                 if not field_name:
@@ -2549,15 +2551,32 @@ class _Collector:
 
     def _returned_by_package(self, node: Node, scope: _Scope) -> tuple[str, str] | None:
         """(package, function) of the exported function of another (not the standard)
-        package whose result a variable is bound to once (`cfg, err := config.Load()`)."""
+        package whose result a variable is bound to once (`cfg, err := config.Load()`),
+        or ("", function) of its own package's function another file declares."""
         found = scope.lookup(_text(node)) if node.type == "identifier" else None
         if found is None or len(found[1]) != 1 or found[1][0].type != "call_expression":
             return None
-        name = self._qualified_call(self._called(found[1][0])) or ""
+        shape = self._called(found[1][0])
+        own = self._own_package_function(shape, found[0])
+        if own is not None:  # `cfg, err := loadConfig()`, declared by another file
+            return "", own
+        name = self._qualified_call(shape) or ""
         package, _, function = name.rpartition(".")
         if not package or _standard(package) or not function[:1].isupper():
             return None
         return package, function
+
+    def _own_package_function(self, shape: _Called, scope: _Scope) -> str | None:
+        """The name of a function a call calls that is its package's own but declared in
+        another file (`LoadConfig()` of `utils.go`, called in `main.go`): Go gives a
+        package's files one namespace, so a name this file neither declares nor binds,
+        nor a builtin, is another file's (None for any other call)."""
+        if shape.kind != "identifier":
+            return None
+        name = shape.text
+        if name in self.functions or name in _BUILTINS or scope.lookup(name):
+            return None
+        return name
 
     def _nested_field(self, operand: Node, field_name: str, scope: _Scope, depth: int) -> Any:
         """The field `field_name` of a struct a selector reads (`c.Config.Upstreams` of
@@ -5079,10 +5098,26 @@ def _filling(statement: Node, name: str) -> Node | None:
     return literal if _filling_type(literal) else None
 
 
+def _declared_zero(statement: Node, name: str) -> bool:
+    """`var s Settings` (or `var s models.Settings`): `name` declared as a named struct
+    type's zero value, its fields then set one by one (`s.URL = os.Getenv("URL")`)."""
+    if statement.type != "var_declaration":
+        return False
+    specs = [c for c in statement.named_children if c.type == "var_spec"]
+    if len(specs) != 1 or specs[0].child_by_field_name("value") is not None:
+        return False
+    names = specs[0].children_by_field_name("name")
+    kind = specs[0].child_by_field_name("type")
+    named = kind is not None and kind.type in ("type_identifier", "qualified_type")
+    return named and len(names) == 1 and _text(names[0]) == name
+
+
 def _filling_type(literal: Node) -> bool:
-    """Whether a node is a struct literal of one of the package's types (`Settings{...}`)."""
+    """Whether a node is a literal of a named type: one of the package's (`Settings{...}`)
+    or one another package declares (`models.ServerConfig{...}`, a loader filling the
+    struct of a `models` package); keyed by field names, as a struct's are."""
     kind = literal.child_by_field_name("type") if literal.type == "composite_literal" else None
-    return kind is not None and kind.type == "type_identifier"
+    return kind is not None and kind.type in ("type_identifier", "qualified_type")
 
 
 def _assigned_field(statement: Node, name: str) -> tuple[str, Node] | None:
@@ -5306,11 +5341,15 @@ def _items(node: Node | None) -> list[Node]:
 
 
 def _no_address(node: Node) -> bool:
-    """An argument that is no address however it is read: a function or struct literal
-    (`&Config{...}`), not worth reading for what a call passes (`_export`)."""
+    """An argument that is no address however it is read, not worth reading for what a
+    call passes (`_export`): a function literal, or a literal of no named type (a slice
+    or map written in place). A named type's (`gateway.Config{OrderAddr: addr}`, `&Config
+    {...}`) is read: the callee may dial a field of it (`_passed_field`)."""
     if node.type == "unary_expression":
         node = node.child_by_field_name("operand") or node
-    return node.type in ("func_literal", "composite_literal")
+    if node.type == "composite_literal":
+        return not _filling_type(node)
+    return node.type == "func_literal"
 
 
 def _appends_to(node: Node, name: str) -> bool:
