@@ -4209,6 +4209,34 @@ def servers_on_unix_sockets_in_blocks(servers: int) -> None:
     assert said == [servers] * 3
 
 
+def unix_networks_of_their_own(servers: int) -> None:
+    """`servers_on_unix_sockets_in_blocks` with each listen's Unix network read from a
+    field of its own (Listen.network_from): the networks of a name gathered in one pass
+    over its listens, not rebuilt at each (quadratic), and each finding naming the first
+    MAX_CHOICES of them, not every one."""
+    from k8slb.code.facts import CodeFacts, Listen, Loc, Options, Server, Stop, Wait
+    from k8slb.rulekit.base import Context
+    from k8slb.rules.grpc_no_graceful_shutdown import GrpcNoGracefulShutdown
+    from k8slb.rules.grpc_server_no_max_age import GrpcServerNoMaxAge
+    from k8slb.rules.stop_without_grace import StopWithoutGrace
+
+    path = "svc/main.go"
+    facts = CodeFacts(path, "go", project="svc", package="main", starts={"s"})
+    for line in range(1, servers + 1):
+        facts.servers.append(Server(Loc(path, line, 9), "grpc.NewServer", Options(True), "s"))
+        network = f"--net{line}"
+        facts.listens.append(Listen("s", "unix:/run/x.sock", Loc(path, line, 20), network))
+        facts.waits.append(Wait(Loc(path, line, 30), "s", "Serve()"))
+        facts.stops.append(Stop(Loc(path, line, 44), "s", 0, False))
+    context = Context(index=Index([], "none"), modules=[facts])
+    rules = (GrpcServerNoMaxAge(), GrpcNoGracefulShutdown(), StopWithoutGrace())
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    said = [[finding.text for finding in rule.check(context)] for rule in rules]
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert [len(texts) for texts in said] == [servers] * 3
+    assert all("--net1;" in text and "--net9" not in text for texts in said for text in texts)
+
+
 def go_servers_stopped_outside_their_blocks(servers: int) -> None:
     """The Go reader on `servers` servers of distinct names, each made and served in its
     block, then each stopped outside it (`s7.Stop()`, where `s7` is no longer in scope):
@@ -4273,6 +4301,9 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "Go: 20000 servers of one name, each on a Unix socket in its block, each judged": (
         lambda: servers_on_unix_sockets_in_blocks(20_000)
+    ),
+    "Go: 20000 servers of one name, each on a Unix network a field of its own says": (
+        lambda: unix_networks_of_their_own(20_000)
     ),
     "Go: 12000 servers of distinct names, each in its block, each stopped outside it": (
         lambda: go_servers_stopped_outside_their_blocks(12_000)
