@@ -4237,6 +4237,29 @@ def unix_networks_of_their_own(servers: int) -> None:
     assert all("--net1;" in text and "--net9" not in text for texts in said for text in texts)
 
 
+def viper_keys_over_settings_files(copies: int, keys: int) -> None:
+    """The settings file a viper program reads, asked of `keys` keys (code/settings_files):
+    a module of `copies` files of that name below the code's folder, each asked key's
+    nearest copies found once a folder, not by going over every copy again each key."""
+    import tempfile
+
+    from k8slb.code.settings_files import SettingsFiles
+
+    with tempfile.TemporaryDirectory() as root:
+        Path(root, "go.mod").write_text("module example.com/a\n")
+        Path(root, "cmd", "app").mkdir(parents=True)
+        for copy in range(copies):
+            folder = Path(root, "other", f"d{copy // 100}", f"x{copy}")
+            folder.mkdir(parents=True)
+            (folder / "config.yaml").write_text("svc0:\n  addr: a:1\n")
+        code = str(Path(root, "cmd", "app", "main.go"))
+        settings = SettingsFiles()
+        signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+        found = [settings.value(code, ["/etc/app/config"], f"svc{k}.addr") for k in range(keys)]
+        signal.setitimer(signal.ITIMER_PROF, 0)
+    assert found == [None] * keys  # past MAX_CHOICES copies at the level: none is taken
+
+
 def go_servers_stopped_outside_their_blocks(servers: int) -> None:
     """The Go reader on `servers` servers of distinct names, each made and served in its
     block, then each stopped outside it (`s7.Stop()`, where `s7` is no longer in scope):
@@ -4304,6 +4327,9 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "Go: 20000 servers of one name, each on a Unix network a field of its own says": (
         lambda: unix_networks_of_their_own(20_000)
+    ),
+    "Go: a viper settings file of 4000 copies in the module, 20000 keys asked of it": (
+        lambda: viper_keys_over_settings_files(4000, 20_000)
     ),
     "Go: 12000 servers of distinct names, each in its block, each stopped outside it": (
         lambda: go_servers_stopped_outside_their_blocks(12_000)
