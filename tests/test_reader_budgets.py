@@ -4260,6 +4260,21 @@ def viper_keys_over_settings_files(copies: int, keys: int) -> None:
     assert found == [None] * keys  # past MAX_CHOICES copies at the level: none is taken
 
 
+def toml_settings_file_of_one_deep_key() -> None:
+    """A viper settings file in TOML at its size cap, one dotted key of its whole length
+    (`a.a.a... = 1`): refused before tomllib, whose time grows with a key's parts squared
+    (17 s, then a MemoryError), and a file of keys of fewer parts parsed."""
+    from k8slb.code.settings_files import MAX_SETTINGS_BYTES, _flat
+
+    deep = ".".join(["a"] * (MAX_SETTINGS_BYTES // 2 - 4)) + " = 1\n"
+    parts = ".".join(["a"] * 200)
+    many = "".join(f"{parts}{i} = {i}\n" for i in range(MAX_SETTINGS_BYTES // 410))
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    found = _flat("app.toml", deep), _flat("app.toml", many)
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert found == (None, {})  # the second read: its keys, past MAX_DEPTH, give nothing
+
+
 def go_servers_stopped_outside_their_blocks(servers: int) -> None:
     """The Go reader on `servers` servers of distinct names, each made and served in its
     block, then each stopped outside it (`s7.Stop()`, where `s7` is no longer in scope):
@@ -4330,6 +4345,9 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "Go: a viper settings file of 4000 copies in the module, 20000 keys asked of it": (
         lambda: viper_keys_over_settings_files(4000, 20_000)
+    ),
+    "Go: a viper settings file in TOML of one dotted key 256 kB long": (
+        toml_settings_file_of_one_deep_key
     ),
     "Go: 12000 servers of distinct names, each in its block, each stopped outside it": (
         lambda: go_servers_stopped_outside_their_blocks(12_000)
