@@ -4209,6 +4209,72 @@ def servers_on_unix_sockets_in_blocks(servers: int) -> None:
     assert said == [servers] * 3
 
 
+def unix_networks_of_their_own(servers: int) -> None:
+    """`servers_on_unix_sockets_in_blocks` with each listen's Unix network read from a
+    field of its own (Listen.network_from): the networks of a name gathered in one pass
+    over its listens, not rebuilt at each (quadratic), and each finding naming the first
+    MAX_CHOICES of them, not every one."""
+    from k8slb.code.facts import CodeFacts, Listen, Loc, Options, Server, Stop, Wait
+    from k8slb.rulekit.base import Context
+    from k8slb.rules.grpc_no_graceful_shutdown import GrpcNoGracefulShutdown
+    from k8slb.rules.grpc_server_no_max_age import GrpcServerNoMaxAge
+    from k8slb.rules.stop_without_grace import StopWithoutGrace
+
+    path = "svc/main.go"
+    facts = CodeFacts(path, "go", project="svc", package="main", starts={"s"})
+    for line in range(1, servers + 1):
+        facts.servers.append(Server(Loc(path, line, 9), "grpc.NewServer", Options(True), "s"))
+        network = f"--net{line}"
+        facts.listens.append(Listen("s", "unix:/run/x.sock", Loc(path, line, 20), network))
+        facts.waits.append(Wait(Loc(path, line, 30), "s", "Serve()"))
+        facts.stops.append(Stop(Loc(path, line, 44), "s", 0, False))
+    context = Context(index=Index([], "none"), modules=[facts])
+    rules = (GrpcServerNoMaxAge(), GrpcNoGracefulShutdown(), StopWithoutGrace())
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    said = [[finding.text for finding in rule.check(context)] for rule in rules]
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert [len(texts) for texts in said] == [servers] * 3
+    assert all("--net1;" in text and "--net9" not in text for texts in said for text in texts)
+
+
+def viper_keys_over_settings_files(copies: int, keys: int) -> None:
+    """The settings file a viper program reads, asked of `keys` keys (code/settings_files):
+    a module of `copies` files of that name below the code's folder, each asked key's
+    nearest copies found once a folder, not by going over every copy again each key."""
+    import tempfile
+
+    from k8slb.code.settings_files import SettingsFiles
+
+    with tempfile.TemporaryDirectory() as root:
+        Path(root, "go.mod").write_text("module example.com/a\n")
+        Path(root, "cmd", "app").mkdir(parents=True)
+        for copy in range(copies):
+            folder = Path(root, "other", f"d{copy // 100}", f"x{copy}")
+            folder.mkdir(parents=True)
+            (folder / "config.yaml").write_text("svc0:\n  addr: a:1\n")
+        code = str(Path(root, "cmd", "app", "main.go"))
+        settings = SettingsFiles()
+        signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+        found = [settings.value(code, ["/etc/app/config"], f"svc{k}.addr") for k in range(keys)]
+        signal.setitimer(signal.ITIMER_PROF, 0)
+    assert found == [None] * keys  # past MAX_CHOICES copies at the level: none is taken
+
+
+def toml_settings_file_of_one_deep_key() -> None:
+    """A viper settings file in TOML at its size cap, one dotted key of its whole length
+    (`a.a.a... = 1`): refused before tomllib, whose time grows with a key's parts squared
+    (17 s, then a MemoryError), and a file of keys of fewer parts parsed."""
+    from k8slb.code.settings_files import MAX_SETTINGS_BYTES, _flat
+
+    deep = ".".join(["a"] * (MAX_SETTINGS_BYTES // 2 - 4)) + " = 1\n"
+    parts = ".".join(["a"] * 200)
+    many = "".join(f"{parts}{i} = {i}\n" for i in range(MAX_SETTINGS_BYTES // 410))
+    signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+    found = _flat("app.toml", deep), _flat("app.toml", many)
+    signal.setitimer(signal.ITIMER_PROF, 0)
+    assert found == (None, {})  # the second read: its keys, past MAX_DEPTH, give nothing
+
+
 def go_servers_stopped_outside_their_blocks(servers: int) -> None:
     """The Go reader on `servers` servers of distinct names, each made and served in its
     block, then each stopped outside it (`s7.Stop()`, where `s7` is no longer in scope):
@@ -4273,6 +4339,15 @@ DIRECT: dict[str, Callable[[], None]] = {
     ),
     "Go: 20000 servers of one name, each on a Unix socket in its block, each judged": (
         lambda: servers_on_unix_sockets_in_blocks(20_000)
+    ),
+    "Go: 20000 servers of one name, each on a Unix network a field of its own says": (
+        lambda: unix_networks_of_their_own(20_000)
+    ),
+    "Go: a viper settings file of 4000 copies in the module, 20000 keys asked of it": (
+        lambda: viper_keys_over_settings_files(4000, 20_000)
+    ),
+    "Go: a viper settings file in TOML of one dotted key 256 kB long": (
+        toml_settings_file_of_one_deep_key
     ),
     "Go: 12000 servers of distinct names, each in its block, each stopped outside it": (
         lambda: go_servers_stopped_outside_their_blocks(12_000)

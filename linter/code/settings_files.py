@@ -35,6 +35,7 @@ MAX_SETTINGS_BYTES = 256 * 1024
 MAX_LISTED = 20_000  # files and folders listed below one go.mod
 MAX_FOLDERS_UP = 16  # how far above the code a go.mod is looked for
 MAX_ENTRIES = 10_000  # settings read of one file
+MAX_LINE_DOTS = 256  # in one line of a TOML file (_deep_toml_keys)
 # the extensions viper reads that k8slb reads too, in viper's order (SupportedExts)
 EXTENSIONS = (".json", ".toml", ".yaml", ".yml")
 # folders that hold no settings file an image takes: tools', tests', others' code
@@ -56,26 +57,36 @@ class SettingsFiles:
     def __init__(self) -> None:
         self._listed: dict[str, dict[str, list[str]] | None] = {}  # go.mod folder -> by name
         self._read: dict[str, dict[str, tuple[Any, int | None]] | None] = {}
+        # by the code's folder and the file names its calls give: the nearest copies
+        self._near: dict[tuple[str, tuple[str, ...]], list[str] | None] = {}
 
     def value(self, code_path: str, files: list[str], key: str) -> FileValue | None:
         """What the settings file the code at `code_path` reads (`files`, the paths its
         viper calls name, each with or without its extension) sets at the dotted `key`:
         from the nearest copy in the repository; None when none is found, or they differ."""
         folder = os.path.dirname(os.path.normpath(code_path)) or "."
+        wanted = tuple(sorted({n for path in files for n in _names(os.path.basename(path))}))
+        if (folder, wanted) not in self._near:  # once a folder's files, not once a key
+            self._near[folder, wanted] = self._nearest(folder, wanted)
+        near = self._near[folder, wanted]
+        if not near:
+            return None
+        given = [self._key(p, key) for p in near]
+        values = {g.value if g else None for g in given}
+        return given[0] if len(values) == 1 and None not in values else None
+
+    def _nearest(self, folder: str, wanted: tuple[str, ...]) -> list[str] | None:
+        """The copies of the files named `wanted` at the first level above `folder` that
+        holds one (_levels); None where none does, or more than MAX_CHOICES there."""
         root = _module_root(folder)
         listed = self._listing(root) if root is not None else None
         if listed is None or root is None:
             return None
-        wanted = {n for path in files for n in _names(os.path.basename(path))}
-        found = [p for name in sorted(wanted) for p in listed.get(name, ())]
+        found = [p for name in wanted for p in listed.get(name, ())]
         for level in _levels(folder, root):
             near = [p for p in found if _within(p, level)]
             if near:
-                given = [self._key(p, key) for p in near[: MAX_CHOICES + 1]]
-                values = {g.value if g else None for g in given}
-                if len(near) > MAX_CHOICES or len(values) != 1 or None in values:
-                    return None
-                return given[0]
+                return near if len(near) <= MAX_CHOICES else None
         return None
 
     def _listing(self, root: str) -> dict[str, list[str]] | None:
@@ -131,6 +142,8 @@ def _flat(path: str, text: str) -> dict[str, tuple[Any, int | None]] | None:
         if problem is not None:
             return None
         entries = [(key, value, loc.line) for key, value, loc in settings]
+    elif path.lower().endswith(".toml") and _deep_toml_keys(text):
+        return None
     else:
         data = tomllib.loads(text) if path.lower().endswith(".toml") else json.loads(text)
         _flatten(data, "", entries, 0)
@@ -144,6 +157,14 @@ def _flat(path: str, text: str) -> dict[str, tuple[Any, int | None]] | None:
     for key in twice:
         del found[key]
     return found
+
+
+def _deep_toml_keys(text: str) -> bool:
+    """Whether a line of a TOML text has more than MAX_LINE_DOTS dots, as a key of that
+    many parts does: tomllib's time grows with a dotted key's parts squared (a 256 kB key
+    `a.a.a...`: 17 s, then a MemoryError at 2 GB). A line of values that many dots hold
+    (a long array of IP addresses) refuses the file too: its settings give nothing."""
+    return any(line.count(".") > MAX_LINE_DOTS for line in text.split("\n"))
 
 
 def _flatten(value: Any, key: str, into: list[tuple[str, Any, int | None]], depth: int) -> None:

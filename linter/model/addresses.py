@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Literal
 
+from k8slb.code.budget import MAX_CHOICES
 from k8slb.code.facts import (
     CONNECT_ADDRESS,
     IN_MEMORY,
@@ -121,17 +122,27 @@ class _Heard:
     not_own: bool
     networks: tuple[tuple[int, str], ...]
 
-    def __add__(self, other: _Heard) -> _Heard:
-        said: dict[str, int] = {}
-        for at, text in (*self.networks, *other.networks):
+
+def _combined(parts: Iterable[_Heard]) -> _Heard | None:
+    """What several listens' answers say together, in one pass over them (summing them
+    one by one rebuilt the networks said so far at each: thousands of listens of one
+    server, each with a network field of its own, were quadratic); None for none. The
+    first MAX_CHOICES networks by place are kept, all a finding names: the first of a
+    union are among the firsts of its parts, so answers combine as whole ones would."""
+    said: dict[str, int] = {}
+    first: int | None = None
+    reachable = not_memory = not_own = False
+    for part in parts:
+        first = part.first if first is None else min(first, part.first)
+        reachable = reachable or part.reachable
+        not_memory = not_memory or part.not_memory
+        not_own = not_own or part.not_own
+        for at, text in part.networks:
             said[text] = min(at, said.get(text, at))
-        return _Heard(
-            min(self.first, other.first),
-            self.reachable or other.reachable,
-            self.not_memory or other.not_memory,
-            self.not_own or other.not_own,
-            tuple(sorted((at, text) for text, at in said.items())),
-        )
+    if first is None:
+        return None
+    networks = tuple(sorted((at, text) for text, at in said.items())[:MAX_CHOICES])
+    return _Heard(first, reachable, not_memory, not_own, networks)
 
 
 class Listening:
@@ -149,15 +160,10 @@ class Listening:
             self._names.setdefault(listen.server, []).append(index)
             self._groups.setdefault((listen.server, listen.made), []).append(index)
         self._heard: dict[tuple[str, bool, Loc | None], _Heard | None] = {}
+        self._both: dict[tuple[str, Loc], _Heard | None] = {}  # _heard_of, at a place
 
     def _of(self, indices: list[int] | None) -> _Heard | None:
-        if not indices:
-            return None
-        heard = [self._one(index) for index in indices]
-        total = heard[0]
-        for more in heard[1:]:
-            total = total + more
-        return total
+        return _combined(self._one(index) for index in indices or ())
 
     def _one(self, index: int) -> _Heard:
         listen = self._listens[index]
@@ -180,14 +186,15 @@ class Listening:
             if key not in self._heard:
                 self._heard[key] = self._of(self._names.get(server))
             return self._heard[key]
-        parts = []
-        for made in (None, at):
-            key = (server, True, made)
-            if key not in self._heard:
-                self._heard[key] = self._of(self._groups.get((server, made)))
-            parts.append(self._heard[key])
-        found = [part for part in parts if part is not None]
-        return found[0] + found[1] if len(found) == 2 else (found[0] if found else None)
+        if (server, at) not in self._both:  # once a server made: its own and the shared
+            parts = []
+            for made in (None, at):
+                key = (server, True, made)
+                if key not in self._heard:
+                    self._heard[key] = self._of(self._groups.get((server, made)))
+                parts.append(self._heard[key])
+            self._both[server, at] = _combined(part for part in parts if part is not None)
+        return self._both[server, at]
 
     def unreached_only(self, server: str | None, at: Loc | None = None) -> Unreached | None:
         """How no Service reaches the server, where every address it listens on (one at
@@ -205,7 +212,7 @@ class Listening:
     def unix_network_from(self, server: str | None, at: Loc | None = None) -> list[str]:
         """Where the Unix network of the server came from, where a field read it
         (facts.Listen.network_from: the flag that sets it, and its default): said in
-        findings."""
+        findings; the first MAX_CHOICES by place (_combined)."""
         heard = self._heard_of(server, at)
         return [text for _, text in heard.networks] if heard is not None else []
 
