@@ -438,3 +438,25 @@ def test_a_backtracking_glob_does_not_stall_the_run(tmp_path: Path) -> None:
     )
     done = _k8slb("check", "--no-cache", ".", cwd=tmp_path)  # fails after 60 s
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_toml_keys_of_thousands_of_parts_are_refused_before_they_are_parsed(
+    tmp_path: Path,
+) -> None:
+    """tomllib's time grows with a dotted key's parts squared (100,000 parts: minutes):
+    a pyproject.toml or a Gradle version catalog with such a line gives nothing, as one
+    that does not parse, and the rest of the tree is linted; as the configuration k8slb
+    would load, it is refused with its name."""
+    key = "a." * 100_000 + "a = 1\n"
+    (tmp_path / "pyproject.toml").write_text(key)
+    (tmp_path / "gradle").mkdir()
+    (tmp_path / "gradle" / "libs.versions.toml").write_text(key)
+    (tmp_path / "app.py").write_text("import grpc\nserver = grpc.server(None)\n")
+    arguments = ["check", "--no-cache", "--format", "json", str(tmp_path)]
+    done = within_cpu([sys.executable, "-m", "k8slb", *arguments], cpu_seconds=15)
+    # the pyproject.toml at the top is the configuration k8slb looks for: refused, by name
+    assert done.returncode == 2, done.stderr
+    assert "pyproject.toml: not read: a line holds more than 256 dots" in done.stderr
+    (tmp_path / "pyproject.toml").rename(tmp_path / "gradle" / "pyproject.toml")
+    done = within_cpu([sys.executable, "-m", "k8slb", *arguments], cpu_seconds=15)
+    assert done.returncode in (0, 1), done.stderr

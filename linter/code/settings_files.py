@@ -19,23 +19,17 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from typing import Any
 
 from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH
+from k8slb.core import toml_text
 from k8slb.core.record import record
 from k8slb.languages.java.parse_spring import read_settings
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 MAX_SETTINGS_BYTES = 256 * 1024
 MAX_LISTED = 20_000  # files and folders listed below one go.mod
 MAX_FOLDERS_UP = 16  # how far above the code a go.mod is looked for
 MAX_ENTRIES = 10_000  # settings read of one file
-MAX_LINE_DOTS = 256  # in one line of a TOML file (_deep_toml_keys)
 # the extensions viper reads that k8slb reads too, in viper's order (SupportedExts)
 EXTENSIONS = (".json", ".toml", ".yaml", ".yml")
 # folders that hold no settings file an image takes: tools', tests', others' code
@@ -142,11 +136,13 @@ def _flat(path: str, text: str) -> dict[str, tuple[Any, int | None]] | None:
         if problem is not None:
             return None
         entries = [(key, value, loc.line) for key, value, loc in settings]
-    elif path.lower().endswith(".toml") and _deep_toml_keys(text):
-        return None
-    else:
-        data = tomllib.loads(text) if path.lower().endswith(".toml") else json.loads(text)
+    elif path.lower().endswith(".toml"):
+        data = toml_text.loads(text)
+        if data is None:
+            return None
         _flatten(data, "", entries, 0)
+    else:
+        _flatten(json.loads(text), "", entries, 0)
     found: dict[str, tuple[Any, int | None]] = {}
     twice: set[str] = set()
     for key, value, line in entries[:MAX_ENTRIES]:
@@ -157,14 +153,6 @@ def _flat(path: str, text: str) -> dict[str, tuple[Any, int | None]] | None:
     for key in twice:
         del found[key]
     return found
-
-
-def _deep_toml_keys(text: str) -> bool:
-    """Whether a line of a TOML text has more than MAX_LINE_DOTS dots, as a key of that
-    many parts does: tomllib's time grows with a dotted key's parts squared (a 256 kB key
-    `a.a.a...`: 17 s, then a MemoryError at 2 GB). A line of values that many dots hold
-    (a long array of IP addresses) refuses the file too: its settings give nothing."""
-    return any(line.count(".") > MAX_LINE_DOTS for line in text.split("\n"))
 
 
 def _flatten(value: Any, key: str, into: list[tuple[str, Any, int | None]], depth: int) -> None:

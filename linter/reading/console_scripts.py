@@ -14,14 +14,8 @@ MAX_CONSOLE_SCRIPTS scripts; nothing is run.
 from __future__ import annotations
 
 import ast
-import sys
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
-from k8slb.core import regex
+from k8slb.core import regex, toml_text
 from k8slb.core.record import record
 
 PYPROJECT = "pyproject.toml"
@@ -81,9 +75,8 @@ def _leading_name(line: str) -> str:
 
 
 def _pyproject(text: str) -> list[tuple[str, object]]:
-    try:
-        data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, ValueError, RecursionError):  # arrays nested past the stack
+    data = toml_text.loads(text)
+    if data is None:
         return []
     tables = [data.get("project", {}), data.get("tool", {})]
     poetry = tables[1].get("poetry", {}) if isinstance(tables[1], dict) else {}

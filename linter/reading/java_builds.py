@@ -13,17 +13,11 @@ module's version from the build files above it once every file is read.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator, Mapping, Sequence
 
-from k8slb.core import regex
+from k8slb.core import regex, toml_text
 from k8slb.core.record import record
 from k8slb.reading.maven_poms import pom_sections
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 MAX_BUILD_FILE = 512 * 1024  # bytes: a larger build file is not read for versions
 MAX_ENTRIES = 500  # versions, or properties, kept from one file
@@ -325,9 +319,8 @@ def _gradle_properties(path: str, text: str) -> list[tuple[str, Written]]:
 def _catalog(path: str, text: str) -> list[Written]:
     """The io.grpc libraries of a version catalog, each with its version as written or,
     named by `version.ref`, as the catalog's [versions] gives it."""
-    try:
-        catalog = tomllib.loads(text)
-    except (ValueError, RecursionError):
+    catalog = toml_text.loads(text)
+    if catalog is None:
         return []
     named = catalog.get("versions")
     named = named if isinstance(named, dict) else {}

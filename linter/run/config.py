@@ -176,8 +176,16 @@ def _read_toml(path: Path) -> dict[str, Any]:
         import tomllib
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib
+    from k8slb.core import toml_text
+
     try:
-        data: dict[str, Any] = tomllib.loads(path.read_text("utf-8"))
+        text = path.read_text("utf-8")
+        if toml_text.deep_keys(text):  # tomllib would take minutes: refused as unreadable
+            raise ConfigError(
+                f"{path}: not read: a line holds more than {toml_text.MAX_LINE_DOTS} dots "
+                "(a dotted key of that many parts)"
+            )
+        data: dict[str, Any] = tomllib.loads(text)
         return data
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: cannot read: {error}") from None
