@@ -438,3 +438,20 @@ def test_a_backtracking_glob_does_not_stall_the_run(tmp_path: Path) -> None:
     )
     done = _k8slb("check", "--no-cache", ".", cwd=tmp_path)  # fails after 60 s
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_many_stops_of_a_grace_parameter_read_its_default_once(tmp_path: Path) -> None:
+    """Thousands of `server.stop(grace)` in one function whose `grace=0` is their grace:
+    the function's default is read once, not walked again for each stop (quadratic)."""
+    code = (
+        "import grpc\n\nserver = grpc.server(None)\n\n\ndef close(grace=0):\n"
+        + "    server.stop(grace)\n" * 4000
+    )
+    (tmp_path / "app.py").write_text(code)
+    script = (
+        "import sys; from k8slb.languages.python.parse import parse; "
+        "facts = parse('app.py', open(sys.argv[1], 'rb').read()); "
+        "print(len(facts.stops), {s.grace for s in facts.stops})"
+    )
+    done = within_cpu([sys.executable, "-c", script, str(tmp_path / "app.py")], cpu_seconds=10)
+    assert done.stdout.split() == ["4000", "{0}"], done.stderr
