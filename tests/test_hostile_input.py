@@ -455,3 +455,14 @@ def test_many_stops_of_a_grace_parameter_read_its_default_once(tmp_path: Path) -
     )
     done = within_cpu([sys.executable, "-c", script, str(tmp_path / "app.py")], cpu_seconds=10)
     assert done.stdout.split() == ["4000", "{0}"], done.stderr
+
+
+def test_stops_in_thousands_of_main_blocks_are_placed_by_bisection(tmp_path: Path) -> None:
+    """30,000 `if __name__ == "__main__":` blocks, a server's stop in each: each stop's
+    block is found by bisection, not by a scan of every block (quadratic)."""
+    block = 'if __name__ == "__main__":\n    server.stop(None)\n'
+    code = "import grpc\n\nserver = grpc.server(None)\nserver.start()\n" + block * 30_000
+    (tmp_path / "app.py").write_text(code)
+    arguments = ["check", "--isolated", "--no-cache", "--select", "KLB404", str(tmp_path)]
+    done = within_cpu([sys.executable, "-m", "k8slb", *arguments], cpu_seconds=15)
+    assert done.returncode == 1, done.stderr
