@@ -223,6 +223,7 @@ class StopWithoutGrace(Rule):
         entries = entries_of(context.links)
         for facts in context.judged_code():
             health_only = _health_only(facts) if facts.stops else set()
+            callers: dict[str, list[CodeFacts]] = {}  # a defaulting function's, once
             for stop in facts.stops:
                 if stop.in_keyboard_interrupt or stop.grace not in (0, None):
                     continue
@@ -232,7 +233,7 @@ class StopWithoutGrace(Rule):
                     continue  # it stops a server already ended: no call is in flight
                 if stop.server in facts.http_served and stop.server not in facts.starts:
                     continue  # its connections are the HTTP server's: its Shutdown drains
-                defaulted = _defaulted(context, facts, stop)
+                defaulted = _defaulted(context, facts, stop, callers)
                 if stop.defaulted is not None and defaulted is None:
                     continue  # a caller may pass the grace its parameter defaults
                 grace = context.fix_values.stop_grace_seconds
@@ -267,7 +268,9 @@ _HEALTH_ONLY = (
 )
 
 
-def _defaulted(context: Context, facts: CodeFacts, stop: Stop) -> tuple[str, str, str] | None:
+def _defaulted(
+    context: Context, facts: CodeFacts, stop: Stop, known: dict[str, list[CodeFacts]]
+) -> tuple[str, str, str] | None:
     """Where a stop's grace is its function's parameter with an aborting default
     (Stop.defaulted): the call as written, what says its grace is that default, and the
     advice, where every call of the function k8slb sees, in its module and in the modules
@@ -276,14 +279,16 @@ def _defaulted(context: Context, facts: CodeFacts, stop: Stop) -> tuple[str, str
     if stop.defaulted is None:
         return None
     function, parameter, here = stop.defaulted
-    callers = [
-        other
-        for other in context.code()
-        if other is not facts
-        and other.language == facts.language
-        and function in other.called
-        and _may_import(other, facts)
-    ]
+    if function not in known:  # the module's many stops of one function: its callers once
+        known[function] = [
+            other
+            for other in context.code()
+            if other is not facts
+            and other.language == facts.language
+            and function in other.called
+            and _may_import(other, facts)
+        ]
+    callers = known[function]
     if any(function in other.argued for other in callers) or not (here or callers):
         return None
     seen = [facts.path] if here else []

@@ -7,10 +7,12 @@ identity (its name, labels, a selector), the template is left out as before
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from k8slb.reading.chart_stand_ins import may_stand_in, misplaced, stand_in_text
 
+from .helpers import within_cpu
 from .test_helm import CHART, check, where
 from .test_helm_left_out import RENDERED, _dependent_chart
 
@@ -91,3 +93,18 @@ def test_a_stand_in_is_misplaced_in_an_identity_or_yaml_that_does_not_parse() ->
     assert misplaced([f"kind: Service\nspec:\n  selector:\n    a: {token}\n"], ["db.host"])
     assert misplaced([f"{token}: 1\n"], ["db.host"])
     assert misplaced([f"a: [{token}\n"], ["db.host"])
+
+
+def test_a_rendered_text_of_aliases_doubling_is_misplaced_quickly(tmp_path: Path) -> None:
+    """A rendered text whose anchors double (30 lists of two aliases of the one before,
+    2**30 values when walked) holding a stand-in: its walk stops at a budget, and the
+    stand-ins are not kept (not known where it stands)."""
+    token = stand_in_text("mongodb.fullname")
+    lines = [f"a0: &a0 [{token}]"] + [f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}]" for i in range(1, 31)]
+    (tmp_path / "rendered.yaml").write_text("\n".join(lines) + "\n")
+    script = (
+        "import sys; from k8slb.reading.chart_stand_ins import misplaced; "
+        "print(misplaced([open(sys.argv[1]).read()], ['mongodb.fullname']))"
+    )
+    done = within_cpu([sys.executable, "-c", script, str(tmp_path / "rendered.yaml")], 10)
+    assert done.stdout.strip() == "True", done.stderr

@@ -460,3 +460,31 @@ def test_toml_keys_of_thousands_of_parts_are_refused_before_they_are_parsed(
     (tmp_path / "pyproject.toml").rename(tmp_path / "gradle" / "pyproject.toml")
     done = within_cpu([sys.executable, "-m", "k8slb", *arguments], cpu_seconds=15)
     assert done.returncode in (0, 1), done.stderr
+
+
+def test_many_stops_of_a_grace_parameter_read_its_default_once(tmp_path: Path) -> None:
+    """Thousands of `server.stop(grace)` in one function whose `grace=0` is their grace:
+    the function's default is read once, not walked again for each stop (quadratic)."""
+    code = (
+        "import grpc\n\nserver = grpc.server(None)\n\n\ndef close(grace=0):\n"
+        + "    server.stop(grace)\n" * 4000
+    )
+    (tmp_path / "app.py").write_text(code)
+    script = (
+        "import sys; from k8slb.languages.python.parse import parse; "
+        "facts = parse('app.py', open(sys.argv[1], 'rb').read()); "
+        "print(len(facts.stops), {s.grace for s in facts.stops})"
+    )
+    done = within_cpu([sys.executable, "-c", script, str(tmp_path / "app.py")], cpu_seconds=10)
+    assert done.stdout.split() == ["4000", "{0}"], done.stderr
+
+
+def test_stops_in_thousands_of_main_blocks_are_placed_by_bisection(tmp_path: Path) -> None:
+    """30,000 `if __name__ == "__main__":` blocks, a server's stop in each: each stop's
+    block is found by bisection, not by a scan of every block (quadratic)."""
+    block = 'if __name__ == "__main__":\n    server.stop(None)\n'
+    code = "import grpc\n\nserver = grpc.server(None)\nserver.start()\n" + block * 30_000
+    (tmp_path / "app.py").write_text(code)
+    arguments = ["check", "--isolated", "--no-cache", "--select", "KLB404", str(tmp_path)]
+    done = within_cpu([sys.executable, "-m", "k8slb", *arguments], cpu_seconds=15)
+    assert done.returncode == 1, done.stderr

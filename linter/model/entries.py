@@ -7,6 +7,7 @@ here, so that a server one container starts is neither another's nor named as an
 
 from __future__ import annotations
 
+import bisect
 import os
 import weakref
 from collections.abc import Iterable
@@ -260,7 +261,9 @@ class Entries:
         starts another entry module: Python runs that block only in the module run as the
         program (`python x.py`, `python -m pkg.x`), and the others import it. False where
         no container is known to run it, or one's entry is unknown or is this module."""
-        if not any(first <= line <= last for first, last in facts.main_blocks):
+        # the blocks are top-level statements, in order and apart: the last one from line on
+        at = bisect.bisect_right(facts.main_blocks, (line, float("inf"))) - 1
+        if at < 0 or facts.main_blocks[at][1] < line:
             return False
         path = os.path.normpath(facts.path)
         runners = self.running(path)

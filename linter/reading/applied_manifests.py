@@ -8,7 +8,8 @@ A file a kustomization leaves out of its build but that one of those applies is 
 Only literal paths are kept (a `$VAR`, a `{{ }}` expression, a URL, stdin's `-` are not
 paths of the tree), as written: where they lead is judged by their last names
 (`applied_tails`), so a command run from another folder still names the file. Bounded:
-files past MAX_APPLYING_BYTES are not read, and at most MAX_APPLIED paths a file."""
+files past MAX_APPLYING_BYTES are not read, at most MAX_APPLIED paths a file, and a
+file deeper than MAX_APPLIED_DEPTH folders counts as applied (never said left out)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from k8slb.core import regex
 
 MAX_APPLYING_BYTES = 1024 * 1024
 MAX_APPLIED = 256
+MAX_APPLIED_DEPTH = 64  # folders of a file's path matched against the applied ones
 _KUBECTL_APPLY = regex.compile(r"\bkubectl\s+(?:apply|create|replace)\b")
 # a YAML file's path as a Tiltfile or Skaffold writes it (quotes and brackets around it)
 _YAML_PATH = regex.compile(r"[^\s\[\]()<>\"'`=,]+\.ya?ml\b")
@@ -108,6 +110,8 @@ def is_applied(path: str, tails: tuple[frozenset[str], frozenset[str]]) -> bool:
         return False
     names = [n for n in path.replace("\\", "/").split("/") if n not in ("", ".")]
     last = len(names)
+    if last > MAX_APPLIED_DEPTH:
+        return True  # its folders' runs are cubic in its depth: not said left out on a guess
     if any("/".join(names[start:]) in own for start in range(last)):
         return True
     if any("/".join(names[start : last - 1]) in own for start in range(last - 1)):

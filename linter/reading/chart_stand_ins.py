@@ -107,8 +107,9 @@ def misplaced(texts: Iterable[str], names: Iterable[str]) -> bool:
         documents = _documents(text)
         if documents is None:
             return True
+        budget = [_MAX_NODES]  # a rendered text's values walked, its aliases each time
         for document in documents:
-            if _identity_holds(document, tokens, 0, ()):
+            if _identity_holds(document, tokens, 0, (), budget):
                 return True
     return False
 
@@ -126,22 +127,28 @@ def _documents(text: str) -> list[object] | None:
 
 
 _MAX_DEPTH = 64  # nesting of a rendered value walked; deeper counts as misplaced
+# values of one rendered text walked (an alias walks its anchor's value again: 30 lists of
+# two aliases of the one before are 2**30); more counts as misplaced
+_MAX_NODES = 100_000
 
 
-def _identity_holds(value: object, tokens: list[str], depth: int, path: tuple[str, ...]) -> bool:
+def _identity_holds(
+    value: object, tokens: list[str], depth: int, path: tuple[str, ...], budget: list[int]
+) -> bool:
     """Whether a stand-in is in a key, an object's name or namespace, or under a key of
-    _IDENTITY, anywhere in the value."""
-    if depth > _MAX_DEPTH:
+    _IDENTITY, anywhere in the value; True past the budgets (not known)."""
+    budget[0] -= 1
+    if depth > _MAX_DEPTH or budget[0] < 0:
         return True
     if isinstance(value, dict):
         for key, item in value.items():
             if any(token in str(key) for token in tokens):
                 return True
-            if _identity_holds(item, tokens, depth + 1, (*path, str(key))):
+            if _identity_holds(item, tokens, depth + 1, (*path, str(key)), budget):
                 return True
         return False
     if isinstance(value, list):
-        return any(_identity_holds(item, tokens, depth + 1, path) for item in value)
+        return any(_identity_holds(item, tokens, depth + 1, path, budget) for item in value)
     if not isinstance(value, str) or not any(token in value for token in tokens):
         return False
     named = path in (("metadata", "name"), ("metadata", "namespace"))

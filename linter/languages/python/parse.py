@@ -570,12 +570,18 @@ class _Collector(Values):
             for name, calls in self.calls_to.items()
             if any((c.args or c.keywords) and id(c) not in own_stops for c, _, _ in calls)
         }
+        # a function's grace default, read once: its many stops would each walk it again
+        graces: dict[tuple[int, str], tuple[Any, tuple[str, str, bool] | None]] = {}
         for call, receiver, keyboard, scope, parents in stops:
             grace = self._argument(call.args, call.keywords, 0, "grace")
             value = self.value(grace, scope) if grace is not None else UNKNOWN
             defaulted = None
             if isinstance(value, Unknown) and isinstance(grace, ast.Name):
-                value, defaulted = self._grace_default(grace.id, parents, own_stops)
+                function = function_of(parents)
+                key = (id(function), grace.id)
+                if key not in graces:
+                    graces[key] = self._grace_default(grace.id, function, own_stops)
+                value, defaulted = graces[key]
             after = self._after_wait(receiver, parents, referred)
             stop = Stop(self.loc(call), receiver, value, keyboard, after_wait=after)
             self.facts.stops.append(replace(stop, defaulted=defaulted))
@@ -620,13 +626,15 @@ class _Collector(Values):
         self.facts.signal_functions = signal_functions(tree, places) if places else frozenset()
 
     def _grace_default(
-        self, name: str, parents: tuple[ast.AST, ...], own_stops: set[int]
+        self,
+        name: str,
+        function: ast.FunctionDef | ast.AsyncFunctionDef | None,
+        own_stops: set[int],
     ) -> tuple[Any, tuple[str, str, bool] | None]:
         """A stop's grace that is a parameter of its function with an aborting default
         (`def stop(self, grace=0): self.server.stop(grace)`): that default, with the
         function's name and whether this module calls it with no argument (Stop's
         `defaulted`), where no call of that name here passes one; else UNKNOWN."""
-        function = function_of(parents)
         default = grace_default(function, name)
         if function is None or default is ...:
             return UNKNOWN, None
