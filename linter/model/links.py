@@ -2288,8 +2288,8 @@ class _Finder:
         # the copies by where they land, each distinct one once: a path the command names
         # looks up its own folders, not every COPY line (thousands, each for 256 words)
         landing: dict[str, set[tuple[str, str, str]]] = defaultdict(set)
-        for folder, copies in folders.items():
-            for copy in copies:
+        for folder, taken in folders.items():
+            for copy in taken:
                 landing[copy.dest.rstrip("/")].add((folder, copy.source, copy.dest))
         named: set[str] = set()
         for word in words[:MAX_LINE_WORDS]:
