@@ -462,6 +462,24 @@ def test_toml_keys_of_thousands_of_parts_are_refused_before_they_are_parsed(
     assert done.returncode in (0, 1), done.stderr
 
 
+def test_a_configuration_of_arrays_nested_past_the_stack_is_refused_by_name(
+    tmp_path: Path,
+) -> None:
+    """tomllib recurses once an array level: a pyproject.toml of 100,000 nested arrays is a
+    configuration error naming the file (exit 2), not an internal error, and the same
+    text elsewhere in the tree (a Gradle catalog) is read as one that does not parse."""
+    nested = "[tool.k8slb]\nx = " + "[" * 100_000 + "]" * 100_000 + "\n"
+    (tmp_path / "pyproject.toml").write_text(nested)
+    (tmp_path / "gradle").mkdir()
+    (tmp_path / "gradle" / "libs.versions.toml").write_text(nested)
+    done = _k8slb("check", "--no-cache", ".", cwd=tmp_path)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "pyproject.toml: not read: its values nest too deep" in done.stderr
+    (tmp_path / "pyproject.toml").unlink()
+    done = _k8slb("check", "--no-cache", ".", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_many_stops_of_a_grace_parameter_read_its_default_once(tmp_path: Path) -> None:
     """Thousands of `server.stop(grace)` in one function whose `grace=0` is their grace:
     the function's default is read once, not walked again for each stop (quadratic)."""

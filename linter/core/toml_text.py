@@ -17,6 +17,7 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 MAX_LINE_DOTS = 256  # in one line of a TOML text
+TOMLDecodeError = tomllib.TOMLDecodeError  # where a text does not parse, with its line
 
 
 def deep_keys(text: str) -> bool:
@@ -32,7 +33,14 @@ def loads(text: str) -> dict[str, Any] | None:
     if deep_keys(text):
         return None
     try:
-        document: dict[str, Any] = tomllib.loads(text)
+        return parse(text)
     except (ValueError, RecursionError):  # TOMLDecodeError is a ValueError
         return None
+
+
+def parse(text: str) -> dict[str, Any]:
+    """The TOML document, for a reader that reports why a text is not read: raises
+    TOMLDecodeError, and RecursionError where arrays nest past the stack. Call it on a
+    text deep_keys has passed."""
+    document: dict[str, Any] = tomllib.loads(text)
     return document

@@ -2285,19 +2285,17 @@ class _Finder:
             words = shell_words(script, comments=True) if script else [str(w) for w in argv]
         except ValueError:
             return None
+        # the copies by where they land, each distinct one once: a path the command names
+        # looks up its own folders, not every COPY line (thousands, each for 256 words)
+        landing: dict[str, set[tuple[str, str, str]]] = defaultdict(set)
+        for folder, taken in folders.items():
+            for copy in taken:
+                landing[copy.dest.rstrip("/")].add((folder, copy.source, copy.dest))
         named: set[str] = set()
         for word in words[:MAX_LINE_WORDS]:
             path = word.partition("=")[2] if word.startswith("-") else word
-            if not path.startswith("/"):
-                continue
-            in_image = posixpath.normpath(path)
-            named.update(
-                folder
-                for folder, copies in folders.items()
-                for copy in copies
-                for source in _copied_from(copy.source, copy.dest, in_image)
-                if _within(_joined_folder(context, source), folder)
-            )
+            if path.startswith("/"):
+                named.update(_folders_copied_to(posixpath.normpath(path), landing, context))
         app = app_module(argv)
         if app is not None and app.module is not None:
             # the module, or the module of an attribute it names (Celery's `-A acme.tasks.app`)
@@ -5168,6 +5166,25 @@ def _vendored(path: str) -> bool:
 def _joined_folder(context: str, source: str) -> str:
     """A COPY source as a folder of the tree, seen from the build context."""
     return os.path.normpath(os.path.join(context, source.rstrip("/")))
+
+
+def _folders_copied_to(
+    in_image: str, landing: dict[str, set[tuple[str, str, str]]], context: str
+) -> set[str]:
+    """The folders whose copies may have put a file at `in_image`: those copied to it or
+    to a folder above it (`landing`: each copy by its destination, trailing slash
+    dropped, as the folder, source and destination copied)."""
+    found: set[str] = set()
+    place, above = in_image, ""
+    while place != above:  # up to the root (`//` is its own parent too)
+        for folder, source, dest in landing.get(place.rstrip("/"), ()):
+            if folder not in found and any(
+                _within(_joined_folder(context, copied), folder)
+                for copied in _copied_from(source, dest, in_image)
+            ):
+                found.add(folder)
+        place, above = posixpath.dirname(place), place
+    return found
 
 
 def _copied_from(source: str, dest: str, in_image: str) -> Iterable[str]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime
 import os
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -172,11 +171,7 @@ def _has_table(pyproject: Path) -> bool:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    if sys.version_info >= (3, 11):  # imported here: most runs read no TOML
-        import tomllib
-    else:  # pragma: no cover - Python 3.10
-        import tomli as tomllib
-    from k8slb.core import toml_text
+    from k8slb.core import toml_text  # imported here: most runs read no TOML
 
     try:
         text = path.read_text("utf-8")
@@ -185,12 +180,14 @@ def _read_toml(path: Path) -> dict[str, Any]:
                 f"{path}: not read: a line holds more than {toml_text.MAX_LINE_DOTS} dots "
                 "(a dotted key of that many parts)"
             )
-        data: dict[str, Any] = tomllib.loads(text)
+        data: dict[str, Any] = toml_text.parse(text)
         return data
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: cannot read: {error}") from None
-    except tomllib.TOMLDecodeError as error:
+    except toml_text.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:  # arrays nested past the stack
+        raise ConfigError(f"{path}: not read: its values nest too deep") from None
 
 
 def _read(path: Path) -> tuple[Any, YMap | None]:

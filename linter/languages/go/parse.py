@@ -3263,19 +3263,13 @@ class _Collector:
         function hands it to its callers."""
         if scope.parent is None:
             return True
-        function = scope.name
         body = _enclosing_body(call)
-        if (
-            name
-            and not self._once(function or "")
-            and not self._action_body(body)
-            and body is not None
-            and name in self._deferred_closes(body)
-        ):
+        once = self._once(scope.name or "") or self._action_body(body)  # runs once a process
+        if name and not once and body is not None and name in self._deferred_closes(body):
             return False
         if name and body is not None and self._closers().closed_per_call(body, name):
             return False  # a closer returned beside it, which each caller runs
-        if self._once(function or "") or (name and "." in name) or self._action_body(body):
+        if once or (name and "." in name):
             return True
         if name and body is not None and self._kept_in_package(body, name, scope):
             return True

@@ -78,6 +78,9 @@ class HttpServes:
         # followed once a depth, not once a path to it (the fan-out to the power of _DEPTH)
         self.handlers: dict[tuple[int, int, int], _Tie | None] = {}
         self.made: dict[tuple[int, int], str | None] = {}
+        # what each function of the file serves of its parameters, read once a function
+        # however many calls of it make servers (_made_elsewhere)
+        self.served: dict[int, tuple[str, tuple[int, ...]] | None] = {}
 
     def waits(self) -> list[Wait]:
         found: list[Wait] = []
@@ -150,7 +153,9 @@ class HttpServes:
         shape = self.c._called(value)
         local = self.c._local_callee(value)
         if local is not None:
-            made = served_parameters(self.c, local, self.wrappers)
+            if local.id not in self.served:
+                self.served[local.id] = served_parameters(self.c, local, self.wrappers)
+            made = self.served[local.id]
             at = made[1][0] if made is not None and made[0] == SERVER else len(shape.arguments)
             arg = _unparenthesized(shape.arguments[at]) if at < len(shape.arguments) else None
             server = self.server_at(arg, home, 0) if arg and arg.type == "identifier" else None

@@ -572,6 +572,7 @@ class _Collector(Values):
         }
         # a function's grace default, read once: its many stops would each walk it again
         graces: dict[tuple[int, str], tuple[Any, tuple[str, str, bool] | None]] = {}
+        afters: dict[tuple[int, str], str | None] = {}  # the same: its callers, read once
         for call, receiver, keyboard, scope, parents in stops:
             grace = self._argument(call.args, call.keywords, 0, "grace")
             value = self.value(grace, scope) if grace is not None else UNKNOWN
@@ -582,7 +583,7 @@ class _Collector(Values):
                 if key not in graces:
                     graces[key] = self._grace_default(grace.id, function, own_stops)
                 value, defaulted = graces[key]
-            after = self._after_wait(receiver, parents, referred)
+            after = self._after_wait(receiver, parents, referred, afters)
             stop = Stop(self.loc(call), receiver, value, keyboard, after_wait=after)
             self.facts.stops.append(replace(stop, defaulted=defaulted))
         for expression, scope in self.url_expressions:
@@ -645,18 +646,37 @@ class _Collector(Values):
         return default, (function.name, name, bare)
 
     def _after_wait(
-        self, receiver: str, parents: tuple[ast.AST, ...], referred: dict[str, int]
+        self,
+        receiver: str,
+        parents: tuple[ast.AST, ...],
+        referred: dict[str, int],
+        afters: dict[tuple[int, str], str | None],
     ) -> str | None:
         """Where a server's stop runs only once its `wait_for_termination()` has returned
         (code/facts.py's `Stop.after_wait`): "" when it follows the wait in its block; the
         name of its function when each mention of that name in the module is a call, a
         statement of its own that follows the wait in its block (`run()`: start, wait,
-        `self.stop()`); None otherwise (a handler, a name handed on, no caller here)."""
+        `self.stop()`); None otherwise (a handler, a name handed on, no caller here).
+        The callers' answer is the same for every stop of one receiver in one function,
+        so `afters` keeps it: a function named `stop` has its stops among its callers."""
         if comes_after(parents, receiver, "wait_for_termination", self.places):
             return ""
         function = function_of(parents)
         if function is None:
             return None
+        key = (id(function), receiver)
+        if key not in afters:
+            afters[key] = self._callers_after_wait(function, receiver, referred)
+        return afters[key]
+
+    def _callers_after_wait(
+        self,
+        function: ast.FunctionDef | ast.AsyncFunctionDef,
+        receiver: str,
+        referred: dict[str, int],
+    ) -> str | None:
+        """The name of `function` when each of its callers here calls it alone, after the
+        wait of `receiver` in the caller's block (_after_wait); else None."""
         name = function.name
         callers = self.calls_to.get(name, [])
         if referred.get(name, 0) != len(callers):
