@@ -105,7 +105,10 @@ class GrpcServerNoMaxAge(Rule):
     quotes and layout) or passes them as the argument. nice-grpc's `createServer(options)`
     gives its options to grpc-js's Server: the same, and so does Mali's `app.start(address,
     credentials, options)`, which makes the Server it starts (no fix: its options come
-    after the credentials). A NestJS gRPC microservice
+    after the credentials); the app may be one another module makes and exports (`export
+    default app`, `module.exports = {app}`) or a function of it returns (`const server =
+    build()`), judged at the `start(...)` of the module that imports and starts it. A
+    NestJS gRPC microservice
     (`NestFactory.createMicroservice` or `app.connectMicroservice` with `Transport.GRPC`) is
     such a server, made with its transport's `options.channelOptions` (the only options
     NestJS gives it): no `channelOptions` is a server with none, and the fix adds both to a
