@@ -206,6 +206,10 @@ def test_what_another_module_exports_that_is_no_mali_app_makes_no_server(
     found = lint_files(tmp_path, files, ["KLB201", "KLB403"]).findings
     assert found == []
     # an app not exported at the top level (made in a function that starts nothing)
-    inner = "import Mali from 'mali'\nfunction make() { const app = new Mali(); }\nexport default make\n"
+    inner = (
+        "import Mali from 'mali'\n"
+        "function make() { const app = new Mali(); }\n"
+        "export default make\n"
+    )
     again = lint_files(tmp_path / "inner", _ledger(STARTER, inner), ["KLB201"])
     assert again.findings == []
