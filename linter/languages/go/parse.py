@@ -975,6 +975,9 @@ class _Collector:
     server_locals: dict[str, list[tuple[tuple[int, int] | None, Server]]]
     # the first receives of the channels only SIGINT is delivered to (_first_receives)
     first_receives: dict[int, tuple[int | None, int | None]] | None = None
+    # the `Handle` (`HandleFunc`) calls on each name, by member, then name (made when a mux
+    # is first followed: parse_http_serve's routes)
+    routes: dict[str, dict[str, list[tuple[_Scope, _Called]]]] | None = None
     root: Node  # the file's syntax tree (bind)
     assigned: set[str]  # the fields written other than by a literal (bind)
 

@@ -82,7 +82,6 @@ class HttpServes:
         # followed once a depth, not once a path to it (the fan-out to the power of _DEPTH)
         self.handlers: dict[tuple[int, int, int], _Tie | None] = {}
         self.made: dict[tuple[int, int], str | None] = {}
-        self.routes: dict[str, dict[str, list[tuple[Any, Any]]]] = {}  # by member: _routes
 
     def waits(self) -> list[Wait]:
         found: list[Wait] = []
@@ -268,13 +267,16 @@ class HttpServes:
         """The file's `Handle` (or `HandleFunc`) calls on a name, by that name: a mux's
         routes, each mux's read up to MAX_CHOICES however many other muxes route before
         it (a server's `mux.Handle("/", api)` after a dozen `api.Handle(...)`)."""
-        if member not in self.routes:
+        if self.c.routes is None:  # the file's, made once (served_parameters asks too)
+            self.c.routes = {}
+        routes: dict[str, dict[str, list[tuple[Any, Any]]]] = self.c.routes
+        if member not in routes:
             found: dict[str, list[tuple[Any, Any]]] = {}
             for _, within, shape in self.c.calls_to.get(member, []):
                 if shape.operand_kind == "identifier":
                     found.setdefault(shape.receiver, []).append((within, shape))
-            self.routes[member] = found
-        return self.routes[member]
+            routes[member] = found
+        return routes[member]
 
     def _wrapped(self, call: Node, scope: Any, depth: int) -> _Tie | None:
         """A call that makes a handler of one it is given: net/http's or h2c's
