@@ -5,6 +5,7 @@ from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts, Server, Wait
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
+from k8slb.languages.go.parse_connect import CONNECT
 from k8slb.model.addresses import Listening
 from k8slb.model.entries import Entries, entries_of, signal_owner
 from k8slb.model.links import Link
@@ -248,6 +249,21 @@ class GrpcNoGracefulShutdown(Rule):
     server (`RegisterOnShutdown`), which sends its connections a GOAWAY; h2c.NewHandler
     hijacks the cleartext HTTP/2 connections it serves, so those get none and their
     calls are cut when the process exits.
+
+    connect-go's servers (connectrpc.com/connect, and github.com/bufbuild/connect-go
+    before it) are such servers: its handlers serve the gRPC protocol as plain
+    http.Handlers, so a mux the file registers one on is a gRPC server served through
+    net/http (named by that mux): a constructor protoc-gen-connect-go generates, `func
+    New<Service>Handler(...) (string, http.Handler)` of a package whose import path ends
+    in `connect` (`mux.Handle(greetv1connect.NewGreetServiceHandler(svc))`, or its two
+    results bound to names first and handed to `Handle`), or connect's own
+    `NewUnaryHandler` (and its stream kinds) given to `mux.Handle(path, ...)`. gRPC needs
+    HTTP/2, so only a file that serves it (h2c.NewHandler, `ListenAndServeTLS` or
+    `ServeTLS`, `http.Protocols`' `SetUnencryptedHTTP2`) makes one: over HTTP/1.1 alone
+    its handlers answer Connect and gRPC-Web, which no gRPC client calls. The mux may be
+    routed into another (`mux.Handle("/", api)`, each mux's routes read up to a budget),
+    and it is judged as above; the advice is the HTTP server's `Shutdown` (connect-go's
+    handlers have no stop of their own).
 
     In Java: a server built with grpc-java and waited on with `awaitTermination()` when
     the code registers no JVM shutdown hook (`Runtime.getRuntime().addShutdownHook(...)`,
@@ -548,18 +564,18 @@ class GrpcNoGracefulShutdown(Rule):
         for wait, server in waits:
             name = wait.server
             if wait.via_http:
+                connect = server.factory == CONNECT
+                stops = "" if connect else f", nor GracefulStop() or Stop() on {name}"
                 yield self.code_finding(
                     wait.loc,
                     (
-                        f"gRPC server {name!r} is served by {wait.how} and nothing stops it, "
-                        f"though SIGTERM is caught ({caught})",
-                        "it is served through net/http, as the HTTP server's handler "
-                        "(ServeHTTP); no Shutdown() or Close() is called on the HTTP server "
-                        f"where it is served, nor GracefulStop() or Stop() on {name}: it serves "
-                        "until the "
+                        f"gRPC server {_served_name(server)} is served by {wait.how} and "
+                        f"nothing stops it, though SIGTERM is caught ({caught})",
+                        f"{_served_how(server)}; no Shutdown() or Close() is called on the "
+                        f"HTTP server where it is served{stops}: it serves until the "
                         "process ends (at SIGKILL, when nothing else ends it), and the calls "
                         "in flight are cut",
-                        _http_advice(wait, name or "the server", grace, caught=True),
+                        _http_advice(wait, name or "the server", grace, True, not connect),
                     ),
                     related=[
                         Related(handler.path, handler.line, "the signal"),
@@ -616,11 +632,12 @@ class GrpcNoGracefulShutdown(Rule):
         return self.code_finding(
             wait.loc,
             (
-                f"gRPC server {name!r} is served by {wait.how} with no SIGTERM handler in {where}",
-                "it is served through net/http, as the HTTP server's handler (ServeHTTP)",
+                f"gRPC server {_served_name(server)} is served by {wait.how} with no SIGTERM "
+                f"handler in {where}",
+                _served_how(server),
                 dialect_of("go").no_sigterm_consequence(),
                 *also,
-                _http_advice(wait, name, grace, caught=False),
+                _http_advice(wait, name, grace, False, server.factory != CONNECT),
             ),
             related=[Related(server.loc.path, server.loc.line, "the server")],
             severity=severity,
@@ -716,7 +733,9 @@ class GrpcNoGracefulShutdown(Rule):
                     "as if there were no handler",
                     *made,
                     *started,
-                    dialect.exit_wait_advice(name, grace),
+                    _exit_wait_advice(server, grace)
+                    if server.factory == CONNECT
+                    else dialect.exit_wait_advice(name, grace),
                 ),
                 related=[
                     Related(exit.handler.path, exit.handler.line, "the signal"),
@@ -769,10 +788,36 @@ def _others_handle(handled: dict[str, bool], verb: str) -> str:
     )
 
 
-def _http_advice(wait: Wait, name: str, grace: int, caught: bool) -> str:
+def _exit_wait_advice(server: Server, grace: int) -> str:
+    """Where connect-go's handlers are cut by an exit: the HTTP server that serves them is
+    what drains them (they have no stop of their own)."""
+    return (
+        "call Shutdown(ctx) on the HTTP server that serves it, with a context.WithTimeout of "
+        f"{grace} s, in the code that exits, and exit only once Shutdown has returned"
+    )
+
+
+def _served_name(server: Server) -> str:
+    """A gRPC server served through net/http, as a finding names it: connect-go's by the
+    mux its handlers are registered on."""
+    name = repr(server.name or "the server")
+    return f"{name} (connect-go's handlers)" if server.factory == CONNECT else name
+
+
+def _served_how(server: Server) -> str:
+    if server.factory == CONNECT:
+        return (
+            "connect-go serves gRPC as an http.Handler: its connections are the HTTP "
+            "server's, and only the HTTP server can drain them"
+        )
+    return "it is served through net/http, as the HTTP server's handler (ServeHTTP)"
+
+
+def _http_advice(wait: Wait, name: str, grace: int, caught: bool, grpc_go: bool = True) -> str:
     """What to add for a gRPC server served through net/http: the HTTP server's Shutdown,
-    bounded, on SIGTERM; not the gRPC server's GracefulStop, which grpc-go does not
-    implement for the connections ServeHTTP serves (grpc-go#1384: it panicked)."""
+    bounded, on SIGTERM; not a grpc-go server's GracefulStop, which grpc-go does not
+    implement for the connections ServeHTTP serves (grpc-go#1384: it panicked);
+    connect-go's handlers have no stop of their own."""
     bare = wait.how.startswith("http.")  # `http.ListenAndServe(addr, h)`: no server to stop
     steps = [
         "serve it from an http.Server{Addr: ..., Handler: ...} instead, so that it can be "
@@ -789,8 +834,10 @@ def _http_advice(wait: Wait, name: str, grace: int, caught: bool) -> str:
         "waits for active ones, sending a GOAWAY on the HTTP/2 connections net/http serves "
         "itself (TLS, or http.Protocols' unencrypted HTTP/2); it neither closes nor waits "
         "for hijacked connections, which is what h2c.NewHandler makes of cleartext HTTP/2 "
-        f"ones: those are cut when the process exits. Not {name}.GracefulStop(): grpc-go "
-        "does not drain the connections ServeHTTP serves",
+        "ones: those are cut when the process exits",
+        f". Not {name}.GracefulStop(): grpc-go does not drain the connections ServeHTTP serves"
+        if grpc_go
+        else "",
     ]
     return "".join(steps)
 

@@ -5,6 +5,7 @@ from collections.abc import Iterator
 from k8slb.code.facts import IN_MEMORY, CodeFacts, Option, Server
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.core.record import record
+from k8slb.languages.go.parse_connect import CONNECT
 from k8slb.model.addresses import Listening
 from k8slb.model.addresses_spring import runs_profile
 from k8slb.model.dialers import Dialer, per_call_only
@@ -87,7 +88,11 @@ class GrpcServerNoMaxAge(Rule):
     *http.Server` returning `&http.Server{Handler: split(s, mux)}` whose `split` calls
     `s.ServeHTTP(w, r)` for `application/grpc`) is
     reported at `info`, with no fix: grpc-go ignores its keepalive options there, since the
-    connections belong to the HTTP server. An xDS server
+    connections belong to the HTTP server. A connect-go server (its handlers on a mux
+    served over HTTP/2, as KLB403 reads it) is not reported: connect-go has no
+    connection age to set (nor has x/net/http2's Server, whose IdleTimeout ends only idle
+    connections), so there is no option to add; its Service's pinning is KLB101's to say.
+    An xDS server
     (`xds.NewGRPCServer` of `google.golang.org/grpc/xds`) is not reported: its clients are
     xDS clients (proxyless), which get its pods from the control plane and balance each call.
     A go-kratos server (`grpc.NewServer(opts...)` of `kratos/v2/transport/grpc`, or v3)
@@ -105,7 +110,10 @@ class GrpcServerNoMaxAge(Rule):
     quotes and layout) or passes them as the argument. nice-grpc's `createServer(options)`
     gives its options to grpc-js's Server: the same, and so does Mali's `app.start(address,
     credentials, options)`, which makes the Server it starts (no fix: its options come
-    after the credentials). A NestJS gRPC microservice
+    after the credentials); the app may be one another module makes and exports (`export
+    default app`, `module.exports = {app}`) or a function of it returns (`const server =
+    build()`), judged at the `start(...)` of the module that imports and starts it. A
+    NestJS gRPC microservice
     (`NestFactory.createMicroservice` or `app.connectMicroservice` with `Transport.GRPC`) is
     such a server, made with its transport's `options.channelOptions` (the only options
     NestJS gives it): no `channelOptions` is a server with none, and the fix adds both to a
@@ -366,6 +374,8 @@ class GrpcServerNoMaxAge(Rule):
             for server in facts.servers:
                 if server.balanced_by is not None:
                     continue  # its clients balance each call (xDS): no connection to end
+                if server.factory == CONNECT:
+                    continue  # connect-go's: no connection age of its own (parse_connect.py)
                 if entries.only_imported(facts, server.loc.line):
                     continue  # made in a `__main__` block no container runs
                 age = server.options.get(MAX_AGE)

@@ -112,6 +112,7 @@ from k8slb.languages.go.parse_cli_flags import (
     read_value,
 )
 from k8slb.languages.go.parse_closers import Closers, literal_holders
+from k8slb.languages.go.parse_connect import connect_servers
 from k8slb.languages.go.parse_http_serve import HttpServes, served_parameters
 from k8slb.languages.go.parse_late_handlers import ServesBefore
 from k8slb.languages.go.parse_routes import collect_routes
@@ -974,6 +975,9 @@ class _Collector:
     server_locals: dict[str, list[tuple[tuple[int, int] | None, Server]]]
     # the first receives of the channels only SIGINT is delivered to (_first_receives)
     first_receives: dict[int, tuple[int | None, int | None]] | None = None
+    # the `Handle` (`HandleFunc`) calls on each name, by member, then name (made when a mux
+    # is first followed: parse_http_serve's routes)
+    routes: dict[str, dict[str, list[tuple[_Scope, _Called]]]] | None = None
     root: Node  # the file's syntax tree (bind)
     assigned: set[str]  # the fields written other than by a literal (bind)
 
@@ -1172,8 +1176,15 @@ class _Collector:
                     self._http_listen(value, literal, scope)
         if any(path.startswith(H2C_PACKAGES) for path in self.import_paths):
             self.facts.http_listens = []  # HTTP/2 in the clear: gRPC may ride it
+        # connect-go's handlers on a mux: a gRPC server, the mux, served as a handler is
+        connect: dict[str, list[_Scope]] = {}  # the scopes that declare each such mux
+        for name, (made, homes) in connect_servers(self).items():
+            if name not in servers:
+                servers[name] = made
+                self.facts.servers.append(made)
+                connect[name] = homes
         # gRPC servers an HTTP server serves (its handler): waited on through net/http
-        served = HttpServes(self, servers, HTTP_HANDLER_WRAPPERS).waits()
+        served = HttpServes(self, servers, HTTP_HANDLER_WRAPPERS, connect=connect).waits()
         self.facts.waits += served
         self.facts.deferred |= any(wait.pending for wait in served)  # read in imported.py
         self._export()

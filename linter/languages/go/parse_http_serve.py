@@ -63,6 +63,7 @@ class HttpServes:
         servers: dict[str, Server],
         wrappers: frozenset[str],
         parameters: tuple[Any, dict[str, int]] | None = None,
+        connect: dict[str, list[Any]] | None = None,
     ):
         # the file's reader (parse.py's _Collector): its calls, scopes and functions
         self.c = collector
@@ -71,6 +72,9 @@ class HttpServes:
         # a function's scope and its parameters' places, whose parameters stand for the
         # gRPC server (served_parameters): what its returns serve of them
         self.parameters = parameters
+        # the muxes connect-go's handlers are registered on (parse_connect.py), each with
+        # the scopes that declare it: a gRPC server, that variable
+        self.connect = connect or {}
         self.stopped: dict[tuple[int, str], bool | None] = {}  # by body and name: _stopped
         # what each handler expression and function resolves to, by node (and scope) and
         # depth: a handler that names another several times, level under level, or a
@@ -256,15 +260,28 @@ class HttpServes:
         if tie is not None:
             return tie
         for member in _ROUTING:
-            for _, within, shape in self.c.calls_to.get(member, [])[:MAX_CHOICES]:
-                if shape.operand_kind != "identifier" or shape.receiver != _text(node):
-                    continue
+            for within, shape in self._routes(member).get(_text(node), [])[:MAX_CHOICES]:
                 held = within.lookup(shape.receiver)
                 if held is not None and held[0] is home:
                     tie = self._routed(shape, within, depth)
                     if tie is not None:
                         return tie
         return None
+
+    def _routes(self, member: str) -> dict[str, list[tuple[Any, Any]]]:
+        """The file's `Handle` (or `HandleFunc`) calls on a name, by that name: a mux's
+        routes, each mux's read up to MAX_CHOICES however many other muxes route before
+        it (a server's `mux.Handle("/", api)` after a dozen `api.Handle(...)`)."""
+        if self.c.routes is None:  # the file's, made once (served_parameters asks too)
+            self.c.routes = {}
+        routes: dict[str, dict[str, list[tuple[Any, Any]]]] = self.c.routes
+        if member not in routes:
+            found: dict[str, list[tuple[Any, Any]]] = {}
+            for _, within, shape in self.c.calls_to.get(member, []):
+                if shape.operand_kind == "identifier":
+                    found.setdefault(shape.receiver, []).append((within, shape))
+            routes[member] = found
+        return routes[member]
 
     def _wrapped(self, call: Node, scope: Any, depth: int) -> _Tie | None:
         """A call that makes a handler of one it is given: net/http's or h2c's
@@ -332,7 +349,8 @@ class HttpServes:
     def server_at(self, node: Node, scope: Any, depth: int) -> str | None:
         """The gRPC server of the file a name holds: bound once, to `grpc.NewServer(...)`
         under that name, or to a call of a function of the file that returns a server it
-        makes (`grpcServer := as.newGRPCServer(ctx)`)."""
+        makes (`grpcServer := as.newGRPCServer(ctx)`), or the mux connect-go's handlers
+        are registered on (parse_connect.py)."""
         name = _text(node)
         found = scope.lookup(name)
         if self.parameters is not None and found is not None and not found[1]:
@@ -341,6 +359,9 @@ class HttpServes:
         if found is None or len(found[1]) != 1 or depth > _DEPTH:
             return None
         home, values = found
+        homes = self.connect.get(name)
+        if homes is not None:  # a mux of connect-go's handlers (parse_connect.py)
+            return name if any(home is h for h in homes) else None
         value = _unparenthesized(values[0])
         if value.type != "call_expression":
             return None

@@ -96,7 +96,11 @@ from k8slb.languages.javascript.parse_env_helpers import (
     top_level_functions,
 )
 from k8slb.languages.javascript.parse_nest import MICROSERVICES, config_value, read_nest
-from k8slb.languages.javascript.parse_reading import FUNCTIONS, enclosing_function
+from k8slb.languages.javascript.parse_reading import (
+    FUNCTIONS,
+    enclosing_function,
+    object_members,
+)
 from k8slb.languages.javascript.parse_routes import ROUTE_METHODS, collect_routes
 from k8slb.languages.javascript.parse_shutdown import HeldCalls, signal_exit, signal_pause
 from k8slb.reading.markers import comment_markers, comment_pattern
@@ -195,9 +199,11 @@ WATCHED = (
     b"'mali'",  # Mali's apps (MALI), as required or imported
     b'"mali"',
     b"connect-node",  # connect-node's transports (parse_connect.py)
-    # a server another module makes, started here (_servers_made_elsewhere)
+    # a server another module makes, started here (_servers_made_elsewhere), and a Mali
+    # app another module makes, started here (_imported_mali_apps)
     b".listen(",
     b".bindAsync(",
+    b".start(",
     b"SIGTERM",
     b"apollo-server",  # Apollo Server's own SIGTERM handler (APOLLO_SERVERS)
     b"@apollo/server",
@@ -995,6 +1001,8 @@ class _Module:
         self.functions: dict[str, Node] = {}  # functions and methods, by name
         self.aliases: dict[str, str] = {}  # `const server = this.server`: a server's names
         self.mali_apps: set[str] = set()  # names bound to `new Mali(...)` (_mali_servers)
+        self.mali_made: set[int] = set()  # the `new Mali(...)` nodes (_mali_exports)
+        self.namespaces: set[str] = set()  # names of `import * as x` (no default export)
         self.budget = Budget()  # the values this module's reading may still compute
         self.ends = Calls(())  # where it calls `x.close()`, `x.tryShutdown()` (read)
         self.substituted: set[int] = set()  # the nodes in a template's `${...}` (read)
@@ -1057,6 +1065,7 @@ class _Module:
                 self.aliases[_text(node.child_by_field_name("name"))] = value
         if self.mali_apps:
             self._mali_servers(servers)
+        self._imported_mali_apps(servers)
         if servers:
             self._wrapped_servers(servers)
             self._returned_servers(servers)
@@ -1100,6 +1109,8 @@ class _Module:
         read_connect(self)
         self._exports()
         self._server_factories(servers)
+        if self.mali_made:
+            self._mali_exports()
 
     def read_exports(self) -> None:
         """Only what the module exports (a module with nothing else k8slb reads)."""
@@ -1218,6 +1229,8 @@ class _Module:
                         self.imports[_text(name)] = module
                         if child.type == "import_clause":
                             self.defaults.add(_text(name))
+                        else:
+                            self.namespaces.add(_text(name))
             elif child.type == "import_specifier":
                 imported = child.child_by_field_name("name")
                 alias = child.child_by_field_name("alias") or imported
@@ -1781,6 +1794,7 @@ class _Module:
             server = Server(self.loc(node), "grpc.Server", options, name)
             servers[name or f"#{len(servers)}"] = server
         elif module == MALI and member in ("", "default", "Mali"):
+            self.mali_made.add(node.id)
             name = _bound_name(node)
             if name:  # its server is made where it starts (_mali_servers)
                 self.mali_apps.add(name)
@@ -1810,10 +1824,99 @@ class _Module:
                 continue
             if call.owner not in self.mali_apps or call.owner in servers:
                 continue  # a second start of the app: another server, judged as the first
-            given = call.given
-            at = 1 if given and "Credentials" in _text(given[0]) else 2
-            options = self.options(given[at]) if len(given) > at else NO_OPTIONS
+            options = self._mali_options(call)
             servers[call.owner] = Server(self.loc(call.node), MALI_START, options, call.owner)
+
+    def _mali_options(self, call: _Call) -> Options:
+        """The options a Mali app's `start(...)` gives `grpc.Server`: its third argument, or
+        its second after credentials given first; none given, none set (a fix cannot add
+        them: they follow the credentials)."""
+        given = call.given
+        at = 1 if given and "Credentials" in _text(given[0]) else 2
+        return self.options(given[at]) if len(given) > at else NO_OPTIONS
+
+    def _imported_mali_apps(self, servers: dict[str, Server]) -> None:
+        """`app.start(...)` of an app the module imports (`import app from './grpc.js'`,
+        `const {app} = require('./grpc')`): a Mali server, with the options start gives,
+        where that module exports a Mali app under that name (its `mali <name>` export,
+        resolved in imported.py: anything else it exports makes no server)."""
+        for call in self.calls:
+            owner = call.owner
+            if call.kind != "member_expression" or call.method != "start" or owner in servers:
+                continue
+            if owner in self.members:
+                module, member = self.members[owner]
+            elif owner in self.imports and owner not in self.namespaces:
+                module, member = self.imports[owner], "default"  # ESM's default, or CommonJS's
+            else:
+                continue
+            if module in (MALI, NICE_GRPC) or module in GRPC_PACKAGES:
+                continue
+            made_by = Imported(0, module, f"mali {member}", by_path=True)
+            options = self._mali_options(call)
+            servers[owner] = Server(
+                self.loc(call.node), MALI_START, options, owner, made_by=made_by
+            )
+            self.facts.deferred = True
+
+    def _mali_exports(self) -> None:
+        """The Mali apps the module makes at its top level and exports, each as `mali
+        <name>` (`mali default`) with Mali's start, for the modules that import and start
+        it (_imported_mali_apps): `export default app`, `export default new Mali(...)`,
+        `export const app = new Mali(...)`, `export {app as grpc}`, `module.exports = app`
+        (also `= {app}`), `exports.app = app`."""
+        apps = {  # the top level's names bound to `new Mali(...)`
+            _text(declarator.child_by_field_name("name"))
+            for declarator in self.of("variable_declarator")
+            if enclosing_function(declarator) is None
+            and (value := _unwrapped(declarator.child_by_field_name("value"))) is not None
+            and value.id in self.mali_made
+        }
+        exported: set[str] = set()
+        for statement in self.root.named_children:
+            if statement.type == "export_statement":
+                exported |= self._mali_exported(statement, apps)
+            elif statement.type == "expression_statement" and statement.named_children:
+                assignment = statement.named_children[0]
+                if assignment.type != "assignment_expression":
+                    continue
+                target = _text(assignment.child_by_field_name("left")).split(".")
+                value = _unwrapped(assignment.child_by_field_name("right"))
+                if value is None:
+                    continue
+                if target == ["module", "exports"] and _text(value) in apps:
+                    exported.add("default")
+                elif target == ["module", "exports"] and value.type == "object":
+                    for name, held in object_members(self, value).items():
+                        if _text(held) in apps:
+                            exported.add(name)
+                elif target[:-1] in (["module", "exports"], ["exports"]) and _text(value) in apps:
+                    exported.add(target[-1])
+        for name in exported:
+            self.facts.exports[f"mali {name}"] = MALI_START
+
+    def _mali_exported(self, statement: Node, apps: set[str]) -> set[str]:
+        """The names an `export` statement gives the module's Mali apps (`default` too)."""
+        found: set[str] = set()
+        declaration = statement.child_by_field_name("declaration")
+        if declaration is not None:
+            for declarator in declaration.named_children:
+                name = _text(declarator.child_by_field_name("name"))
+                found |= {name} & apps
+        elif any(child.type == "default" for child in statement.children):
+            value = _unwrapped(statement.child_by_field_name("value"))
+            if value is not None and (_text(value) in apps or value.id in self.mali_made):
+                found.add("default")
+        if statement.child_by_field_name("source") is not None:
+            return found  # `export {app} from './grpc'`: another module's
+        for clause in statement.named_children:
+            if clause.type != "export_clause":
+                continue
+            for specifier in clause.named_children:
+                name = _text(specifier.child_by_field_name("name"))
+                if name in apps:
+                    found.add(_text(specifier.child_by_field_name("alias")) or name)
+        return found
 
     def _stops_on_signals(self, given: Node | None) -> bool:
         """Whether an ApolloServer made with these options installs its SIGTERM handler
@@ -2078,12 +2181,17 @@ class _Module:
     def _servers_made_elsewhere(self, servers: dict[str, Server]) -> None:
         """`const server = createServer({...})` (or awaited) of a function another module
         exports, when the module starts it (`server.listen(address)`: a nice-grpc server,
-        `server.bindAsync(...)`: a grpc-js one): a server if that function returns one
-        (facts.Server.made_by, resolved in imported.py)."""
+        `server.bindAsync(...)`: a grpc-js one, `app.start(address)`: a Mali app's, made
+        where start() makes it, with the options it gives): a server if that function
+        returns one (facts.Server.made_by, resolved in imported.py)."""
         started: dict[str, str] = {}  # a name started -> the factory its start implies
+        mali: dict[str, _Call] = {}  # a name's first `start(...)`: a Mali app's, if one
         for call in self.calls:
             if call.kind == "member_expression" and call.method in ("listen", "bindAsync"):
                 started[call.owner] = NICE_SERVER if call.method == "listen" else "grpc.Server"
+            elif call.kind == "member_expression" and call.method == "start":
+                started.setdefault(call.owner, MALI_START)
+                mali.setdefault(call.owner, call)
         if not started:
             return
         for node in self.of("variable_declarator"):
@@ -2100,16 +2208,29 @@ class _Module:
             if not module or module in GRPC_PACKAGES or module == NICE_GRPC:
                 continue
             made_by = Imported(0, module, f"server {member}", by_path=True)
-            servers[name] = Server(
-                self.loc(value), started[name], UNKNOWN_OPTIONS, name, made_by=made_by
-            )
+            if started[name] == MALI_START:  # made where start() makes it, with its options
+                start = mali[name]
+                server = Server(
+                    self.loc(start.node),
+                    MALI_START,
+                    self._mali_options(start),
+                    name,
+                    made_by=made_by,
+                )
+            else:
+                server = Server(
+                    self.loc(value), started[name], UNKNOWN_OPTIONS, name, made_by=made_by
+                )
+            servers[name] = server
             self.facts.deferred = True
 
     def _server_factories(self, servers: dict[str, Server]) -> None:
         """Each function of the module that returns a server it makes, exported as `server
         <function>` with the server's factory: for the modules that call it and start what
         it returns (`_servers_made_elsewhere`)."""
-        made = {name: s for name, s in servers.items() if s.made_by is None}
+        made = {name: s.factory for name, s in servers.items() if s.made_by is None}
+        # an app of Mali it makes, returned to be started: a server where it starts
+        made.update((name, MALI_START) for name in self.mali_apps if name not in made)
         if not made:
             return
         functions: dict[str, Node] = dict(self.functions)  # and `const f = () => ...`
@@ -2119,9 +2240,9 @@ class _Module:
                 functions[_text(named)] = held
         for name, function in functions.items():
             returned = _returned_name(function)
-            server = made.get(self.aliases.get(returned or "", returned or ""))
-            if server is not None:
-                self.facts.exports[f"server {name}"] = server.factory
+            factory = made.get(self.aliases.get(returned or "", returned or ""))
+            if factory is not None:
+                self.facts.exports[f"server {name}"] = factory
 
     def _called(self, call: _Call, servers: dict[str, Server]) -> None:
         node, owner, method = call.node, call.owner, call.method
