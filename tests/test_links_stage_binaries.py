@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from k8slb.reading.build_files import parse_dockerfile, stage_file_name
+from k8slb.reading.build_files import (
+    MAX_ENV_KEPT,
+    MAX_ENV_VALUE,
+    MAX_STAGE_FILES,
+    parse_dockerfile,
+    stage_file_name,
+)
 
 from tests.test_links import links, workload
 
@@ -238,3 +244,14 @@ def test_python_builds_that_disagree_choose_no_folder(tmp_path: Path) -> None:
     build = "docker build --build-arg SERVICE=billing -t registry.example/shop/orders .\n"
     rows = by_name(links(tmp_path, services(**{"compose.yaml": compose, "build.sh": build})))
     assert rows["orders"]["code"] is None
+
+
+def test_what_a_dockerfile_keeps_of_its_copies_and_env_is_bounded() -> None:
+    copies = "".join(f"COPY --from=build /go/bin/p{n} /p{n}\n" for n in range(1000))
+    env = "".join(f"ENV V{n}=x\n" for n in range(1000)) + f"ENV LONG={'x' * 10_000}\n"
+    dockerfile = parse_dockerfile(
+        "Dockerfile", f"FROM golang AS build\nFROM scratch\n{copies}{env}"
+    )
+    assert len(dockerfile.stage_files) == MAX_STAGE_FILES
+    assert len(dockerfile.env_values) == MAX_ENV_KEPT
+    assert all(len(value) <= MAX_ENV_VALUE for _, value in dockerfile.env_values)

@@ -435,7 +435,7 @@ class Dockerfile:
     stage_files: tuple[tuple[Copy, Said], ...] = ()
     # the values the last stage's ENV lines set (through the stage it is built FROM), as
     # written (`ENV COMMAND=${COMMAND}`: a build argument's value, put in at build);
-    # MAX_ENV names at most (_stage_env)
+    # MAX_ENV_KEPT names at most (_stage_env)
     env_values: tuple[tuple[str, str], ...] = ()
 
     def targeted(self, name: str) -> Dockerfile | None:
@@ -3759,10 +3759,17 @@ def _stage_files(path: str, text: str) -> tuple[tuple[Copy, Said], ...]:
     return tuple(found)
 
 
+# What of the last stage's ENV lines a Dockerfile keeps (Dockerfile.env_values): the
+# names, and the length of a value (a longer one is not kept); read for a variable
+# naming the program its command runs, a short word
+MAX_ENV_KEPT = 64
+MAX_ENV_VALUE = 256
+
+
 def _stage_env(text: str) -> tuple[tuple[str, str], ...]:
     """What the last stage's ENV lines set, as written (variables left in), after what the
-    stage it is built FROM set, when that is one of the file's; MAX_ENV names, each value
-    _MAX_VALUE characters at most."""
+    stage it is built FROM set, when that is one of the file's; MAX_ENV_KEPT names, each
+    value MAX_ENV_VALUE characters at most."""
     stages: dict[str, dict[str, str]] = {}
     env: dict[str, str] = {}
     name = ""
@@ -3774,7 +3781,7 @@ def _stage_env(text: str) -> tuple[tuple[str, str], ...]:
             env = dict(stages.get((base or "").lower(), {}))
         elif instruction == "ENV":
             for key, value in _env_pairs(arguments):
-                if len(value) <= _MAX_VALUE and (key in env or len(env) < MAX_ENV):
+                if len(value) <= MAX_ENV_VALUE and (key in env or len(env) < MAX_ENV_KEPT):
                     env[key] = value
     return tuple(env.items())
 
@@ -3791,7 +3798,7 @@ def env_filled(
     names = sorted(_variables_used(word))
     env = dict(dockerfile.env_values)
     values: dict[str, str | None] = {}
-    for name in names[:MAX_ENV]:
+    for name in names[:MAX_ENV_KEPT]:
         value = env.get(name)
         values[name] = with_args(dockerfile, value, given) if value is not None else None
     filled = shell_expanded(word, values)
