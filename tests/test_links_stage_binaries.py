@@ -255,3 +255,16 @@ def test_what_a_dockerfile_keeps_of_its_copies_and_env_is_bounded() -> None:
     assert len(dockerfile.stage_files) == MAX_STAGE_FILES
     assert len(dockerfile.env_values) == MAX_ENV_KEPT
     assert all(len(value) <= MAX_ENV_VALUE for _, value in dockerfile.env_values)
+
+
+def test_each_copy_keeps_its_own_line_of_the_dockerfile() -> None:
+    dockerfile = parse_dockerfile(
+        "build/Dockerfile",
+        "FROM alpine AS certs\nFROM golang AS build\nFROM scratch\n"
+        "COPY --from=certs /cert.pem /key.pem /\nCOPY --from=build /go/bin/api /api\n",
+    )
+    assert [(said.path, said.line) for _, said in dockerfile.stage_files] == [
+        ("build/Dockerfile", 4),
+        ("build/Dockerfile", 4),
+        ("build/Dockerfile", 5),
+    ]

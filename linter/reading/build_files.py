@@ -3754,8 +3754,8 @@ def _stage_files(path: str, text: str) -> tuple[tuple[Copy, Said], ...]:
             said = Said(path, line, f"COPY {arguments}"[:200])
             for source in sources[: MAX_STAGE_FILES - len(found)]:
                 placed = posixpath.join(dest, posixpath.basename(source.rstrip("/")))
-                path = posixpath.normpath(posixpath.join("/", source))
-                found.append((Copy(path, placed if into else dest), said))
+                taken = posixpath.normpath(posixpath.join("/", source))
+                found.append((Copy(taken, placed if into else dest), said))
     return tuple(found)
 
 
