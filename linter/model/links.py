@@ -187,12 +187,15 @@ from k8slb.reading.build_files import (
     ShellScript,
     arg_folder,
     context_paths,
+    env_filled,
     go_binary_name,
     image_repository,
     image_tag,
     is_import_path,
     literal_image,
     package_with_args,
+    stage_file_name,
+    stage_file_unknown,
     with_args,
 )
 from k8slb.reading.objects import K8sObject
@@ -629,7 +632,53 @@ def _command_run(
         dockerfile.entrypoint if dockerfile else None,
         dockerfile.cmd if dockerfile else None,
     )
+    if dockerfile is not None and set_by is None and not command and not args:
+        argv = _env_expanded(argv, container, chosen, dockerfile)
     return argv, set_by
+
+
+def _env_expanded(
+    argv: list[object], container: Container, chosen: Evidence, dockerfile: Dockerfile
+) -> list[object]:
+    """The image's command line with the program its shell runs (`ENTRYPOINT /app/$SERVICE`)
+    as that shell finds it when the container starts: the variables from the image's ENV
+    (env_filled; the build's arguments put in). As it is when the container's own `env` or
+    `envFrom` may set one of them (a value of the cluster's, not the build's)."""
+    script = shell_script_of(argv)
+    words = past_prefixes(script_words(script)) if script is not None else []  # (`envdir /env /x`)
+    if script is None or not words or "$" not in words[0] or container.body.get("envFrom"):
+        return argv
+    env = container.body.get("env")
+    own = (
+        {str(e.get("name")) for e in env if isinstance(e, dict)} if isinstance(env, list) else set()
+    )
+    if any(f"${name}" in words[0] or f"${{{name}}}" in words[0] for name in own):
+        return argv
+    filled = env_filled(dockerfile, words[0], chosen.args)
+    if filled is None:
+        return argv
+    return [*argv[:2], script.replace(words[0], filled[0], 1), *argv[3:]]
+
+
+def _settled_args(evidence: Sequence[Evidence]) -> Evidence:
+    """The strongest evidence with the build arguments its build gives that every other
+    build of the image as strong, of the same Dockerfile, gives alike: one that two
+    definitions give different values (a compose file's COMMAND=api, a script's
+    COMMAND=worker) is not known, as one no build gives."""
+    chosen = evidence[0]
+    if not chosen.args:
+        return chosen
+    given: dict[str, set[str]] = defaultdict(set)
+    for other in evidence:
+        if (other.strength, other.folder, other.dockerfile) == (
+            chosen.strength,
+            chosen.folder,
+            chosen.dockerfile,
+        ):
+            for name, value in other.args:
+                given[name].add(value)
+    args = tuple((name, value) for name, value in chosen.args if len(given[name]) == 1)
+    return chosen if args == chosen.args else replace(chosen, args=args)
 
 
 def _agreeing_within(overruled: list[Evidence], context: str, folder: str) -> list[Evidence]:
@@ -3354,7 +3403,7 @@ class _Finder:
         build's top, every Go program of a folder built, or nothing of the context copied."""
         return (
             self._multi_module_top(chosen, folder)
-            or self._go_pattern_unnamed(dockerfile, folder)
+            or self._go_pattern_unnamed(dockerfile, folder, chosen.args)
             or self._copies_no_code(dockerfile, folder)
             or self._copies_only_files(dockerfile, folder)
             or self._fetches_program(dockerfile, folder)
@@ -3655,10 +3704,15 @@ class _Finder:
         named = os.path.normpath(build.dockerfile)
         return dockerfile.path in (named, os.path.normpath(os.path.join(build.context, named)))
 
-    def _go_pattern_unnamed(self, dockerfile: Dockerfile | None, folder: str) -> str | None:
+    def _go_pattern_unnamed(
+        self, dockerfile: Dockerfile | None, folder: str, args: Sequence[tuple[str, str]] = ()
+    ) -> str | None:
         """Why an image that builds every program below a folder (`go install ./...`) and
-        runs none of them by a name the tree shows links no one program's code; None where
-        it builds no such pattern or the folder holds one `main` package at most."""
+        runs none of them by a name the tree shows links no one program's code (where it
+        copies what it runs from the builder's stage by a build argument's path, `COPY
+        --from=installer /go/bin/${COMMAND} /server`, the build's `args` not giving that
+        argument one value, saying so); None where it builds no such pattern or the folder
+        holds one `main` package at most."""
         if dockerfile is None:
             return None
         pattern = next((b for b in dockerfile.go_builds if b.package.endswith("/...")), None)
@@ -3666,11 +3720,14 @@ class _Finder:
         if pattern is None or len(mains) < 2:
             return None
         more = ", ..." if len(mains) > 3 else ""
-        return (
+        why = (
             f"{pattern.said.path}:{pattern.said.line}: `{pattern.said.text}` builds every "
             f"program below {folder} ({', '.join(mains[:3])}{more}), and the container runs "
             "none of them by a binary's name"
         )
+        program = _program_word(dockerfile.runs) or ""
+        unknown = stage_file_unknown(dockerfile, program, args) or _variable_run(dockerfile, args)
+        return f"{why}: {unknown}" if unknown else why
 
     def _built_by(self, chosen: Evidence, evidence: list[Evidence]) -> Dockerfile | None:
         """The Dockerfile the chosen evidence builds; for a build whose Dockerfile the tree
@@ -4198,7 +4255,7 @@ class _Finder:
                 evidence = [Evidence("command", said, program)]
         if not evidence:
             return None
-        return evidence, script, program
+        return [_settled_args(evidence), *evidence[1:]], script, program
 
     def _folder_chosen(
         self,
@@ -4479,6 +4536,8 @@ class _Finder:
         if ran.endswith(".sh") and len(argv) > 1 and ran not in map(_binary, builds):
             # an entry point script that runs its arguments (`exec "$@"`): the program next
             ran = posixpath.basename(str(argv[1]))
+        taken = self._stage_file_run(argv, ran, builds, dockerfile, folder, built_by)
+        ran = taken[0] if taken is not None else ran  # its name where a build made it
         copies = dockerfile.copies or dockerfile.stage_copies or dockerfile.copies_context
         if not builds and copies and ran:
             # an image that only ADDs a binary built on the host (a Tiltfile's
@@ -4517,10 +4576,44 @@ class _Finder:
             return None
         if by_package:
             ((package, build),) = by_package.items()
+            args = built_by.args if built_by is not None else ()
+            why = taken[1] if taken is not None else _env_named_run(dockerfile, ran, args)
+            if package in self.go.files and why is not None:
+                text = f"{build.said.text} (builds {ran}, the binary the container runs:"
+                build = replace(build, said=replace(build.said, text=f"{text} {why})"))
             if package in self.go.files:
                 return build, package
         unread = [b for b in builds if package_of(b) not in self.go.files]
         return self._binary_main(ran, dockerfile, folder, bool(unread))
+
+    def _stage_file_run(
+        self,
+        argv: Sequence[str],
+        ran: str,
+        builds: Sequence[GoBuild],
+        dockerfile: Dockerfile,
+        folder: str,
+        built_by: Evidence | None,
+    ) -> tuple[str, str] | None:
+        """The name the binary the container runs (`ran`, a word of `argv`) has in the
+        stage that built it, as the last stage copies it from there under another name,
+        or one a build argument gives (`COPY --from=installer /go/bin/${COMMAND} /server`,
+        with the build's COMMAND=kazoku: `kazoku`), when a `go build` of the image makes
+        a binary of that name (`go install ./cmd/...` makes one per `main` package below,
+        named for its folder); with words saying so. None otherwise."""
+        program = next((w for w in argv[:2] if posixpath.basename(w) == ran), "")
+        taken = stage_file_name(dockerfile, program, built_by.args if built_by else ())
+        if taken is None or taken[0] == ran:
+            return None
+        name = taken[0]
+        for build in builds:
+            if _binary(build) == name or (
+                build.package.endswith("/...")
+                and build.output is None
+                and self._built_package(build, name, folder, dockerfile) in self.go.files
+            ):
+                return taken
+        return None
 
     def _built_package(self, build: GoBuild, ran: str, folder: str, dockerfile: Dockerfile) -> str:
         """The folder of the tree of the package a `go build` makes the binary `ran` of: a
@@ -4908,6 +5001,43 @@ def _program_word(dockerfile: Dockerfile) -> str | None:
     words = past_prefixes([str(w) for w in (script_words(script) if script else argv)])
     ran = words[0] if words else ""
     return ran if ran and "$" not in ran else None
+
+
+def _env_named_run(dockerfile: Dockerfile, ran: str, args: Sequence[tuple[str, str]]) -> str | None:
+    """Words saying the image's shell finds the binary `ran` by a variable its ENV sets
+    (`ENTRYPOINT /app/$SERVICE`, `ENV SERVICE=${SERVICE}`, the build's SERVICE=orders:
+    _env_expanded); None when its command names it outright."""
+    runs = dockerfile.runs
+    script = shell_script_of(container_argv(None, None, runs.entrypoint, runs.cmd))
+    words = past_prefixes(script_words(script)) if script is not None else []
+    filled = env_filled(dockerfile, words[0], args) if words else None
+    said = runs.entrypoint_said if runs.entrypoint is not None else runs.cmd_said
+    if filled is None or said is None or posixpath.basename(filled[0]) != ran:
+        return None
+    return f"{said.path}:{said.line} `{said.text}` runs {filled[0]} ({filled[1]}, its ENV's)"
+
+
+def _variable_run(dockerfile: Dockerfile, args: Sequence[tuple[str, str]]) -> str | None:
+    """Words saying the image names its program by a variable nothing sets when it starts:
+    in the exec form (`CMD ["/go/bin/${COMMAND}"]`, run as written: no shell expands it,
+    Docker's reference says), or in a shell's script where the image's ENV does not set it
+    to a value known (env_filled: a build argument is no variable of the running
+    container); None when it names its program outright, or so known."""
+    runs = dockerfile.runs
+    argv = container_argv(None, None, runs.entrypoint, runs.cmd)
+    said = runs.entrypoint_said if runs.entrypoint is not None else runs.cmd_said
+    script = shell_script_of(argv)
+    words = (
+        past_prefixes(script_words(script)) if script is not None else [str(w) for w in argv[:1]]
+    )
+    if said is None or not words or "$" not in words[0]:
+        return None
+    where = f"{said.path}:{said.line} `{said.text}`"
+    if script is None:
+        return f"{where} is the exec form, which no shell expands: it runs {words[0]} as written"
+    if env_filled(dockerfile, words[0], args) is not None:
+        return None
+    return f"{where} names its program by a variable the image's ENV does not set to a known value"
 
 
 def _package_copied(dockerfile: Dockerfile) -> str | None:

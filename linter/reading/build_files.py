@@ -428,6 +428,15 @@ class Dockerfile:
     # MAX_TARGETS of them, the last ones, of a Dockerfile of MAX_STAGES_APART stages and
     # MAX_TEXT_APART characters at most
     targets: tuple[tuple[str, Dockerfile], ...] = ()
+    # what the last stage's `COPY --from=STAGE` lines take from an earlier stage of the
+    # file, each source its path in that stage with variables left in (`COPY
+    # --from=installer /go/bin/${COMMAND} /server`: /go/bin/${COMMAND} at /server), with
+    # the line; MAX_STAGE_FILES at most (_stage_files)
+    stage_files: tuple[tuple[Copy, Said], ...] = ()
+    # the values the last stage's ENV lines set (through the stage it is built FROM), as
+    # written (`ENV COMMAND=${COMMAND}`: a build argument's value, put in at build);
+    # MAX_ENV_KEPT names at most (_stage_env)
+    env_values: tuple[tuple[str, str], ...] = ()
 
     def targeted(self, name: str) -> Dockerfile | None:
         """The image a build with `--target NAME` makes (NAME: a stage's); None when no
@@ -3178,6 +3187,8 @@ def parse_dockerfile(path: str, text: str, *, stages: bool = True) -> Dockerfile
         fetched=_fetched(path, text),
         stage=froms[-1][1] if froms else "",
         targets=targets,
+        stage_files=_stage_files(path, text),
+        env_values=_stage_env(text),
     )
 
 
@@ -3711,6 +3722,91 @@ def _run_stage_first(read: Dockerfile, text: str) -> Dockerfile:
     return replace(read, arg_folders=tuple(first))
 
 
+# How many files the last stage's `COPY --from` lines take from earlier stages are kept
+# (Dockerfile.stage_files): a real Dockerfile's are a handful
+MAX_STAGE_FILES = 16
+
+
+def _stage_files(path: str, text: str) -> tuple[tuple[Copy, Said], ...]:
+    """What the last stage's `COPY --from=STAGE SOURCE... DEST` lines take from an earlier
+    stage of the file (its name, or its index: `--from=0`), each source as its path in
+    that stage, from its root, variables left in (a build argument's value is each
+    build's: links.py fills it in), and where it is put in the image; none from an image
+    (`--from=acme/base:1`) or a stage a variable names. MAX_STAGE_FILES at most."""
+    earlier: set[str] = set()  # the names and indexes of the stages before the one read
+    name, count = "", 0
+    found: list[tuple[Copy, Said]] = []
+    workdir = "/"
+    for line, instruction, arguments in _instructions(text):
+        if instruction == "FROM":
+            if count:  # the stage before ends: later ones may copy from it
+                earlier |= {name, str(count - 1)} - {""}
+            name, count = _stage_named(arguments)[1], count + 1
+            found, workdir = [], "/"
+        elif instruction == "WORKDIR":
+            workdir = _in_image(workdir, arguments.strip("\"'"))
+        elif instruction == "COPY" and "--from" in arguments:
+            stage, sources, dest = _copy_from_words(arguments)
+            if stage not in earlier:
+                continue
+            into = dest.endswith("/") or len(sources) > 1 or dest in (".", "./")
+            dest = _in_image(workdir, dest)
+            said = Said(path, line, f"COPY {arguments}"[:200])
+            for source in sources[: MAX_STAGE_FILES - len(found)]:
+                placed = posixpath.join(dest, posixpath.basename(source.rstrip("/")))
+                taken = posixpath.normpath(posixpath.join("/", source))
+                found.append((Copy(taken, placed if into else dest), said))
+    return tuple(found)
+
+
+# What of the last stage's ENV lines a Dockerfile keeps (Dockerfile.env_values): the
+# names, and the length of a value (a longer one is not kept); read for a variable
+# naming the program its command runs, a short word
+MAX_ENV_KEPT = 64
+MAX_ENV_VALUE = 256
+
+
+def _stage_env(text: str) -> tuple[tuple[str, str], ...]:
+    """What the last stage's ENV lines set, as written (variables left in), after what the
+    stage it is built FROM set, when that is one of the file's; MAX_ENV_KEPT names, each
+    value MAX_ENV_VALUE characters at most."""
+    stages: dict[str, dict[str, str]] = {}
+    env: dict[str, str] = {}
+    name = ""
+    for _, instruction, arguments in _instructions(text):
+        if instruction == "FROM":
+            if name:
+                stages[name] = env
+            base, name = _stage_named(arguments)
+            env = dict(stages.get((base or "").lower(), {}))
+        elif instruction == "ENV":
+            for key, value in _env_pairs(arguments):
+                if len(value) <= MAX_ENV_VALUE and (key in env or len(env) < MAX_ENV_KEPT):
+                    env[key] = value
+    return tuple(env.items())
+
+
+def env_filled(
+    dockerfile: Dockerfile, word: str, given: Iterable[tuple[str, str]]
+) -> tuple[str, str] | None:
+    """A word of the command the image runs through a shell (`ENTRYPOINT /app/$SERVICE`,
+    Docker's shell form) as that shell expands it when the container starts, from the
+    variables the image's ENV lines set (`ENV SERVICE=${SERVICE}`: a build argument's
+    value, `given` over the ARGs' defaults, put in at build), with the values (`SERVICE=
+    orders`). None when it names no variable, or one the ENV does not set (a build
+    argument alone is none of the running container's) or sets to a value not known."""
+    names = sorted(_variables_used(word))
+    env = dict(dockerfile.env_values)
+    values: dict[str, str | None] = {}
+    for name in names[:MAX_ENV_KEPT]:
+        value = env.get(name)
+        values[name] = with_args(dockerfile, value, given) if value is not None else None
+    filled = shell_expanded(word, values)
+    if not names or "$" in filled or not all(values.values()):
+        return None
+    return filled, ", ".join(f"{name}={values[name]}" for name in names)
+
+
 def _last_from(path: str, text: str) -> Said | None:
     """The FROM line that begins the last stage, the one whose image runs."""
     found = None
@@ -4042,6 +4138,76 @@ def with_args(dockerfile: Dockerfile, path: str, given: Iterable[tuple[str, str]
     values: dict[str, str | None] = {**dict(dockerfile.arg_defaults), **dict(given)}
     filled = _expanded(path, variables=values, make=False)
     return None if "$" in filled else filled
+
+
+def stage_file_name(
+    dockerfile: Dockerfile, program: str, given: Iterable[tuple[str, str]]
+) -> tuple[str, str] | None:
+    """The name the file a container runs (`/server`, from the WORKDIR when relative) has
+    in the earlier stage the last stage copies it from (`COPY --from=installer
+    /go/bin/${COMMAND} /server`: a `go install`'s binary, named for its package), the
+    build arguments `given` (over the ARGs' defaults) filled in (COMMAND=kazoku:
+    `kazoku`), with words saying so. None when no such copy puts it there (the last one
+    that does counts), or an argument's value is not known or is no file's name."""
+    taken = _stage_file(dockerfile, program, given)
+    if taken is None:
+        return None
+    source, filled, said = taken
+    name = posixpath.basename(filled or "")
+    if filled is None or not _FILE_NAME.fullmatch(name) or name in (".", ".."):
+        return None
+    values = dict((*dockerfile.arg_defaults, *given))
+    used = ", ".join(f"{n}={values[n]}" for n in sorted(_variables_used(source)) if n in values)
+    text = f"{said.path}:{said.line} `{said.text}` takes {program} from {filled}"
+    return name, f"{text} ({used})" if used else text
+
+
+def stage_file_unknown(
+    dockerfile: Dockerfile, program: str, given: Iterable[tuple[str, str]]
+) -> str | None:
+    """Words saying the file a container runs is copied from an earlier stage by a path a
+    build argument names whose value `given` (over the ARGs' defaults) leaves unknown;
+    None when it is not so copied, or every value is known."""
+    taken = _stage_file(dockerfile, program, given)
+    if taken is None or taken[1] is not None:
+        return None
+    source, _, said = taken
+    values = {**dict(dockerfile.arg_defaults), **dict(given)}
+    unknown = ", ".join(sorted(n for n in _variables_used(source) if n not in values))
+    return f"{said.path}:{said.line} `{said.text}` takes {program} from {source}" + (
+        f", and no build of the image gives {unknown} one value" if unknown else ""
+    )
+
+
+def _stage_file(
+    dockerfile: Dockerfile, program: str, given: Iterable[tuple[str, str]]
+) -> tuple[str, str | None, Said] | None:
+    """The path in an earlier stage the last COPY `--from` it that puts the file the
+    container runs there takes it from (variables left in), that path with the build
+    arguments filled in (None when a value is not known), and the COPY's line."""
+    if not program or "$" in program:
+        return None
+    given = tuple(given)
+    in_image = posixpath.normpath(posixpath.join(dockerfile.workdir, program))
+    for copy, said in reversed(dockerfile.stage_files):
+        dest = with_args(dockerfile, copy.dest, given)  # (`/usr/local/bin/${COMMAND}`)
+        source = next(iter(_copied_from(copy.source, dest, in_image)), None) if dest else None
+        if source is not None:
+            return source, with_args(dockerfile, source, given), said
+    return None
+
+
+# a file's name a build argument may give (`COMMAND=kazoku`)
+_FILE_NAME = regex.compile(r"[\w.+-]+")
+
+
+def _copied_from(source: str, dest: str, in_image: str) -> Iterator[str]:
+    """The paths a COPY of `source` to `dest` may have put at `in_image`: the source is a
+    file (it lands at dest) or a folder (its content lands in dest)."""
+    if in_image == dest:
+        yield source
+    if in_image.startswith(dest.rstrip("/") + "/"):
+        yield posixpath.join(source, in_image[len(dest.rstrip("/")) + 1 :])
 
 
 def package_with_args(
