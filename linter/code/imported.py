@@ -482,6 +482,9 @@ class _Resolver:
         files = [f for n in named for f in n or ()]
         given = self.settings_files.value(path, files, key) if files else None
         if given is None:
+            if files and self.settings_files.absent(path, files):
+                # no such file to read: viper gives the key what `SetDefault` gives it
+                return replace(variable, default=_viper_default(said, key))
             return variable
         place = given.path if given.line is None else f"{given.path}:{given.line}"
         return replace(variable, default=given.value, default_from=f"{key} in {place}")
@@ -1015,6 +1018,13 @@ def _member(value: Any, member: str) -> Any:
     return value
 
 
+def _viper_default(said: list[dict[str, Any]], key: str) -> Any:
+    """What the `SetDefault` calls of a program's files give a key: None where none does,
+    UNKNOWN where they differ."""
+    defaults = {s["defaults"][key.lower()] for s in said if key.lower() in s.get("defaults", {})}
+    return None if not defaults else defaults.pop() if len(defaults) == 1 else UNKNOWN
+
+
 def _viper_variable(said: list[dict[str, Any]] | None, key: str) -> Any:
     """The variable viper reads a key from, as a program's files say (each file's
     `viper environment` export): with `AutomaticEnv`, the key's own (after the prefix,
@@ -1045,8 +1055,7 @@ def _viper_variable(said: list[dict[str, Any]] | None, key: str) -> Any:
         names |= {own if n is None else spelt(n) if n else "" for n in bound}
     if len(names) != 1 or "" in names:
         return UNKNOWN
-    defaults = {s["defaults"][lower] for s in said if lower in s.get("defaults", {})}
-    default: Any = None if not defaults else defaults.pop() if len(defaults) == 1 else UNKNOWN
+    default = _viper_default(said, key)
     if any(s.get("read") for s in said):
         default = UNKNOWN  # a settings file may set it, where the environment does not
     return EnvRef(names.pop(), default)
