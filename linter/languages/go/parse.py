@@ -1044,8 +1044,7 @@ class _Collector:
         self.kept: dict[tuple[int, str | None], bool] = {}
         self.callers: dict[tuple[str, bool], list[tuple[Node, _Scope]]] = {}
         self.functions: dict[str, Node] = {}  # the file's function declarations, by name
-        self.env_helpers: dict[str, bool] = {}  # by function name: _env_helper's answer
-        self.number_parsers: dict[str, bool] = {}  # by function name: _number_parser's
+        self.env_helpers: dict[str, bool] = {}  # _env_helper's, and "number <f>" _number_parser's
         self.making: set[str] = set()  # the functions _made_by is reading (no cycle)
         self.read_only: dict[str, bool] = {}  # by method name: _reads_only's answer
         self.reads_env = b"os.Getenv" in data or b"os.LookupEnv" in data  # env helpers, maybe
@@ -2853,10 +2852,11 @@ class _Collector:
         strconv.Atoi(s)`): every return's first value is that number. A number read from the
         environment then prints as it was given, as through strconv.Atoi. Read once a
         function."""
-        known = self.number_parsers.get(name)
+        key = f"number {name}"  # a name's own key is _env_helper's
+        known = self.env_helpers.get(key)
         if known is not None:
             return known
-        self.number_parsers[name] = False
+        self.env_helpers[key] = False
         function = self.functions.get(name)
         parameters = function.child_by_field_name("parameters") if function else None
         body = function.child_by_field_name("body") if function else None
@@ -2889,8 +2889,8 @@ class _Collector:
                 return False
             if not (first.id in atoi or (first.type == "identifier" and _text(first) in parsed)):
                 return False
-        self.number_parsers[name] = bool(returns)
-        return self.number_parsers[name]
+        self.env_helpers[key] = bool(returns)
+        return self.env_helpers[key]
 
     def _flag(self, call: Node) -> tuple[int, int] | None:
         """Where a string or integer flag's definition has the flag's name and its default:
