@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from k8slb.code import settings_files
 from k8slb.code.facts import ViperKey
 from k8slb.core.findings import Finding
 from k8slb.languages.go.parse import analyse_go
@@ -212,3 +214,19 @@ def test_the_copy_s_port_is_dialled(tmp_path: Path) -> None:
     files = tree(**{"shop/shop-config.yaml": "ledger_port: 7000\n"})
     (finding,) = check(tmp_path, files)
     assert "'ledger:7000'" in finding.text
+
+
+def test_a_copy_anywhere_in_the_repository_may_be_the_image_s(tmp_path: Path) -> None:
+    # outside the go.mod's folder, but in the repository a build context may copy from
+    (tmp_path / ".git").mkdir()
+    files = tree(**{"configs/shop-config.yaml": "log_level: debug\n"})
+    assert check(tmp_path, files) == []
+    (tmp_path / "configs/shop-config.yaml").unlink()
+    assert len(check(tmp_path, tree())) == 1
+
+
+def test_a_repository_past_the_listing_budget_is_not_said_to_hold_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(settings_files, "MAX_LISTED", 3)
+    assert check(tmp_path, tree()) == []
