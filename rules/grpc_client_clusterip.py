@@ -183,7 +183,11 @@ class GrpcClientClusterIp(Rule):
     case (pydantic-settings reads the environment case-insensitively unless the class sets
     `case_sensitive=True`: the chart's `nidx_api_address: nidx:10000` sets the field
     `nidx_api_address`), including the fields a settings class derives from another
-    settings class of its module. A channel held
+    settings class of its module. An absolute import is also looked up from each folder
+    above the module that holds a script (a module with an `if __name__ == "__main__":`
+    block): `python src/main.py` puts `src` first on sys.path, so `from settings import
+    settings` in `src/grpc_clients/auth.py` reads `src/settings.py` though an
+    `src/__init__.py` makes `src` a package. A channel held
     in a local of a method that stores it, or a stub made on it, in an attribute
     (`self.stub = Stub(channel)`) lives as long as the object; one stored in an item of a
     map an object or the module holds (`self._channels[name] = ...`, `_CHANNELS[name] =
@@ -260,7 +264,12 @@ class GrpcClientClusterIp(Rule):
     where no container sets the variable `AutomaticEnv` reads for it (`SetEnvPrefix`,
     `SetEnvKeyReplacer`): a variable of another spelling the manifest sets
     (`APP_DATAHUBADDRESS` for `APP_DATAHUB_ADDRESS`) is not read, and the file's value
-    stands; the message names the file and the variable that would override it.
+    stands; the message names the file and the variable that would override it. Where
+    the repository holds no file of the name those calls give (none below its top or its
+    go.mod's folder), viper's `ReadInConfig` finds none in the image built from it and the
+    key keeps `SetDefault`'s value (a file a ConfigMap mounts there is not read for such a
+    key). A key read as a string is followed through `strconv.Atoi` and through a function
+    of the file that only parses its parameter so (`convertPort(viper.GetString(key))`).
 
     In JavaScript (`@grpc/grpc-js`): `new Client(target, grpc.credentials.create...())`
     (the credentials also held in a variable), and nice-grpc's `createChannel(address)`

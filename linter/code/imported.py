@@ -74,6 +74,7 @@ from k8slb.languages import LANGUAGES
 
 _PENDING = object()  # not resolved yet
 _DJANGO_SETTINGS = "django.conf.settings"  # `from django.conf import settings`: a proxy
+MAX_SCRIPT_DEPTH = 64  # the folders above a module searched for a script's (script_roots)
 
 
 class _Resolver:
@@ -90,6 +91,7 @@ class _Resolver:
         self.django: dict[tuple[str, str], CodeFacts | None] = {}  # django_settings, by project
         # top-level Python packages by name -> the folders that hold one (distribution_roots)
         self._top_packages: dict[str, set[str]] | None = None
+        self._scripts: set[str] | None = None  # the folders of Python scripts (script_roots)
         self._go: GoPackages | None = None
         self._schemes: dict[str, str | None] = {}  # a Go package's folder -> go_scheme
         self._go_files: dict[str, list[CodeFacts]] | None = None  # by folder
@@ -480,6 +482,9 @@ class _Resolver:
         files = [f for n in named for f in n or ()]
         given = self.settings_files.value(path, files, key) if files else None
         if given is None:
+            if files and self.settings_files.absent(path, files):
+                # no such file to read: viper gives the key what `SetDefault` gives it
+                return replace(variable, default=_viper_default(said, key))
             return variable
         place = given.path if given.line is None else f"{given.path}:{given.line}"
         return replace(variable, default=given.value, default_from=f"{key} in {place}")
@@ -523,6 +528,7 @@ class _Resolver:
                 head = origin.module.split(".", 1)[0]
                 roots += package_roots(head, package)
                 roots += self.distribution_roots(importer, head)
+                roots += self.script_roots(importer, package)
             paths = module_files(origin.level, origin.module, package, roots)
         for path in paths:
             found = self.by_path.get(path)
@@ -547,6 +553,31 @@ class _Resolver:
                 self._top_packages.setdefault(os.path.basename(folder), set()).add(parent or ".")
         roots = self._top_packages.get(head, set())
         return list(roots) if len(roots) == 1 and importer.language == "python" else []
+
+    def script_roots(self, importer: CodeFacts, package: str) -> list[str]:
+        """The folders above a Python module (its own among them), nearest first, that hold
+        a script (a module with an `if __name__ == "__main__":` block, not a test's):
+        `python src/main.py` puts `src` first on sys.path, so `from settings import
+        settings` in `src/clients/auth.py` loads `src/settings.py`, though an
+        `src/__init__.py` makes the project the folder above `src`."""
+        if importer.language != "python":
+            return []
+        if self._scripts is None:
+            self._scripts = {
+                os.path.dirname(path) or "."
+                for path, module in self.by_path.items()
+                if module.main_blocks and not module.is_test and module.language == "python"
+            }
+        found = []
+        folder = package or "."
+        for _ in range(MAX_SCRIPT_DEPTH):
+            if folder in self._scripts:
+                found.append(folder)
+            parent = os.path.dirname(folder) or "."
+            if parent == folder:
+                break
+            folder = parent
+        return found
 
     def django_settings(self, importer: CodeFacts) -> CodeFacts | None:
         """The settings module `django.conf.settings` reads, seen from a Python module:
@@ -987,6 +1018,13 @@ def _member(value: Any, member: str) -> Any:
     return value
 
 
+def _viper_default(said: list[dict[str, Any]], key: str) -> Any:
+    """What the `SetDefault` calls of a program's files give a key: None where none does,
+    UNKNOWN where they differ."""
+    defaults = {s["defaults"][key.lower()] for s in said if key.lower() in s.get("defaults", {})}
+    return None if not defaults else defaults.pop() if len(defaults) == 1 else UNKNOWN
+
+
 def _viper_variable(said: list[dict[str, Any]] | None, key: str) -> Any:
     """The variable viper reads a key from, as a program's files say (each file's
     `viper environment` export): with `AutomaticEnv`, the key's own (after the prefix,
@@ -1017,8 +1055,7 @@ def _viper_variable(said: list[dict[str, Any]] | None, key: str) -> Any:
         names |= {own if n is None else spelt(n) if n else "" for n in bound}
     if len(names) != 1 or "" in names:
         return UNKNOWN
-    defaults = {s["defaults"][lower] for s in said if lower in s.get("defaults", {})}
-    default: Any = None if not defaults else defaults.pop() if len(defaults) == 1 else UNKNOWN
+    default = _viper_default(said, key)
     if any(s.get("read") for s in said):
         default = UNKNOWN  # a settings file may set it, where the environment does not
     return EnvRef(names.pop(), default)

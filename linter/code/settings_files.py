@@ -25,6 +25,7 @@ from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH
 from k8slb.core import toml_text
 from k8slb.core.record import record
 from k8slb.languages.java.parse_spring import read_settings
+from k8slb.reading.repository import repository_of
 
 MAX_SETTINGS_BYTES = 256 * 1024
 MAX_LISTED = 20_000  # files and folders listed below one go.mod
@@ -68,6 +69,23 @@ class SettingsFiles:
         given = [self._key(p, key) for p in near]
         values = {g.value if g else None for g in given}
         return given[0] if len(values) == 1 and None not in values else None
+
+    def absent(self, code_path: str, files: list[str]) -> bool:
+        """Whether the repository holds no file of a name the program's viper calls give
+        (`files`), anywhere below its top (or its go.mod's folder, when that is above): an
+        image built from it holds none, `ReadInConfig` finds none, and each key keeps the
+        value `SetDefault` gives it. False where one is found, where a name has an
+        extension k8slb does not read, or past MAX_LISTED entries."""
+        names = [_names(os.path.basename(path)) for path in files]
+        if not names or any(not n for n in names):
+            return False
+        folder = os.path.dirname(os.path.normpath(code_path)) or "."
+        # both are at or above the code's folder: the outer one is the shorter
+        tops = [os.path.abspath(repository_of(folder))]
+        root = _module_root(folder)
+        tops += [os.path.abspath(root)] if root is not None else []
+        listed = self._listing(min(tops, key=len))
+        return listed is not None and not any(name in listed for n in names for name in n)
 
     def _nearest(self, folder: str, wanted: tuple[str, ...]) -> list[str] | None:
         """The copies of the files named `wanted` at the first level above `folder` that

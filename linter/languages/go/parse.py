@@ -1048,7 +1048,7 @@ class _Collector:
         self.kept: dict[tuple[int, str | None], bool] = {}
         self.callers: dict[tuple[str, bool], list[tuple[Node, _Scope]]] = {}
         self.functions: dict[str, Node] = {}  # the file's function declarations, by name
-        self.env_helpers: dict[str, bool] = {}  # by function name: _env_helper's answer
+        self.env_helpers: dict[str, bool] = {}  # _env_helper's, and "number <f>" _number_parser's
         self.making: set[str] = set()  # the functions _made_by is reading (no cycle)
         self.read_only: dict[str, bool] = {}  # by method name: _reads_only's answer
         self.reads_env = b"os.Getenv" in data or b"os.LookupEnv" in data  # env helpers, maybe
@@ -2698,8 +2698,15 @@ class _Collector:
         ):
             self.facts.deferred = True  # the program's other packages say what it reads
             return ViperKey(values[0])
-        if name == "strconv.Atoi" and len(values) == 1 and isinstance(values[0], EnvRef):
+        if name == "strconv.Atoi" and len(values) == 1 and isinstance(values[0], EnvRef | ViperKey):
             return values[0]  # a number read from the environment prints as it was given
+        if (
+            shape.kind == "identifier"
+            and len(values) == 1
+            and isinstance(values[0], EnvRef | ViperKey)
+            and self._number_parser(shape.name)
+        ):
+            return values[0]  # `convertPort(viper.GetString("PORT"))`: strconv.Atoi's, kept
         if name == "strconv.Itoa" and values and isinstance(values[0], int | FlagRef | ViperKey):
             return str(values[0]) if isinstance(values[0], int) else values[0]
         if name == "time.Duration" and values and _number(values[0]):
@@ -2848,6 +2855,53 @@ class _Collector:
                 return False
         self.env_helpers[name] = all(given.values())
         return self.env_helpers[name]
+
+    def _number_parser(self, name: str) -> bool:
+        """Whether the file's function `name` of one parameter returns what
+        `strconv.Atoi` makes of it (`func convertPort(s string) int { port, err :=
+        strconv.Atoi(s); if err != nil { log.Fatal(err) }; return port }`, or `return
+        strconv.Atoi(s)`): every return's first value is that number. A number read from the
+        environment then prints as it was given, as through strconv.Atoi. Read once a
+        function."""
+        key = f"number {name}"  # a name's own key is _env_helper's
+        known = self.env_helpers.get(key)
+        if known is not None:
+            return known
+        self.env_helpers[key] = False
+        function = self.functions.get(name)
+        parameters = function.child_by_field_name("parameters") if function else None
+        body = function.child_by_field_name("body") if function else None
+        places = _parameter_places(parameters) if parameters is not None else {}
+        if body is None or len(places) != 1 or set(places.values()) != {0}:
+            return False
+        (parameter,) = places
+        found = captured(parser(), body, "(call_expression) @c (return_statement) @r")
+        parsed: set[str] = set()  # the names bound to `strconv.Atoi(parameter)`'s number
+        atoi: set[int] = set()  # the calls `strconv.Atoi(parameter)`, by node id
+        for call in found.get("c", []):
+            shape = self._called(call)
+            if self._qualified_call(shape) != "strconv.Atoi":
+                continue
+            if [_text(a) for a in shape.arguments] != [parameter]:
+                continue
+            atoi.add(call.id)
+            holder = call.parent.parent if call.parent is not None else None
+            if holder is not None and holder.type in ("short_var_declaration", "var_spec"):
+                left = holder.child_by_field_name("left") or holder.child_by_field_name("name")
+                names = _items(left)
+                if names and names[0].type == "identifier":
+                    parsed.add(_text(names[0]))
+        returns = found.get("r", [])
+        for statement in returns:
+            returned = statement.named_children
+            items = _items(returned[0]) if len(returned) == 1 else []
+            first = items[0] if items else None
+            if first is None:
+                return False
+            if not (first.id in atoi or (first.type == "identifier" and _text(first) in parsed)):
+                return False
+        self.env_helpers[key] = bool(returns)
+        return self.env_helpers[key]
 
     def _flag(self, call: Node) -> tuple[int, int] | None:
         """Where a string or integer flag's definition has the flag's name and its default:
