@@ -28,9 +28,10 @@ class UnrenderedTemplate(ReadProblemRule):
     chart whose values schema refers to a URL or a file (Helm would fetch it; k8slb does
     not), a chart whose defaults fail but that the repository's own `helm install|upgrade|
     template -f FILE` (in a script, a Makefile recipe, a GitHub workflow step, a CircleCI
-    `run` step, a GitLab job's `script` or, last, a shell code block of a Markdown deployment guide, which may name the chart as it is
-    published, `oci://registry/charts/NAME` or `REPO/NAME`, when it is the chart's README
-    or the repository's own guide; of several commands the first of three that renders a
+    `run` step, a GitLab job's `script` or, last, a shell code block of a Markdown
+    deployment guide, which may name the chart as it is published,
+    `oci://registry/charts/NAME` or `REPO/NAME`, when it is the chart's README or the
+    repository's own guide; of several commands the first of three that renders a
     workload; a variable the script itself sets to literal values, `env=qa` or `for env in
     qa live`, read as each of them, one command a combination; a Makefile's `--set KEY=$(VAR)`
     the user gives, a stand-in string where the chart's values.yaml makes KEY a string) renders
