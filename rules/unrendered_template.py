@@ -27,10 +27,11 @@ class UnrenderedTemplate(ReadProblemRule):
     when the bound stopped a further try of it, with a stand-in or an installer's values), a
     chart whose values schema refers to a URL or a file (Helm would fetch it; k8slb does
     not), a chart whose defaults fail but that the repository's own `helm install|upgrade|
-    template -f FILE` (in a script, a Makefile recipe, a GitHub workflow step or, last, a
-    shell code block of a Markdown deployment guide, which may name the chart as it is
-    published, `oci://registry/charts/NAME` or `REPO/NAME`, when it is the chart's README
-    or the repository's own guide; of several commands the first of three that renders a
+    template -f FILE` (in a script, a Makefile recipe, a GitHub workflow step, a CircleCI
+    `run` step, a GitLab job's `script` or, last, a shell code block of a Markdown
+    deployment guide, which may name the chart as it is published,
+    `oci://registry/charts/NAME` or `REPO/NAME`, when it is the chart's README or the
+    repository's own guide; of several commands the first of three that renders a
     workload; a variable the script itself sets to literal values, `env=qa` or `for env in
     qa live`, read as each of them, one command a combination; a Makefile's `--set KEY=$(VAR)`
     the user gives, a stand-in string where the chart's values.yaml makes KEY a string) renders
@@ -57,6 +58,17 @@ class UnrenderedTemplate(ReadProblemRule):
     example last, the
     first that deploys a workload; info at that file, naming the others, which are not
     rendered: each finding says which file made it),
+    a chart whose templates write a key that no values file of its render gives and that a
+    command of the repository sets from its environment (`helm install ... --set
+    tag=$CIRCLE_SHA1`: a commit's hash, a version; a command not rendered with, as its
+    value is CI's, or its values file one CI writes), rendered with a stand-in string for
+    that key (`K8slb-given-CIRCLE_SHA1`) when every template action that reads it only
+    writes its text (`{{ .Values.tag }}`, `| quote`, inside a larger string; not in a
+    condition, a default, a loop, `toYaml`, as a number, nor a map of it read whole) and
+    no rendered object holds the stand-in where its shape is wrong (info: the finding
+    that names the render, or a new one at the chart file, names the key and the command;
+    so does each finding's detail), instead of an empty label on every object that leaves
+    them out of the rules,
     a chart rendered as its build makes it (info, once, at its chart file: the Chart.yaml
     a build writes from a template of one, `Chart-template.yaml` beside `templates/` and a
     values.yaml, its placeholders stood in for, a version Helm accepts under a version key;

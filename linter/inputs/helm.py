@@ -17,6 +17,7 @@ from k8slb.reading.chart_findings import (
     rendered_templates,
     valueless_problem,
 )
+from k8slb.reading.chart_install_sets import with_install_sets
 from k8slb.reading.chart_installers import with_installers
 from k8slb.reading.chart_repeats import read_as_helm_does
 from k8slb.reading.chart_required import with_stand_ins
@@ -75,12 +76,16 @@ class HelmCharts(Reader):
         the values the repository's own `helm install` passes, if it has one
         (reading/chart_installers.py); one that deploys no workload with its defaults and
         that no command installs, with a values file beside its Chart.yaml
-        (reading/chart_values_beside.py); one that still fails only on a value it
+        (reading/chart_values_beside.py); then one whose templates write a key that its
+        values leave unset and a command of the repository sets from its environment
+        (`--set tag=$CIRCLE_SHA1`), with a stand-in string for that key
+        (reading/chart_install_sets.py); one that still fails only on a value it
         requires, with a stand-in string for it (reading/chart_required.py)."""
         rendered = render_charts([(path, settings.helm, data) for path, data in sources])
         installed = with_installers(sources, rendered, settings.helm)
         beside = with_values_beside(sources, installed, settings.helm)
-        return with_stand_ins(sources, beside, settings.helm)
+        given = with_install_sets(sources, beside, settings.helm)
+        return with_stand_ins(sources, given, settings.helm)
 
     def among(self, rendered: Sequence[tuple[str, list[Rendering]]]) -> list[list[Rendering]]:
         return as_dependencies(rendered)

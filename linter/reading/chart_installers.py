@@ -2,7 +2,8 @@
 (a `required` value, a nil map its templates read) is rendered the way the repository
 itself installs it, by a `helm install|upgrade|template ... -f FILE --set K=V` command
 written in a shell script (`*.sh`), a Makefile's recipe, a GitHub Actions workflow's `run`
-step or, last, a deployment guide's shell code block (a Markdown fence with no language or
+step, a CircleCI `run` step or a GitLab job's `script` (ci_sessions.py) or, last, a
+deployment guide's shell code block (a Markdown fence with no language or
 a shell's: `sh`, `bash`, `shell`, `console`, `zsh`; a `$ ` prompt is dropped): what a
 reader of the repository is told to run. The guide's prose (`run this from the helm
 folder`) is not read: its command runs from the guide's folder or the repository's top
@@ -28,7 +29,11 @@ values.yaml (`token: ""`); a key the chart gives a number, a switch, a map or no
 refuses the command (the user's value is read by its type, unknown here), as does a
 variable in only a part of the value. A script's, a workflow's or a guide's `$VAR` still
 refuses it: the environment it comes from is often CI's (a secret, a commit's hash), and
-the command then one of CI's, not the user's. A word that is only a variable (`${HELM_OPTIONS}`)
+the command then one of CI's, not the user's. Such a command, or one whose values file the
+repository lacks and has no copy of (one CI writes), is still listed with the keys it sets
+to a variable (Installer.given, `refused` saying why), when asked (`installers(...,
+refused=True)`): a key set at install, which chart_install_sets.py stands in for; it is
+never rendered with. A word that is only a variable (`${HELM_OPTIONS}`)
 after the chart is said to be unread, the command kept: it adds to what the files give.
 A guide may name the chart by the name it is published under (`oci://registry/charts/NAME`,
 `REPO/NAME`): read as the chart whose Chart.yaml gives that name when the guide sits beside
@@ -78,6 +83,7 @@ from k8slb.reading.charts import (
     set_value_problem,
     stopped_try,
 )
+from k8slb.reading.ci_sessions import CIRCLECI, ci_sessions, is_ci_file
 from k8slb.reading.repository import inside, repository_of
 
 MAX_FOLDERS = 4000
@@ -193,6 +199,13 @@ class Installer:
     # The keys set to a value the user gives (`--set token=$(TOKEN)`), each with its
     # variable: rendered with a stand-in string (_given).
     stood: tuple[tuple[str, str], ...] = ()
+    # Why the command is not one to render with, though it names the chart and sets keys
+    # to a variable (`--set tag=$CIRCLE_SHA1`, a value of CI's environment; a values file
+    # the repository lacks): listed only for those keys (`given`, chart_install_sets.py).
+    refused: str | None = None
+    # The keys the command sets to a variable only, each with its variable (`--set
+    # tag=$CIRCLE_SHA1`: tag, CIRCLE_SHA1): set at install, whatever their value.
+    given: tuple[tuple[str, str], ...] = ()
 
     def describe(self) -> str:
         files = ", ".join(self.values) or "no values file"
@@ -217,9 +230,12 @@ class Installer:
         return (self.command == "template", _KINDS.index(self.kind), self.path, self.line)
 
 
-def installers(charts: Sequence[str], top: str) -> dict[str, list[Installer]]:
+def installers(
+    charts: Sequence[str], top: str, refused: bool = False
+) -> dict[str, list[Installer]]:
     """For each chart folder (as shown, under the repository's `top`, absolute), the
-    commands of the repository that install it with values, best first."""
+    commands of the repository that install it with values, best first; with `refused`,
+    also those not rendered with that set keys to a variable (Installer.refused)."""
     wanted = {os.path.realpath(chart): chart for chart in charts}
     found: dict[str, list[Installer]] = {chart: [] for chart in charts}
     budget = [MAX_COMMANDS]
@@ -232,7 +248,7 @@ def installers(charts: Sequence[str], top: str) -> dict[str, list[Installer]]:
             continue
         own = _published_charts(path, kind, top, published)
         for each in _commands(path, kind, text, top, budget, tuple(wanted), names, own):
-            if each.chart in wanted:
+            if each.chart in wanted and (refused or each.refused is None):
                 found[wanted[each.chart]].append(each)
         if budget[0] <= 0:
             break
@@ -276,12 +292,14 @@ def _files(top: str, names: dict[str, list[str]] | None = None) -> Iterator[tupl
         except OSError:
             continue
         workflows = os.path.relpath(current, top).split(os.sep)[-2:] == list(_WORKFLOWS)
+        circleci = current == os.path.join(top, CIRCLECI[0])  # only its config is read
         for entry in entries:
             name = entry.name
             if entry.is_dir(follow_symlinks=False):
-                hidden = name.startswith(".") and not (current == top and name == _WORKFLOWS[0])
+                shown = current == top and name in (_WORKFLOWS[0], CIRCLECI[0])
+                hidden = name.startswith(".") and not shown
                 github = current == os.path.join(top, _WORKFLOWS[0])
-                if hidden or name in _SKIPPED or (github and name != _WORKFLOWS[1]):
+                if hidden or name in _SKIPPED or (github and name != _WORKFLOWS[1]) or circleci:
                     continue
                 folders.append(entry.path)
                 continue
@@ -289,7 +307,13 @@ def _files(top: str, names: dict[str, list[str]] | None = None) -> Iterator[tupl
                 continue
             if names is not None:
                 _name(names, name, entry.path)
-            kind = _kind(name, workflows)
+            kind = (
+                "workflow"
+                if is_ci_file(current, name, top)
+                else None
+                if circleci
+                else _kind(name, workflows)
+            )
             if kind is None or (kind == "guide" and guides >= MAX_GUIDES):
                 continue
             guides += kind == "guide"
@@ -349,7 +373,9 @@ def _commands(
     folders may run), or, in a guide, a chart of `published` by its published name."""
     shown = os.path.relpath(path, os.getcwd()) if inside(path, os.getcwd()) else path
     here = os.path.dirname(path)
-    if kind == "workflow":
+    if kind == "workflow" and is_ci_file(os.path.dirname(path), os.path.basename(path), top):
+        sessions = list(ci_sessions(path, text, top))  # CircleCI's, GitLab's
+    elif kind == "workflow":
         sessions = list(_workflow_sessions(path, text, top))
     elif kind == "guide":
         starts = list(dict.fromkeys([here, top]))
@@ -358,16 +384,19 @@ def _commands(
         starts = [here] if kind == "makefile" else list(dict.fromkeys([here, top]))
         sessions = [(1, text, starts, kind == "makefile")]
     for first, script, starts, each_line in sessions:
+        refused: list[Installer] = []  # (from the first folder where one is)
         for start in starts:
             made = list(
                 _session(
                     shown, kind, first, script, start, top, each_line, budget, names, published
                 )
             )
-            if made:  # a script's commands read from the first folder they fit
-                yield from made
+            if any(each.refused is None for each in made):
+                yield from made  # a script's commands read from the first folder they fit
                 break
+            refused = refused or made
         else:
+            yield from refused
             if kind == "guide":
                 yield from _fitted(shown, first, script, top, charts, budget)
 
@@ -424,10 +453,11 @@ def _fitted(
     fits = set()
     for folder in list(folders)[:_MAX_FOLDERS_TRIED]:
         for made in _session(shown, "guide", first, block, folder, top, False, budget):
-            if made.chart in wanted and made.values:
+            if made.chart in wanted and made.values and made.refused is None:
                 fits.add(folder)
     if len(fits) == 1:
-        yield from _session(shown, "guide", first, block, fits.pop(), top, False, budget)
+        fitted = _session(shown, "guide", first, block, fits.pop(), top, False, budget)
+        yield from (each for each in fitted if each.refused is None)
 
 
 _FIT_DEPTH = 4  # a chart's folder and the three above it: where a guide's command may run
@@ -556,9 +586,12 @@ def _one_command(
         return None
     command = words[start + 1]
     asked: list[tuple[str, str, bool]] = []  # `--set KEY=$VAR`: the user's value (_given)
-    read = _arguments(words[start + 2 :], asked if kind == "makefile" else None)
+    made = asked if kind == "makefile" else None
+    environment: list[tuple[str, str, bool]] = []  # `--set KEY=$VAR` of a shell: CI's
+    read = _arguments(words[start + 2 :], made, environment if made is None else None)
     if read is None:
         return None
+    at_install = tuple((key, variable) for key, variable, _ in (*asked, *environment))
     positional, values, sets, namespace, unread, generated = read
     wanted = 1 if command == "template" or generated else 2
     if len(positional) not in {1, 2} or (command != "template" and len(positional) != wanted):
@@ -571,29 +604,20 @@ def _one_command(
     target = _chart_of(chart, cwd, top, published or {})
     if target is None:
         return None
-    if kind == "guide" and not (values or sets):
+    if kind == "guide" and not (values or sets or at_install):
         return None  # a guide's bare install: the defaults, which fail
     stood = _given(asked, target)
-    if stood is None:
+    refused = _refusal(environment, stood)
+    if refused is not None and not at_install:
         return None
-    files, twins, unfound = [], [], None
-    for item in values:
-        named = os.path.normpath(os.path.join(cwd, item))
-        if not _literal(item) or item == "-" or "://" in item:
+    found = _values_files(values, cwd, top, target, names)
+    if found is None:
+        return None
+    files, twins, unfound, lacking = found
+    if lacking is not None:
+        if not at_install:
             return None
-        if not inside(os.path.realpath(named), top):
-            return None
-        if not os.path.lexists(named) and names is not None and unfound is None:
-            candidates = _twin(named, names, top, target)
-            if len(candidates) == 1:
-                twins.append((_as_shown(named), _as_shown(candidates[0])))
-                named = candidates[0]
-            elif candidates:
-                unfound = (_as_shown(named), tuple(_as_shown(c) for c in candidates))
-                continue
-        if not os.path.isfile(named):
-            return None
-        files.append(_as_shown(named))
+        refused = refused or f"it names {lacking}, which the repository lacks"
     return Installer(
         shown,
         line,
@@ -607,8 +631,59 @@ def _one_command(
         kind,
         tuple(twins),
         unfound,
-        stood=stood,
+        stood=stood or (),
+        refused=refused,
+        given=at_install,
     )
+
+
+def _values_files(
+    values: Sequence[str],
+    cwd: str,
+    top: str,
+    chart: str,
+    names: dict[str, list[str]] | None,
+) -> tuple[list[str], list[tuple[str, str]], tuple[str, tuple[str, ...]] | None, str | None] | None:
+    """A command's values files as shown, those it names that the repository lacks each
+    with its one twin (_twin), the first with several candidates, and the first with
+    none (a file CI writes); None when one is no file of the repository to read."""
+    files: list[str] = []
+    twins: list[tuple[str, str]] = []
+    unfound: tuple[str, tuple[str, ...]] | None = None
+    lacking: str | None = None
+    for item in values:
+        named = os.path.normpath(os.path.join(cwd, item))
+        if not _literal(item) or item == "-" or "://" in item:
+            return None
+        if not inside(os.path.realpath(named), top):
+            return None
+        if not os.path.lexists(named) and names is not None and unfound is None:
+            candidates = _twin(named, names, top, chart)
+            if len(candidates) == 1:
+                twins.append((_as_shown(named), _as_shown(candidates[0])))
+                named = candidates[0]
+            elif candidates:
+                unfound = (_as_shown(named), tuple(_as_shown(c) for c in candidates))
+                continue
+        if not os.path.isfile(named):
+            lacking = lacking or _as_shown(named)
+            continue
+        files.append(_as_shown(named))
+    return files, twins, unfound, lacking
+
+
+def _refusal(
+    environment: Sequence[tuple[str, str, bool]], stood: tuple[tuple[str, str], ...] | None
+) -> str | None:
+    """Why a command that sets keys to variables is not rendered with: a shell's `$VAR`
+    (the environment it runs in, often CI's: a commit's hash, a secret), or a Makefile's
+    `$(VAR)` for a key the chart's values.yaml gives no string (_given)."""
+    if environment:
+        key, variable, _ = environment[0]
+        return f"it sets {key} to ${variable}, a value of the environment it runs in"
+    if stood is None:
+        return "a key it sets to the user's value is no string of the chart's values.yaml"
+    return None
 
 
 # What a `--set KEY=VALUE`'s value is when it is only a variable the user gives: in a
