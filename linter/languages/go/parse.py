@@ -462,8 +462,9 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
     facts.problem = too_deep(path, root, "Go")
     if facts.problem is not None:
         return facts
+    collector = _Collector(path, data, facts)
     try:
-        _Collector(path, data, facts).run(root)
+        collector.run(root)
     except _TooDeep as deep:  # what was read of it goes: it is read as a broken file is
         unread = CodeFacts(path, "go", is_test=facts.is_test)
         unread.imports, unread.package = facts.imports, facts.package
@@ -472,6 +473,10 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
         why = f"functions and blocks nested too deep to read (at line {deep.line})"
         unread.problem = not_analysed(problem, why)
         return unread
+    finally:
+        # its closers' reader holds one of its methods: a cycle, which a run (the cyclic
+        # collector off) never freed, and with it the file's tree and every call's shape
+        collector.closer_reader = None
     facts.markers = comment_markers(path, data.decode("utf-8", "replace"), comment_pattern("//"))
     facts.spans = serving_spans(facts, found.spans)
     return facts

@@ -282,7 +282,13 @@ def _analyse(path: str, data: bytes, imports: tuple[Import, ...] | None) -> Code
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes, deep nesting
         facts.problem = Problem("KLB004", path, 1, 1, f"not valid Python: {error}")
         return facts
-    _Collector(path, data, facts, imports).run(tree)
+    collector = _Collector(path, data, facts, imports)
+    try:
+        collector.run(tree)
+    finally:
+        # its health reader holds one of its methods: a cycle, which a run (the cyclic
+        # collector off) never freed, and with it the module's tree
+        collector.health_only = None
     facts.markers = comment_markers(path, data.decode("utf-8", errors="replace"))
     return facts
 
