@@ -1498,8 +1498,8 @@ class _Collector:
         else, or more than one name, fills nothing."""
         body = declaration.child_by_field_name("body")
         scope = self.scope_of.get(body.id) if body is not None else None
-        if body is None or scope is None:
-            return {}
+        if body is None or scope is None or self.data.find(b"return", *body.byte_range) < 0:
+            return {}  # (no return: nothing walked for one, each node a Python object)
         statements = _statements(body)
         # `return nil, err`: an error's way out, which hands the caller no struct
         returns = [r for s in statements for r in _returned_names(s) if _text(r) != "nil"]
