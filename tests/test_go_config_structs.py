@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from k8slb.code.facts import UNKNOWN, CodeFacts, EnvRef, PackageField, StructField
 from k8slb.code.imported import resolve_imports
+from k8slb.languages.go import parse as go_parse
 from k8slb.languages.go.parse import analyse_go
 
 from tests.helpers import lint_files
@@ -334,3 +336,20 @@ def test_the_default_client_held_in_a_variable_is_reported_where_it_is_bound() -
     )
     jobs = analyse_go("internal/checkout/jobs.go", held.encode())
     assert [(c.factory, c.loc.line) for c in jobs.http_clients] == [("http.DefaultClient", 27)]
+
+
+def test_a_function_that_returns_nothing_is_not_walked_for_its_returns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A function whose body never spells `return` fills no struct for its callers: its
+    statements are not walked for one (each node a Python object), and what the file
+    exports is the same."""
+    walked: list[str] = []
+    real = go_parse._returned_names
+    monkeypatch.setattr(
+        go_parse, "_returned_names", lambda s: walked.append(go_parse._text(s)) or real(s)
+    )
+    no_return = SETTINGS + "\nfunc Log(s Settings) {\n\tprintln(s.PaymentsURL)\n}\n"
+    read = analyse_go("internal/settings/settings.go", no_return.encode())
+    assert read.exports == analyse_go("internal/settings/settings.go", SETTINGS.encode()).exports
+    assert walked and not any("println" in statement for statement in walked)

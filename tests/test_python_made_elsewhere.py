@@ -7,8 +7,10 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
 from k8slb.code.facts import EnvRef
 from k8slb.core.findings import Finding, Severity
+from k8slb.languages.python import parse as python_parse
 from k8slb.languages.python.parse import parse
 
 from .helpers import lint_files
@@ -322,3 +324,27 @@ def test_a_server_with_no_health_registration_is_not_health_only() -> None:
     bare = HEALTH.replace("    setup_health(server)\n", "")
     (server,) = parse("app/health.py", textwrap.dedent(bare).encode()).servers
     assert not server.health_only
+
+
+def test_a_module_that_never_spells_the_health_registration_is_not_walked_for_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No call of an ASCII module can be the health registration unless its bytes spell
+    the function's name: its servers are not health-only, and no walk asks."""
+    made: list[object] = []
+    real = python_parse.HealthOnly
+    monkeypatch.setattr(python_parse, "HealthOnly", lambda *a: made.append(a) or real(*a))
+    other = HEALTH.replace("add_HealthServicer_to_server", "add_OrdersServicer_to_server")
+    (server,) = parse("app/health.py", other.encode()).servers
+    assert not server.health_only and made == []
+    (server,) = parse("app/health.py", HEALTH.encode()).servers
+    assert server.health_only and len(made) == 1
+
+
+def test_a_health_registration_spelled_in_other_unicode_is_still_read() -> None:
+    # Python reads identifiers in NFKC: a fullwidth `ａ` is an `a` (the bytes' search
+    # cannot see it, so a module that is not ASCII is walked)
+    wide = HEALTH.replace(".add_HealthServicer_to_server", ".\uff41dd_HealthServicer_to_server")
+    assert b"add_HealthServicer_to_server" not in wide.encode()
+    (server,) = parse("app/health.py", wide.encode()).servers
+    assert server.health_only

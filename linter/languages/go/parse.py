@@ -463,8 +463,9 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
     facts.problem = too_deep(path, root, "Go")
     if facts.problem is not None:
         return facts
+    collector = _Collector(path, data, facts)
     try:
-        _Collector(path, data, facts).run(root)
+        collector.run(root)
     except _TooDeep as deep:  # what was read of it goes: it is read as a broken file is
         unread = CodeFacts(path, "go", is_test=facts.is_test)
         unread.imports, unread.package = facts.imports, facts.package
@@ -473,6 +474,10 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
         why = f"functions and blocks nested too deep to read (at line {deep.line})"
         unread.problem = not_analysed(problem, why)
         return unread
+    finally:
+        # its closers' reader holds one of its methods: a cycle, which a run (the cyclic
+        # collector off) never freed, and with it the file's tree and every call's shape
+        collector.closer_reader = None
     facts.markers = comment_markers(path, data.decode("utf-8", "replace"), comment_pattern("//"))
     facts.spans = serving_spans(facts, found.spans)
     return facts
@@ -1504,8 +1509,8 @@ class _Collector:
         else, or more than one name, fills nothing."""
         body = declaration.child_by_field_name("body")
         scope = self.scope_of.get(body.id) if body is not None else None
-        if body is None or scope is None:
-            return {}
+        if body is None or scope is None or self.data.find(b"return", *body.byte_range) < 0:
+            return {}  # (no return: nothing walked for one, each node a Python object)
         statements = _statements(body)
         # `return nil, err`: an error's way out, which hands the caller no struct
         returns = [r for s in statements for r in _returned_names(s) if _text(r) != "nil"]
