@@ -216,7 +216,10 @@ class GrpcClientClusterIp(Rule):
     variable or its fallback, in the file, another file of its package, or another package,
     `helpers.GetEnv("ADDR", ...)`, as that package's own files declare it), `fmt.Sprintf`,
     concatenation, a helper's parameters (a constructor's in another package, `NewClient(
-    addr)`, to what its callers pass) and the fields a helper fills (`mustMapEnv(&svc.addr,
+    addr)`, to what its callers pass), what a function of the file returns where its returns
+    all give one value, its parameters read as the call's arguments (`address(
+    "ORDERS_HOST", "ORDERS_PORT")`; a `return ""` of a failure left out), and the fields a
+    helper fills (`mustMapEnv(&svc.addr,
     "ADDR")`), a receiver's field the struct literals of another file of its package fill,
     a configuration struct passed whole through functions of other packages or of other
     files of its own (`cfg, err := LoadConfig()`, then `NewFeedService(cfg)`), or written

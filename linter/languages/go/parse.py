@@ -2709,6 +2709,10 @@ class _Collector:
             made = self._made_by(shape.name, depth)
             if made is not None:  # `upstreamsFromEnv()`: the struct it fills and returns
                 return made
+        elif shape.kind == "identifier" and scope.lookup(shape.name) is None:
+            returned = self._function_result(call, shape.name, scope, depth)
+            if returned is not None:  # `address("ORDERS_HOST", "ORDERS_PORT")`
+                return returned
         flag = self._flag(call)
         if flag is not None:
             at_name, at_default = flag
@@ -2785,6 +2789,40 @@ class _Collector:
         finally:
             self.making.discard(name)
         return fields or None
+
+    def _function_result(self, call: Node, name: str, scope: _Scope, depth: int) -> Any:
+        """What a call of the file's function `name`, given arguments, returns (the first
+        result), its parameters read as this call's arguments (`address(host, port string)
+        string { return fmt.Sprintf("%s:%s", os.Getenv(host), os.Getenv(port)) }`, called
+        as `address("ORDERS_HOST", "ORDERS_PORT")`): the value its returns all give, a
+        return of `""` (a failure's) left out where another gives one. None where they give
+        different values (which one the program takes is its own choice: an env helper's
+        fallback is read by `_env_helper`), for any other call, and for one that leads back
+        to itself."""
+        declaration = self.functions.get(name)
+        if declaration is None or declaration.type != "function_declaration":
+            return None
+        if name in self.making or depth >= MAX_DEPTH:
+            return None
+        returns = self._returned_values(declaration)
+        if not returns or len(returns) > MAX_CHOICES:
+            return None
+        callee = (name, False)
+        before = self.only.get(callee)
+        self.only[callee] = (call, scope)  # its parameters: this call's arguments
+        self.making.add(name)
+        try:
+            values = [self.value(node, inner, depth + 1) for node, inner in returns]
+        finally:
+            self.making.discard(name)
+            if before is None:
+                del self.only[callee]
+            else:
+                self.only[callee] = before
+        given = [v for v in values if v != ""] or values
+        if any(v != given[0] for v in given[1:]):
+            return None  # which return gives the address is the program's choice
+        return given[0] if self.choosing else settled(given[0])
 
     def _other_env_helper(self, shape: _Called, name: str) -> tuple[str, str] | None:
         """(package, function) of a call that may be of an env helper another file
