@@ -205,14 +205,25 @@ class GrpcClientClusterIp(Rule):
     `k8s:///`) hands the channel the pods themselves, which its balancer spreads the calls
     over (KLB101 and KLB201 count such clients as staying on no pod).
 
-    In Go: `grpc.NewClient`, `grpc.Dial` and `grpc.DialContext` channels, their target
+    In Go: `grpc.NewClient`, `grpc.Dial` and `grpc.DialContext` channels, and grpc-gateway's
+    generated `Register<Service>HandlerFromEndpoint(ctx, mux, endpoint, opts)` of an
+    imported package, which "automatically dials to "endpoint" and closes the connection
+    when "ctx" gets done" (protoc-gen-grpc-gateway's template, with `grpc.NewClient` from
+    v2.20 on, `grpc.Dial` in v1): a channel at the call, with the options its `opts` slice
+    holds, kept for the process unless its context is a request's (`r.Context()`) or has a
+    deadline (`context.WithTimeout`), whether or not the generated file is in the tree (a
+    generated file is not read, so its own dial is not counted again); the message says
+    the registration made it. Their target
     followed through constants, package variables only `init` assigns, `os.Getenv` (with
     the default set under `if x == ""`, or `if err != nil` after `strconv.Atoi`, or given
     by an env helper: `getEnv("ADDR", "backend:50051")`, a function that returns the
     variable or its fallback, in the file, another file of its package, or another package,
     `helpers.GetEnv("ADDR", ...)`, as that package's own files declare it), `fmt.Sprintf`,
     concatenation, a helper's parameters (a constructor's in another package, `NewClient(
-    addr)`, to what its callers pass) and the fields a helper fills (`mustMapEnv(&svc.addr,
+    addr)`, to what its callers pass), what a function of the file returns where its returns
+    all give one value, its parameters read as the call's arguments (`address(
+    "ORDERS_HOST", "ORDERS_PORT")`; a `return ""` of a failure left out), and the fields a
+    helper fills (`mustMapEnv(&svc.addr,
     "ADDR")`), a receiver's field the struct literals of another file of its package fill,
     a configuration struct passed whole through functions of other packages or of other
     files of its own (`cfg, err := LoadConfig()`, then `NewFeedService(cfg)`), or written

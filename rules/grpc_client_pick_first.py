@@ -71,6 +71,12 @@ class GrpcClientPickFirst(Rule):
     `passthrough`: the name goes to the system resolver, which hands gRPC a single
     address, so a channel to a cluster name reaches one pod *whatever* its policy, and is
     reported even with `round_robin`. `grpc.NewClient` defaults to `dns`, as grpcio does.
+    grpc-gateway's generated `Register<Service>HandlerFromEndpoint(ctx, mux, endpoint,
+    opts)` dials `endpoint` itself and keeps the channel until `ctx` is done (its
+    template: "automatically dials to "endpoint" and closes the connection when "ctx"
+    gets done"), with `grpc.NewClient` from v2.20 on and `grpc.Dial` in v1 (v2 before 2.20,
+    `DialContext`, is read as 2.20's): judged at the call as that dial, with the policy the
+    `opts` slice gives; its fix is left to a human (the options are the slice's).
     A program that calls `resolver.SetDefaultScheme("dns")` (in its own packages or in an
     imported package's `init()`: every program that links the dial in must) makes a bare
     target `dns` for `grpc.Dial` too. A Go target is followed through a function's

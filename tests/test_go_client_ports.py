@@ -1,7 +1,8 @@
 """KLB111 (Go): a gRPC client whose target the Go reader resolves exactly (a literal, a
 constant, `fmt.Sprintf` or a concatenation of those) dials a port the Service does not
-expose: an error where a container runs the code. A target built by a function the reader
-does not follow, or read from an environment variable no workload sets, is left alone."""
+expose: an error where a container runs the code; also one a function of the file builds
+from the call's arguments (what its returns all give). A target of a function whose returns
+differ, or read from an environment variable no workload sets, is left alone."""
 
 from __future__ import annotations
 
@@ -37,6 +38,13 @@ func main() {
 }
 
 func stockAddress(service string, port int) string {
+	return fmt.Sprintf("dns:///%s:%d", service, port)
+}
+
+func regionAddress(service string, port int) string {
+	if strconv.Itoa(port) == "" {
+		return "dns:///" + service + "-eu:50051"
+	}
 	return fmt.Sprintf("dns:///%s:%d", service, port)
 }
 """
@@ -109,8 +117,12 @@ def test_the_port_the_service_exposes_is_fine(tmp_path: Path) -> None:
     assert _lint(tmp_path, '"dns:///stock:50051"') == []
 
 
-def test_a_target_a_helper_function_builds_is_not_judged(tmp_path: Path) -> None:
-    assert _lint(tmp_path, 'stockAddress("stock", stockPort)') == []
+def test_a_target_a_helper_function_builds_is_judged_as_it_returns(tmp_path: Path) -> None:
+    assert _lint(tmp_path, 'stockAddress("stock", stockPort)') == [("KLB111", 16, "error")]
+
+
+def test_a_target_of_a_helper_whose_returns_differ_is_not_judged(tmp_path: Path) -> None:
+    assert _lint(tmp_path, 'regionAddress("stock", stockPort)') == []
 
 
 def test_a_target_from_an_environment_variable_no_workload_sets(tmp_path: Path) -> None:

@@ -139,8 +139,10 @@ class GoDialect(Dialect):
         return [GoEdit(loc.path, loc.line, loc.column, "add-argument", code, GRPC_PACKAGES)]
 
     def channel_options(self, channel: Channel, pairs: Sequence[tuple[str, Any]]) -> list[CodeEdit]:
-        """The service config only, as a dial option: the channel call's last argument."""
-        if not channel.options.complete:
+        """The service config only, as a dial option: the channel call's last argument.
+        None for a grpc-gateway registration's channel (parse.py's GATEWAY_PARTS), whose
+        options are the slice it is given, not arguments of its own."""
+        if not channel.options.complete or channel.factory.endswith("HandlerFromEndpoint"):
             return []
         edits: list[CodeEdit] = []
         loc = channel.loc

@@ -152,6 +152,7 @@ WATCHED = (
     b"go-kratos/kratos",  # a framework's gRPC server (FRAMEWORK_SERVERS)
     b"net.Listener",  # a function that returns one (its `listener` export), a field of one
     b"net.UnixListener",
+    b"HandlerFromEndpoint",  # a grpc-gateway registration, which dials (GATEWAY_DIALS)
 )
 GRPC = "google.golang.org/grpc"
 # The constructors of a grpc-go server (the same `grpc.ServerOption`s, served with `Serve`)
@@ -194,6 +195,15 @@ CHANNEL_FACTORIES = {
     f"{GRPC}.DialContext": (1, "passthrough"),
     f"{GRPC}.NewClient": (0, "dns"),
 }
+# grpc-gateway's generated `Register<Service>HandlerFromEndpoint(ctx, mux, endpoint, opts)`
+# dials `endpoint` with the dial options `opts` holds and keeps the channel until `ctx` is
+# done (its generator's template, protoc-gen-grpc-gateway/internal/gengateway/template.go):
+# v1 and v2 before 2.20 with grpc.Dial or DialContext (passthrough), v2.20 on with
+# grpc.NewClient (dns). By the gateway's import path (its `runtime`), the call that dials,
+# as (message name, the resolver a bare target gets); v2's is taken as the current one's.
+GATEWAY = "github.com/grpc-ecosystem/grpc-gateway"
+GATEWAY_DIALS = {"v1": ("grpc.Dial", "passthrough"), "v2": ("grpc.NewClient", "dns")}
+GATEWAY_PARTS = ("Register", "HandlerFromEndpoint")  # `Register\w+HandlerFromEndpoint`
 # The calls that open a database/sql pool -> the index of their DSN argument: sql.Open and
 # sqlx's (an *sqlx.DB embeds the *sql.DB it opens, SetConnMaxLifetime and its default of
 # never included; Connect only pings it too).
@@ -1230,6 +1240,8 @@ class _Collector:
             return
         if name in CHANNEL_FACTORIES:
             self._channel(call, name, scope)
+        elif _gateway_registration(name):
+            self._gateway_channel(call, scope, name or "")
         elif name in SERVER_FACTORIES:
             server = self._server(call, scope, name)
             if server.name:
@@ -2720,6 +2732,10 @@ class _Collector:
             made = self._made_by(shape.name, depth)
             if made is not None:  # `upstreamsFromEnv()`: the struct it fills and returns
                 return made
+        elif shape.kind == "identifier" and scope.lookup(shape.name) is None:
+            returned = self._function_result(call, shape.name, scope, depth)
+            if returned is not None:  # `address("ORDERS_HOST", "ORDERS_PORT")`
+                return returned
         flag = self._flag(call)
         if flag is not None:
             at_name, at_default = flag
@@ -2796,6 +2812,40 @@ class _Collector:
         finally:
             self.making.discard(name)
         return fields or None
+
+    def _function_result(self, call: Node, name: str, scope: _Scope, depth: int) -> Any:
+        """What a call of the file's function `name`, given arguments, returns (the first
+        result), its parameters read as this call's arguments (`address(host, port string)
+        string { return fmt.Sprintf("%s:%s", os.Getenv(host), os.Getenv(port)) }`, called
+        as `address("ORDERS_HOST", "ORDERS_PORT")`): the value its returns all give, a
+        return of `""` (a failure's) left out where another gives one. None where they give
+        different values (which one the program takes is its own choice: an env helper's
+        fallback is read by `_env_helper`), for any other call, and for one that leads back
+        to itself."""
+        declaration = self.functions.get(name)
+        if declaration is None or declaration.type != "function_declaration":
+            return None
+        if name in self.making or depth >= MAX_DEPTH:
+            return None
+        returns = self._returned_values(declaration)
+        if not returns or len(returns) > MAX_CHOICES:
+            return None
+        callee = (name, False)
+        before = self.only.get(callee)
+        self.only[callee] = (call, scope)  # its parameters: this call's arguments
+        self.making.add(name)
+        try:
+            values = [self.value(node, inner, depth + 1) for node, inner in returns]
+        finally:
+            self.making.discard(name)
+            if before is None:
+                del self.only[callee]
+            else:
+                self.only[callee] = before
+        given = [v for v in values if v != ""] or values
+        if any(v != given[0] for v in given[1:]):
+            return None  # which return gives the address is the program's choice
+        return given[0] if self.choosing else settled(given[0])
 
     def _other_env_helper(self, shape: _Called, name: str) -> tuple[str, str] | None:
         """(package, function) of a call that may be of an env helper another file
@@ -3575,6 +3625,67 @@ class _Collector:
                     kept=kept if long_lived else "",
                 )
             )
+
+    def _gateway_channel(self, call: Node, scope: _Scope, name: str) -> None:
+        """The channel a grpc-gateway registration dials (GATEWAY_DIALS): its `endpoint`,
+        with the dial options its `opts` slice holds, kept until its context is done: for
+        the process, unless that context ends sooner (`_context_ends`). Its messages name
+        the call as written (`orderspb.RegisterOrdersHandlerFromEndpoint`)."""
+        args = self._called(call).arguments
+        if len(args) != 4 or args[3].type == "variadic_argument":
+            return  # not the generated signature
+        found: list[tuple[Node, _Scope] | None] = []
+        pending: list[Helper] = []
+        self._slice_into(args[3], scope, found, pending, 0)
+        self.facts.deferred |= bool(pending)
+        options = replace(
+            self._dial_entries(found), given=True, pending=tuple(dict.fromkeys(pending))
+        )
+        dial, scheme = GATEWAY_DIALS[self._gateway_version()]
+        self.facts.deferred |= scheme == "passthrough"  # as for grpc.Dial (imported.py)
+        # gateways are set up as the program starts: kept, unless its context ends
+        long_lived = not self._context_ends(args[0], scope)
+        member = name.rpartition(".")[2]
+        made_in = (
+            f"by grpc-gateway's {member}, which dials it with {dial} and closes it only "
+            "when its context is done"
+        )
+        for target in self.choices(args[2], scope):
+            self.facts.channels.append(
+                Channel(
+                    loc=self.loc(call),
+                    factory=self._called(call).text,
+                    target=target,
+                    options=options,
+                    long_lived=long_lived,
+                    default_scheme=scheme,
+                    made_in=made_in,
+                )
+            )
+
+    def _gateway_version(self) -> str:
+        """grpc-gateway's major version the file imports (its `runtime`, for the mux): v1
+        where it imports the module's v1 paths only, else v2."""
+        paths = [path for path in self.import_paths if path.startswith(GATEWAY + "/")]
+        v1 = paths and not any(path.startswith(GATEWAY + "/v2/") for path in paths)
+        return "v1" if v1 else "v2"
+
+    def _context_ends(self, node: Node, scope: _Scope) -> bool:
+        """Whether a context ends before the process does, as far as its expression (or
+        the one local it is bound to, `ctx, cancel := context.WithTimeout(...)`) shows: a
+        request's (`r.Context()`, done when the request ends), or one with a deadline
+        (`context.WithTimeout`, `WithDeadline`)."""
+        if node.type == "identifier":
+            looked = scope.lookup(_text(node))
+            if looked is None or len(looked[1]) != 1 or _text(node) in looked[0].opaque:
+                return False
+            node = looked[1][0]
+        if node.type != "call_expression":
+            return False
+        shape = self._called(node)
+        if shape.member == "Context" and not shape.arguments:
+            return True
+        return self._qualified_call(shape) in _DEADLINES
 
     def _kept_where(self, call: Node, scope: _Scope, name: str | None) -> str:
         """Where the channel `name` holds is kept, when its own line does not show it: a
@@ -4996,6 +5107,7 @@ _GORM_OPEN = f"{GORM}.Open"
 _GORM_V1_OPEN = f"{GORM_V1}.Open"
 _SQLX_WRAP = f"{SQLX}.NewDb"
 _SET_DEFAULT_SCHEME = f"{GRPC}/resolver.SetDefaultScheme"
+_DEADLINES = frozenset({"context.WithTimeout", "context.WithDeadline"})
 _HEALTH_SERVER = f"{HEALTH}.NewServer"
 _DEFAULT_CLIENT_CALLS = frozenset(
     {"net/http.Get", "net/http.Head", "net/http.Post", "net/http.PostForm"}
@@ -5009,6 +5121,17 @@ _KNOWN = frozenset(
         f"{GRPC}.WithBalancerName",
     }
 )
+
+
+def _gateway_registration(name: str | None) -> bool:
+    """A package's `Register<Service>HandlerFromEndpoint`, as grpc-gateway generates it
+    (GATEWAY_PARTS): a function of an imported package (one of the file's own package is
+    left alone: where it is not generated, its own dial is read where it is written)."""
+    head, tail = GATEWAY_PARTS
+    if name is None or not name.endswith(tail):  # asked of every call: the rare end first
+        return False
+    member = name.rpartition(".")[2]
+    return len(member) > len(head) + len(tail) and member.startswith(head)
 
 
 def _registry_of(path: str, table: dict[str, str]) -> str | None:
