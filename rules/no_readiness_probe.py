@@ -10,7 +10,7 @@ from k8slb.model.unlike_pods import client_services
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.rulekit.base import PROBES, Context, Example, Rule
 from k8slb.rulekit.examples import LIVE, READY, publishing_not_ready, web_deployment
-from k8slb.rulekit.serving import never_overlaps, reached_otherwise, strongest
+from k8slb.rulekit.serving import never_overlaps, only_scraped, reached_otherwise, strongest
 
 
 class NoReadinessProbe(Rule):
@@ -80,6 +80,18 @@ class NoReadinessProbe(Rule):
     as often as metrics. (A `targetPort`
     of 0 is no placeholder: Kubernetes sends that port's traffic to the Service's own
     port number.)
+
+    It is `info` when the Service calls its port something else (`web`, `http`, or
+    nothing) but every Service port that reaches the container reaches a port the
+    container declares under a name of scrapes only (`metrics`, `prometheus`, the app's
+    name and such words, as above; by the `targetPort`'s name or its number), and no
+    caller of those Services is seen (a NodePort or LoadBalancer type, an L7 route, a
+    container, a channel or a configuration that names it, the API server): the pod's
+    owner says the port is its metrics endpoint, and Prometheus scrapes each pod's
+    endpoint in turn, so a scrape missed while a pod starts or stops loses a sample, not
+    a request. The message says that only a metrics scrape reaches it. A pod that
+    another Service of clients also selects, or a port declared under another name
+    (`http-metrics` too), without a name, or not at all, keeps the warning.
 
     It is `info` when every Service that sends the container traffic spans unlike pods:
     the pods it selects run different programs in the containers its ports reach (images
@@ -191,7 +203,9 @@ class NoReadinessProbe(Rule):
                 why = never_overlaps(context.index, workload, template)
                 note = None
                 related = [Related(service.path, service.pos[0], "the Service it serves")]
-                if unlike is not None:
+                if scraped := only_scraped(context, workload, container):
+                    note = f"info only: {scraped}, so readiness gates no client's traffic"
+                elif unlike is not None:
                     note = f"info only: {unlike.said}"
                 elif why is not None:
                     note = f"info only: {why}, so readiness decides little there"
