@@ -151,6 +151,15 @@ class NoPreStop(Rule):
     of a Service there serves none of their pods. Naming that folder (`k8slb check
     pkg/render/testdata`) asks for it to be judged in full.
 
+    It is `info` too, the reason first, in a file of a CI system's folder (`.circleci/`,
+    `.github/`, `.gitlab/`, `.buildkite/`) that a CI configuration of the run both applies
+    (`kubectl apply -f`) and runs against a cluster it makes on the CI machine
+    (`minikube start`, `kind create cluster`, `k3d cluster create`, or a GitHub action
+    that runs them, such as helm/kind-action): that cluster runs the job's pods once and
+    goes with the job, so no rollout, eviction or scale-down stops a pod there while
+    another serves. A file a configuration applies with no such cluster (a deploy job)
+    is judged as any other.
+
     Where only the container's configuration says so, it is `info`, and the message names
     the setting: a flag of its `command`/`args`, a variable of its `env` (or of a ConfigMap
     it takes env from), or a line of a ConfigMap it mounts, whose name says that the server

@@ -136,6 +136,15 @@ class NoReadinessProbe(Rule):
     of a Service there serves none of their pods. Naming that folder (`k8slb check
     pkg/render/testdata`) asks for it to be judged in full.
 
+    It is `info` too, the reason first, in a file of a CI system's folder (`.circleci/`,
+    `.github/`, `.gitlab/`, `.buildkite/`) that a CI configuration of the run both applies
+    (`kubectl apply -f`) and runs against a cluster it makes on the CI machine
+    (`minikube start`, `kind create cluster`, `k3d cluster create`, or a GitHub action
+    that runs them, such as helm/kind-action): that cluster runs the job's pods once and
+    goes with the job, so no rollout, eviction or scale-down stops a pod there while
+    another serves. A file a configuration applies with no such cluster (a deploy job)
+    is judged as any other.
+
     ## Why it matters
     Without a readiness probe a pod is in the endpoints as soon as its containers start:
     it gets connections before it listens, and keeps getting them while it hangs or drains.

@@ -68,7 +68,7 @@ _MARKER_TEXT = (
     b"Signature: 8a477f597d28d172789f06886806bc55\n"
     b"# This folder is a cache made by k8slb; it is safe to delete.\n"
 )
-_FORMAT = 33  # bump when the pickled classes or the files' layout change shape
+_FORMAT = 34  # bump when the pickled classes or the files' layout change shape
 _MAGIC = b"k8slb-cache\n"
 # The checksum finds damage (a torn write, a flipped bit), not forgery: a forger would
 # write a matching one, so what keeps a cache file from running code is the unpickler. A
