@@ -20,7 +20,13 @@ from k8slb.rulekit.examples import (
     publishing_not_ready,
     web_deployment,
 )
-from k8slb.rulekit.serving import never_overlaps, reached_otherwise, strongest, surged_store
+from k8slb.rulekit.serving import (
+    never_overlaps,
+    only_scraped,
+    reached_otherwise,
+    strongest,
+    surged_store,
+)
 
 # A server that waits on SIGTERM before it stops: the routing drops the pod meanwhile.
 _DRAINING_SERVER = """\
@@ -93,7 +99,10 @@ class NoPreStop(Rule):
     traffic select (peer discovery, metrics, by a port's name or, for `http-metrics`, by
     what the pods it reaches declare and where their readiness checks: see
     `no-readiness-probe`)
-    loses no request and is not reported. It is `info` too when only headless Services
+    loses no request and is not reported. A pod whose Services reach only a port it
+    declares for metrics, whatever they call it (`web` to its `metrics`), loses none
+    either, and is reported at `info`, saying so (see `no-readiness-probe`). It is
+    `info` too when only headless Services
     select the pod: their clients resolve the pods' addresses and choose among them (a
     cache's client-side sharding, gRPC's round_robin), and whether a pause helps depends
     on when they re-resolve, which k8slb cannot see; unless an L7 router (an Ingress, a
@@ -141,6 +150,15 @@ class NoPreStop(Rule):
     applies; its objects are applied with none of the repository's own files, so a copy
     of a Service there serves none of their pods. Naming that folder (`k8slb check
     pkg/render/testdata`) asks for it to be judged in full.
+
+    It is `info` too, the reason first, in a file of a CI system's folder (`.circleci/`,
+    `.github/`, `.gitlab/`, `.buildkite/`) that a CI configuration of the run both applies
+    (`kubectl apply -f`) and runs against a cluster it makes on the CI machine
+    (`minikube start`, `kind create cluster`, `k3d cluster create`, or a GitHub action
+    that runs them, such as helm/kind-action): that cluster runs the job's pods once and
+    goes with the job, so no rollout, eviction or scale-down stops a pod there while
+    another serves. A file a configuration applies with no such cluster (a deploy job)
+    is judged as any other.
 
     Where only the container's configuration says so, it is `info`, and the message names
     the setting: a flag of its `command`/`args`, a variable of its `env` (or of a ConfigMap
@@ -277,8 +295,11 @@ class NoPreStop(Rule):
                     "route to it, failing requests",
                     f"add lifecycle.preStop.{hook} ({seconds} s)",
                 )
+                scraped = only_scraped(context, workload, container)
                 note, more = (
-                    (f"info only: {unlike.said}", [])
+                    (f"info only: {scraped}, so a pause saves no client's request", [])
+                    if scraped is not None
+                    else (f"info only: {unlike.said}", [])
                     if unlike is not None
                     else _info_only(
                         context, workload, template, container, services, service, drain, routes

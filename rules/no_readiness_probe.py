@@ -10,7 +10,7 @@ from k8slb.model.unlike_pods import client_services
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.rulekit.base import PROBES, Context, Example, Rule
 from k8slb.rulekit.examples import LIVE, READY, publishing_not_ready, web_deployment
-from k8slb.rulekit.serving import never_overlaps, reached_otherwise, strongest
+from k8slb.rulekit.serving import never_overlaps, only_scraped, reached_otherwise, strongest
 
 
 class NoReadinessProbe(Rule):
@@ -81,6 +81,18 @@ class NoReadinessProbe(Rule):
     of 0 is no placeholder: Kubernetes sends that port's traffic to the Service's own
     port number.)
 
+    It is `info` when the Service calls its port something else (`web`, `http`, or
+    nothing) but every Service port that reaches the container reaches a port the
+    container declares under a name of scrapes only (`metrics`, `prometheus`, the app's
+    name and such words, as above; by the `targetPort`'s name or its number), and no
+    caller of those Services is seen (a NodePort or LoadBalancer type, an L7 route, a
+    container, a channel or a configuration that names it, the API server): the pod's
+    owner says the port is its metrics endpoint, and Prometheus scrapes each pod's
+    endpoint in turn, so a scrape missed while a pod starts or stops loses a sample, not
+    a request. The message says that only a metrics scrape reaches it. A pod that
+    another Service of clients also selects, or a port declared under another name
+    (`http-metrics` too), without a name, or not at all, keeps the warning.
+
     It is `info` when every Service that sends the container traffic spans unlike pods:
     the pods it selects run different programs in the containers its ports reach (images
     of two or more names, the name being the repository's last segment, so that a mirror
@@ -123,6 +135,15 @@ class NoReadinessProbe(Rule):
     applies; its objects are applied with none of the repository's own files, so a copy
     of a Service there serves none of their pods. Naming that folder (`k8slb check
     pkg/render/testdata`) asks for it to be judged in full.
+
+    It is `info` too, the reason first, in a file of a CI system's folder (`.circleci/`,
+    `.github/`, `.gitlab/`, `.buildkite/`) that a CI configuration of the run both applies
+    (`kubectl apply -f`) and runs against a cluster it makes on the CI machine
+    (`minikube start`, `kind create cluster`, `k3d cluster create`, or a GitHub action
+    that runs them, such as helm/kind-action): that cluster runs the job's pods once and
+    goes with the job, so no rollout, eviction or scale-down stops a pod there while
+    another serves. A file a configuration applies with no such cluster (a deploy job)
+    is judged as any other.
 
     ## Why it matters
     Without a readiness probe a pod is in the endpoints as soon as its containers start:
@@ -191,7 +212,9 @@ class NoReadinessProbe(Rule):
                 why = never_overlaps(context.index, workload, template)
                 note = None
                 related = [Related(service.path, service.pos[0], "the Service it serves")]
-                if unlike is not None:
+                if scraped := only_scraped(context, workload, container):
+                    note = f"info only: {scraped}, so readiness gates no client's traffic"
+                elif unlike is not None:
                     note = f"info only: {unlike.said}"
                 elif why is not None:
                     note = f"info only: {why}, so readiness decides little there"

@@ -288,6 +288,26 @@ def _pod_scrapes(
     )
 
 
+def declared_scrape_name(port: YMap, container: Container, owner: str) -> str | None:
+    """The name under which the container declares the port a Service port reaches, when
+    that name is one of scrapes only (`metrics`, `prometheus`, its app's name and such
+    words: scrape_name, owned_scrape_name), whatever the Service calls the port (`web`,
+    `http`); None otherwise (a port declared under another name, without one, or not at
+    all: an app's API and its metrics often share an unnamed port). The pod's owner
+    names what it serves there; a name the Service gives says less (KLB302, KLB401 read
+    such a Service alone at info, not as silence)."""
+    target = target_port(port)
+    key = "name" if isinstance(target, str) else "containerPort"
+    for declared in container.ports():
+        if declared.get(key) == target:
+            name = declared.get("name")
+            owners = (owner, container.name)
+            if scrape_name(name) or owned_scrape_name(name, owners):
+                return str(name)
+            return None
+    return None
+
+
 def _ready_elsewhere(container: Container, number: int | None) -> bool:
     """Whether the container's readinessProbe checks a port of it other than `number`:
     readiness says when the pod may take requests, so the port it checks is the one they

@@ -13,11 +13,33 @@ file deeper than MAX_APPLIED_DEPTH folders counts as applied (never said left ou
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 
 from k8slb.core import regex
+from k8slb.core.paths import path_parts
 
 MAX_APPLYING_BYTES = 1024 * 1024
+# The folders CI systems read their configuration from, at a repository's top
+CI_FOLDERS = frozenset({".circleci", ".github", ".gitlab", ".buildkite"})
+# The configuration files of CI systems, by their folder and name as each documents them
+# (GitHub's workflows, GitLab's `.gitlab-ci.yml`: build_files.py reads them already)
+_CI_CONFIGS = frozenset(
+    {
+        (".circleci", "config.yml"),
+        (".circleci", "config.yaml"),
+        (".buildkite", "pipeline.yml"),
+        (".buildkite", "pipeline.yaml"),
+    }
+)
+# A command or a GitHub action that makes a cluster on the CI machine itself, as the
+# tools document it: minikube's `minikube start`, kind's `kind create cluster`, k3d's
+# `k3d cluster create`, and the actions that run them.
+_LOCAL_CLUSTER = regex.compile(
+    r"\bminikube\s+start\b|\bkind\s+create\s+cluster\b|\bk3d\s+cluster\s+create\b"
+    r"|\b(?:helm|container-tools)/kind-action\b|\bengineerd/setup-kind\b"
+    r"|\bmedyagh/setup-minikube\b|\bAbsaOSS/k3d-action\b|\bnolar/setup-k3d-k3s\b"
+)
 MAX_APPLIED = 256
 MAX_APPLIED_DEPTH = 64  # folders of a file's path matched against the applied ones
 _KUBECTL_APPLY = regex.compile(r"\bkubectl\s+(?:apply|create|replace)\b")
@@ -117,3 +139,30 @@ def is_applied(path: str, tails: tuple[frozenset[str], frozenset[str]]) -> bool:
     if any("/".join(names[start : last - 1]) in own for start in range(last - 1)):
         return True
     return any("/".join(names[start:end]) in tree for end in range(1, last) for start in range(end))
+
+
+def in_ci_folder(path: str) -> bool:
+    """Whether a file is below a CI system's folder (CI_FOLDERS)."""
+    if ".circleci" not in path and ".git" not in path and ".buildkite" not in path:
+        return False  # most files: no need to split the path
+    return any(part in CI_FOLDERS for part in path_parts(os.path.normpath(path))[:-1])
+
+
+def is_ci_config(path: str) -> bool:
+    """Whether a file is a CI system's configuration that build_files.py reads for this
+    alone (what it applies, the cluster it makes): `.circleci/config.yml`,
+    `.buildkite/pipeline.yml`."""
+    if not path.endswith((".yml", ".yaml")) or ("circleci" not in path and "buildkite" not in path):
+        return False  # most files: no need to split the path
+    folder, name = os.path.split(os.path.normpath(path))
+    return (os.path.basename(folder), name) in _CI_CONFIGS
+
+
+def local_cluster(data: bytes) -> str:
+    """The first command (or GitHub action) by which a CI configuration makes a cluster
+    on the CI machine (`minikube start`, `kind create cluster`), as written; "" if none.
+    A file past MAX_APPLYING_BYTES is not read."""
+    if len(data) > MAX_APPLYING_BYTES:
+        return ""
+    found = _LOCAL_CLUSTER.search(data.decode("utf-8", errors="replace"))
+    return found.group(0) if found is not None else ""

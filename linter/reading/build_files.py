@@ -24,7 +24,7 @@ from k8slb.core.record import record
 from k8slb.core.shell_words import CONTROL_OPERATORS, command_words, redirection, shell_words
 from k8slb.languages import LANGUAGES
 from k8slb.reading import java_builds, workflow_expressions
-from k8slb.reading.applied_manifests import applied_manifests
+from k8slb.reading.applied_manifests import applied_manifests, is_ci_config, local_cluster
 from k8slb.reading.bazel_images import BAZEL_BUILD_FILES, bazel_images
 from k8slb.reading.console_scripts import (
     PYPROJECT,
@@ -536,12 +536,15 @@ class BuildFacts:
     console: dict[str, list[tuple[str, ConsoleScript, Said]]] = field(default_factory=dict)
     # the manifest paths scripts, workflows, guides, Tiltfiles and Skaffold apply, as written
     manifests: list[str] = field(default_factory=list)
+    # each CI configuration that makes a cluster on the CI machine: its path, the command
+    # that makes it, and the manifest paths it applies (BuildFile.local_cluster)
+    ci_clusters: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
 
 
 def names_builds(path: str) -> bool:
     """Whether a file's name says it is a build file (its bytes make build facts): setup.py
     too, Python code read for its console scripts as well."""
-    return _name_builds(os.path.basename(path)) or _is_workflow(path)
+    return _name_builds(os.path.basename(path)) or _is_workflow(path) or is_ci_config(path)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -607,6 +610,9 @@ class BuildFile:
     # the manifest paths its `kubectl apply -f` commands name (a Tiltfile's or Skaffold's:
     # every YAML path it writes), literal ones as written (reading/applied_manifests.py)
     manifests: tuple[str, ...] = ()
+    # a CI configuration's command that makes a cluster on the CI machine (`minikube
+    # start`), as written: what it applies goes to that cluster (model/ci_clusters.py)
+    local_cluster: str = ""
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
@@ -615,12 +621,17 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
     manifests it applies (reading/applied_manifests.py)."""
     facts = _build_file(path, data)
     name = os.path.basename(path)
+    ci = _is_workflow(path) or is_ci_config(path) or name.startswith(".gitlab-ci")
+    if facts is None and is_ci_config(path):  # read for what it applies, and where
+        facts = BuildFile(path)
     if facts is None or not (
-        is_documentation(name) or is_bin_script(path) or _builds_reader(path, name) is not None
+        ci or is_documentation(name) or is_bin_script(path) or _builds_reader(path, name)
     ):
         return facts
     yaml_paths = name == TILTFILE or (name.startswith("skaffold") and bool(_SKAFFOLD.match(name)))
     applied = applied_manifests(data, yaml_paths=yaml_paths)
+    if applied and ci and (cluster := local_cluster(data)):
+        facts = replace(facts, local_cluster=cluster)
     return replace(facts, manifests=applied) if applied else facts
 
 
@@ -1158,6 +1169,8 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
         if file.bundles:
             facts.bundles[os.path.dirname(os.path.normpath(file.path)) or "."] = file.bundles
         facts.manifests += file.manifests
+        if file.local_cluster:
+            facts.ci_clusters.append((file.path, file.local_cluster, file.manifests))
     facts.builds += map(_within_run, _applied_jib_builds(plugins, applied))
     if poms:
         facts.builds += map(_within_run, _inherited_jib_builds(poms, facts.builds))

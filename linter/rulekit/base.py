@@ -109,6 +109,9 @@ class Context:
     # a file in a test's data below the folder named -> why (model/test_data.py): its
     # findings are said at info
     test_data: Mapping[str, str] = field(default_factory=dict)
+    # a file of a CI system's folder that its job applies to a cluster it makes -> why
+    # (model/ci_clusters.py): the readiness and shutdown rules' findings are said at info
+    ci_clusters: Mapping[str, str] = field(default_factory=dict)
     # what Java builds say of grpc-java, by the project folder each speaks for
     grpc_java: Mapping[str, Sequence[GrpcJavaBuild]] = field(default_factory=dict)
     # the Dockerfiles built from each context folder (runtimes.build_contexts)

@@ -1,7 +1,8 @@
 """When a serving container's drain and readiness matter less (KLB302, KLB401): shared by
 the rules that judge serving containers, so they lower their findings alike. (Services
 that carry no client traffic, such as peer discovery or metrics, never make a container
-serving at all: model/traffic.py.)"""
+serving at all: model/traffic.py; one named otherwise whose ports reach only a port the
+pod declares for metrics lowers them here, only_scraped.)"""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from k8slb.model.dialers import Dialer, config_dialers
 from k8slb.model.index import Index, service_type
 from k8slb.model.objects import Container, PodTemplate, namespace_key, service_ports, target_port
 from k8slb.model.routes import key_of
-from k8slb.model.traffic import SCRAPE_WORDS
+from k8slb.model.traffic import SCRAPE_WORDS, declared_scrape_name
 from k8slb.model.well_known import unreached
 from k8slb.reading.build_files import image_repository
 from k8slb.reading.objects import K8sObject, dig
@@ -262,6 +263,37 @@ def called_through(context: Context, services: Sequence[K8sObject]) -> list[Rela
         if dialers:
             return [dialers[0].related]
     return []
+
+
+def only_scraped(context: Context, workload: K8sObject, container: Container) -> str | None:
+    """Why only a metrics scrape reaches the container, or None: every Service port that
+    sends it traffic (Index.serving) reaches a port it declares under a name of scrapes
+    only (traffic.declared_scrape_name: `web` to the container's `metrics`), and no
+    caller of those Services is seen (called_through, nor the API server). Prometheus
+    scrapes each pod's endpoint in turn: one missed while a pod starts or stops is a lost
+    sample, retried at the next interval, not a failed request. A port the Service names
+    for scrapes itself is no traffic at all (traffic.py); this one, named otherwise, is
+    said at info."""
+    targets = context.index.serving(workload).get(container.name, [])
+    found: list[tuple[K8sObject, str]] = []
+    for target in targets:
+        name = declared_scrape_name(target.service_port, target.container, workload.name or "")
+        if name is None:
+            return None
+        found.append((target.service, name))
+    if not found:
+        return None
+    services = list({id(service): service for service, _ in found}.values())
+    if called_through(context, services) or any(
+        api_server_caller(context.index, service) for service in services
+    ):
+        return None
+    service, name = found[0]
+    return (
+        f"Service {service.name} reaches only its container port {name!r}, which it "
+        "declares for metrics: only a metrics scrape reaches it, and a scrape missed while "
+        "a pod starts or stops loses a sample, not a request"
+    )
 
 
 # Objects through which the API server itself calls a Service: admission webhooks, CRD

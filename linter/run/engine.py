@@ -26,6 +26,7 @@ from k8slb.core.record import record
 from k8slb.core.results import RunResult
 from k8slb.inputs import MANIFESTS, READERS, Reader, ReadSettings, reader_of
 from k8slb.languages import LANGUAGES, load
+from k8slb.model.ci_clusters import files_in_ci_clusters, rollouts_at_info
 from k8slb.model.index import Index
 from k8slb.model.kustomized import (
     deployed_folders,
@@ -724,6 +725,8 @@ def verdicts(
         findings = not_deployed(findings, context.unbuilt)
     if context.test_data:  # applied by a test, if at all
         findings = said_at_info(findings, context.test_data)
+    if context.ci_clusters:  # applied to a CI job's own cluster
+        findings = rollouts_at_info(findings, context.ci_clusters)
     reported = _reported(sources, read)
     if not reported.every:  # what another chart rendered of a template a named one renders
         findings = [f for f in findings if reported.rendered(f.path)]
@@ -814,16 +817,11 @@ def analyse(
         unnamed_said=said,
         patterns=patterns,
         left_out=read.left_out,
-        unbuilt=left_out(
-            read.manifests,
-            read.rendered_from,
-            merged.built_in,
-            merged.complete,
-            merged.patch_files,
-            # what scripts, workflows, guides, Tilt, Skaffold, Argo CD and Flux apply
-            [*read.builds.manifests, *deployed_folders(merged.objects)],
-        ),
+        unbuilt=_unbuilt(read, merged),
         test_data=why_test_data(test_data),
+        ci_clusters=files_in_ci_clusters(
+            read.builds.ci_clusters, read.manifests, read.rendered_from
+        ),
         grpc_java=read.builds.grpc_java,
         build_contexts=build_contexts(read.builds),
         named_contexts=named_contexts(read.builds),
@@ -834,6 +832,19 @@ def analyse(
         if len(reported) < len(sources)
         else None,
         reported_beyond=bool(read.rendered_from) or any(_renders(s) for s in sources if s.report),
+    )
+
+
+def _unbuilt(read: Sources, merged: Patched) -> dict[str, str]:
+    """The files no kustomization builds and nothing else applies (kustomized.left_out)."""
+    return left_out(
+        read.manifests,
+        read.rendered_from,
+        merged.built_in,
+        merged.complete,
+        merged.patch_files,
+        # what scripts, workflows, guides, Tilt, Skaffold, Argo CD and Flux apply
+        [*read.builds.manifests, *deployed_folders(merged.objects)],
     )
 
 

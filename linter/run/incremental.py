@@ -473,6 +473,8 @@ def _affected(
         return None  # a kustomization's resources name a file of unnamed objects, or no more
     if before.context.patterns != context.patterns:
         return None  # a test runner's file names other files as patterns, or no more
+    if before.context.ci_clusters != context.ci_clusters:
+        return None  # a CI configuration applies files to a cluster it makes, or no more
     seeds = set(changed)
     seeds |= _facts_changed(before.context.modules, context.modules)
     seeds |= _links_changed(before.context, context)
