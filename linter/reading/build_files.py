@@ -1868,29 +1868,47 @@ def _moving_steps(document: object) -> Iterator[int]:
 
 def _gitlab_sessions(document: object) -> Iterator[tuple[int, list[str]]]:
     """Each GitLab job whose `before_script` and `script` (one shell) change folder on a
-    line of their own: its first line and its lines from there, each item's at its own
-    (a block scalar's from the line after its `- |`), blank between; up to MAX_SCRIPT of
-    them in a file (the jobs past it read line by line)."""
+    line of their own, as gitlab_job_shell gives it; up to MAX_SCRIPT of them in a file
+    (the jobs past it read line by line)."""
     room = MAX_SCRIPT
     for job in document.values() if isinstance(document, dict) else []:
-        if not isinstance(job, dict):
+        shell = gitlab_job_shell(job)
+        if shell is None:
             continue
-        items: list[tuple[int, str]] = []
-        for key in ("before_script", "script"):
-            listed = job.get(key)
-            for index, item in enumerate(listed if isinstance(listed, list) else []):
-                if isinstance(item, str):
-                    items.append((_item_line(listed, index) + ("\n" in item), item))
-        size = sum(len(item) for _, item in items)
-        if size > room or not any(_changes_folder(item) for _, item in items):
+        first, lines = shell
+        size = sum(len(line) for line in lines)
+        if size > room or not _changes_folder("\n".join(lines)):
             continue
         room -= size
-        first = min(line for line, _ in items)
-        lines = [""] * (max(line + item.count("\n") for line, item in items) - first + 1)
-        for line, item in items:
-            for offset, text in enumerate(item.splitlines()):
-                lines[line - first + offset] = text
         yield first, lines
+
+
+def gitlab_job_shell(job: object) -> tuple[int, list[str]] | None:
+    """A GitLab job's `before_script` and `script`, the one shell GitLab runs them in: its
+    first line and its lines from there, each item's at its own line of the file (a block
+    scalar's from the line after its `- |`), blank between. None for a job with neither,
+    or whose items hold more than MAX_SCRIPT characters or span more lines of the file."""
+    if not isinstance(job, dict):
+        return None
+    items: list[tuple[int, str]] = []
+    for key in ("before_script", "script"):
+        listed = job.get(key)
+        if isinstance(listed, str):
+            items.append((_line(job, key) + ("\n" in listed), listed))
+        for index, item in enumerate(listed if isinstance(listed, list) else []):
+            if isinstance(item, str):
+                items.append((_item_line(listed, index) + ("\n" in item), item))
+    if not items or sum(len(item) for _, item in items) > MAX_SCRIPT:
+        return None
+    first = min(line for line, _ in items)
+    span = max(line + item.count("\n") for line, item in items) - first + 1
+    if span > MAX_SCRIPT:  # items far apart (an anchor's, merged into many jobs)
+        return None
+    lines = [""] * span
+    for line, item in items:
+        for offset, text in enumerate(item.splitlines()):
+            lines[line - first + offset] = text
+    return first, lines
 
 
 def _changes_folder(script: str) -> bool:

@@ -24,7 +24,7 @@ import os
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from k8slb.reading.build_files import step_line, yaml_documents
+from k8slb.reading.build_files import gitlab_job_shell, step_line, yaml_documents
 from k8slb.reading.repository import inside
 from k8slb.reading.yamltree import YSeq
 
@@ -154,29 +154,12 @@ def _placed(script: str, forms: Sequence[str], top: str) -> str:
 
 
 def _gitlab_sessions(path: str, text: str, top: str) -> Iterator[Session]:
-    """Each job's `before_script` and `script`, one shell, from the top: each item at its
-    own line (a block scalar's from the line after its `- |`), blank lines between."""
+    """Each job's `before_script` and `script`, one shell, from the top
+    (build_files.gitlab_job_shell)."""
     forms = _variable_forms(_GITLAB_FOLDER)
     for document in yaml_documents(path, text):
         for job in document.values() if isinstance(document, dict) else []:
-            if not isinstance(job, dict):
-                continue
-            items: list[tuple[int, str]] = []
-            for key in ("before_script", "script"):
-                listed = job.get(key)
-                if isinstance(listed, str):
-                    items.append((step_line(job, key) + ("\n" in listed), listed))
-                positions = listed.item_pos if isinstance(listed, YSeq) else []
-                for item, at in zip(
-                    listed if isinstance(listed, YSeq) else [], positions, strict=False
-                ):
-                    if isinstance(item, str):
-                        items.append((at[0] + ("\n" in item), item))
-            if not items:
-                continue
-            first = min(line for line, _ in items)
-            lines = [""] * (max(line + item.count("\n") for line, item in items) - first + 1)
-            for line, item in items:
-                for offset, each in enumerate(item.splitlines()):
-                    lines[line - first + offset] = each
-            yield first, _placed("\n".join(lines) + "\n", forms, top), [top], False
+            shell = gitlab_job_shell(job)
+            if shell is not None:
+                first, lines = shell
+                yield first, _placed("\n".join(lines) + "\n", forms, top), [top], False
