@@ -26,7 +26,6 @@ from typing import Any
 
 from k8slb.reading.build_files import gitlab_job_shell, step_line, yaml_documents
 from k8slb.reading.repository import inside
-from k8slb.reading.yamltree import YSeq
 
 CIRCLECI = (".circleci", ("config.yml", "config.yaml"))  # its folder at the top, its files
 GITLAB = (".gitlab-ci.yml", ".gitlab-ci.yaml")  # at the top
