@@ -7,12 +7,13 @@ KLB201 says nothing of it."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from k8slb.languages.go.parse import analyse_go
 from k8slb.languages.go.parse_connect import CONNECT
 
-from .helpers import lint_files
+from .helpers import lint_files, within_cpu
 
 GO_MOD = "module example.com/ledger\n\ngo 1.22\n\nrequire connectrpc.com/connect v1.16.0\n"
 
@@ -167,3 +168,29 @@ def test_a_mux_is_followed_past_many_routes_of_other_muxes() -> None:
     )
     facts = analyse_go("cmd/ledger/main.go", _main(many).encode())
     assert [(wait.server, wait.via_http) for wait in facts.waits] == [("api", True)]
+
+
+def test_thousands_of_functions_each_with_a_mux_of_connect_handlers_read_in_linear_time(
+    tmp_path: Path,
+) -> None:
+    # each function's own `mux`: its scope was looked for in a list of every scope before
+    # (16,000 functions, 2.7 MB: about 11 s of CPU; now about 3.4 s)
+    one = (
+        "func f{i}() {{\n mux := http.NewServeMux()\n"
+        " mux.Handle(greetv1connect.NewGreetServiceHandler(nil))\n"
+        ' http.ListenAndServe(":8080", h2c.NewHandler(mux, &http2.Server{{}}))\n}}\n'
+    )
+    head = (
+        'package main\nimport (\n"net/http"\n"golang.org/x/net/http2"\n'
+        '"golang.org/x/net/http2/h2c"\n"example.com/gen/greetv1connect"\n)\n'
+    )
+    source = tmp_path / "main.go"
+    source.write_text(head + "".join(one.format(i=i) for i in range(16_000)))
+    code = (
+        "import sys; from k8slb.languages.go.parse import analyse_go; "
+        "facts = analyse_go('main.go', open(sys.argv[1], 'rb').read()); "
+        "print(len(facts.servers))"
+    )
+    done = within_cpu([sys.executable, "-c", code, str(source)], cpu_seconds=7)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "1"

@@ -1192,7 +1192,7 @@ class _Collector:
         if any(path.startswith(H2C_PACKAGES) for path in self.import_paths):
             self.facts.http_listens = []  # HTTP/2 in the clear: gRPC may ride it
         # connect-go's handlers on a mux: a gRPC server, the mux, served as a handler is
-        connect: dict[str, list[_Scope]] = {}  # the scopes that declare each such mux
+        connect: dict[str, dict[int, _Scope]] = {}  # the scopes declaring each mux, by id
         for name, (made, homes) in connect_servers(self).items():
             if name not in servers:
                 servers[name] = made

@@ -44,10 +44,11 @@ _H2C = "golang.org/x/net/http2/h2c"
 _HTTP2_CALLS = ("ListenAndServeTLS", "ServeTLS", "SetUnencryptedHTTP2")
 
 
-def connect_servers(collector: Any) -> dict[str, tuple[Server, list[Any]]]:
+def connect_servers(collector: Any) -> dict[str, tuple[Server, dict[int, Any]]]:
     """The file's connect-go servers, by the mux each registers its handlers on, with
-    the scopes that mux's name is declared in (the server is that variable)."""
-    found: dict[str, tuple[Server, list[Any]]] = {}
+    the scopes that mux's name is declared in, by id (the server is that variable; a
+    lookup, not a scan: thousands of functions may each declare a `mux` of their own)."""
+    found: dict[str, tuple[Server, dict[int, Any]]] = {}
     if not _speaks_http2(collector):
         return found
     for call, scope, shape in collector.calls_to.get("Handle", []):
@@ -61,9 +62,8 @@ def connect_servers(collector: Any) -> dict[str, tuple[Server, list[Any]]]:
         name = shape.receiver
         if name not in found:
             server = Server(collector.loc(call), CONNECT, UNKNOWN_OPTIONS, name)
-            found[name] = (server, [])
-        if not any(home is held[0] for home in found[name][1]):
-            found[name][1].append(held[0])
+            found[name] = (server, {})
+        found[name][1][id(held[0])] = held[0]
     return found
 
 

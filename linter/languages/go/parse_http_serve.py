@@ -63,7 +63,7 @@ class HttpServes:
         servers: dict[str, Server],
         wrappers: frozenset[str],
         parameters: tuple[Any, dict[str, int]] | None = None,
-        connect: dict[str, list[Any]] | None = None,
+        connect: dict[str, dict[int, Any]] | None = None,
     ):
         # the file's reader (parse.py's _Collector): its calls, scopes and functions
         self.c = collector
@@ -73,7 +73,7 @@ class HttpServes:
         # gRPC server (served_parameters): what its returns serve of them
         self.parameters = parameters
         # the muxes connect-go's handlers are registered on (parse_connect.py), each with
-        # the scopes that declare it: a gRPC server, that variable
+        # the scopes that declare it (by id): a gRPC server, that variable
         self.connect = connect or {}
         self.stopped: dict[tuple[int, str], bool | None] = {}  # by body and name: _stopped
         # what each handler expression and function resolves to, by node (and scope) and
@@ -361,7 +361,7 @@ class HttpServes:
         home, values = found
         homes = self.connect.get(name)
         if homes is not None:  # a mux of connect-go's handlers (parse_connect.py)
-            return name if any(home is h for h in homes) else None
+            return name if id(home) in homes else None
         value = _unparenthesized(values[0])
         if value.type != "call_expression":
             return None
