@@ -311,6 +311,9 @@ class _Holders:
         self._exactly: dict[str, list[int]] = {}  # by the folder, a path equal to it
         self._below: dict[str, list[int]] = {}  # by the folder and `/`, a path under it
         self._workloads: list[K8sObject] | None = None
+        # the lengths of `_below`'s keys: a path thousands of folders deep is sliced only
+        # where a link's folder could end, not at each of its `/`
+        self._lengths: set[int] = set()
 
     def of(self, path: str) -> tuple[K8sObject, ...]:
         """The workloads of the links whose normalised folder is `.`, the path itself or
@@ -319,9 +322,9 @@ class _Holders:
             self._read()
         assert self._workloads is not None
         found = set(self._everywhere) | set(self._exactly.get(path, ()))
-        for at, char in enumerate(path):
-            if char == "/":
-                found.update(self._below.get(path[: at + 1], ()))
+        for length in self._lengths:  # the folders' lengths, not the path's every `/`
+            if path[length - 1 : length] == "/":
+                found.update(self._below.get(path[:length], ()))
         return tuple(self._workloads[i] for i in sorted(found))
 
     def _read(self) -> None:
@@ -336,6 +339,7 @@ class _Holders:
                 self._everywhere.append(at)
             self._exactly.setdefault(folder, []).append(at)
             self._below.setdefault(folder.rstrip("/") + "/", []).append(at)
+        self._lengths = {len(below) for below in self._below}
 
 
 def _default_written(value: object, destination: Destination, written: set[str]) -> bool:
