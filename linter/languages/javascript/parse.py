@@ -2091,9 +2091,11 @@ class _Module:
         """A registry client's register call, in a module that requires the client."""
         for module, registry in REGISTRY_CLIENTS.items():
             suffix = REGISTER_CALLS[registry]
-            if module not in self.imports.values() or not (
-                called == suffix or called.endswith("." + suffix)
-            ):
+            # the call's name first: the imports are a scan, and a module may hold
+            # thousands of them and of calls
+            if not (called == suffix or called.endswith("." + suffix)):
+                continue
+            if module not in self.imports.values():
                 continue
             function = enclosing_function(node)
             within = _function_name(function) if function is not None else ""
