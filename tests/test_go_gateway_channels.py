@@ -6,6 +6,7 @@ generated file is in the tree."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from k8slb.languages.go.dialect import DIALECT
 from k8slb.languages.go.parse import analyse_go
 from k8slb.model.grpc_options import SERVICE_CONFIG
 
-from tests.helpers import lint_files
+from tests.helpers import lint_files, within_cpu
 
 V2 = "github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 V1 = "github.com/grpc-ecosystem/grpc-gateway/runtime"
@@ -200,3 +201,26 @@ def test_end_to_end_the_policy_in_opts_is_the_channels(
     assert expected in finding.message
     assert finding.line == registered_at(source)
     assert not any(edit.path.endswith(".go") for edit in finding.edits)
+
+
+def test_thousands_of_registrations_and_imports_are_read_in_linear_time(tmp_path: Path) -> None:
+    # each registration scanned the file's imports for grpc-gateway's version: 12,000
+    # imports and registrations (1.1 MB) took about 14 s of CPU; now under 1 s
+    n = 12_000
+    imports = "".join(f'p{i} "example.com/gen/p{i}"\n' for i in range(n))
+    calls = "".join(
+        f' p{i}.RegisterSHandlerFromEndpoint(ctx, mux, "svc:1", nil)\n' for i in range(n)
+    )
+    source = tmp_path / "main.go"
+    source.write_text(
+        'package main\nimport (\n"context"\n"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"\n'
+        f"{imports})\nfunc main() {{\n ctx := context.Background()\n"
+        f" mux := runtime.NewServeMux()\n{calls}}}\n"
+    )
+    code = (
+        "import sys; from k8slb.languages.go.parse import analyse_go; "
+        "print(analyse_go('main.go', open(sys.argv[1], 'rb').read()).problem)"
+    )
+    done = within_cpu([sys.executable, "-c", code, str(source)], cpu_seconds=5)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "None"

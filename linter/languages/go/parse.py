@@ -990,6 +990,7 @@ class _Collector:
     server_locals: dict[str, list[tuple[tuple[int, int] | None, Server]]]
     # the first receives of the channels only SIGINT is delivered to (_first_receives)
     first_receives: dict[int, tuple[int | None, int | None]] | None = None
+    gateway_version: str | None = None  # grpc-gateway's the file imports (_gateway_version)
     # the `Handle` (`HandleFunc`) calls on each name, by member, then name (made when a mux
     # is first followed: parse_http_serve's routes)
     routes: dict[str, dict[str, list[tuple[_Scope, _Called]]]] | None = None
@@ -3665,10 +3666,13 @@ class _Collector:
 
     def _gateway_version(self) -> str:
         """grpc-gateway's major version the file imports (its `runtime`, for the mux): v1
-        where it imports the module's v1 paths only, else v2."""
-        paths = [path for path in self.import_paths if path.startswith(GATEWAY + "/")]
-        v1 = paths and not any(path.startswith(GATEWAY + "/v2/") for path in paths)
-        return "v1" if v1 else "v2"
+        where it imports the module's v1 paths only, else v2. Read once a file: it may
+        make thousands of registrations and import thousands of packages."""
+        if self.gateway_version is None:
+            paths = [path for path in self.import_paths if path.startswith(GATEWAY + "/")]
+            v1 = paths and not any(path.startswith(GATEWAY + "/v2/") for path in paths)
+            self.gateway_version = "v1" if v1 else "v2"
+        return self.gateway_version
 
     def _context_ends(self, node: Node, scope: _Scope) -> bool:
         """Whether a context ends before the process does, as far as its expression (or
