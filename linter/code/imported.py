@@ -92,6 +92,7 @@ class _Resolver:
         # top-level Python packages by name -> the folders that hold one (distribution_roots)
         self._top_packages: dict[str, set[str]] | None = None
         self._scripts: set[str] | None = None  # the folders of Python scripts (script_roots)
+        self._script_roots: dict[str, list[str]] = {}  # script_roots' answer, by package
         self._go: GoPackages | None = None
         self._schemes: dict[str, str | None] = {}  # a Go package's folder -> go_scheme
         self._go_files: dict[str, list[CodeFacts]] | None = None  # by folder
@@ -568,7 +569,11 @@ class _Resolver:
                 for path, module in self.by_path.items()
                 if module.main_blocks and not module.is_test and module.language == "python"
             }
-        found = []
+        known = self._script_roots.get(package)
+        if known is not None:  # a module's every import asks the same of its folder
+            return list(known)
+        found: list[str] = []
+        self._script_roots[package] = found
         folder = package or "."
         for _ in range(MAX_SCRIPT_DEPTH):
             if folder in self._scripts:
