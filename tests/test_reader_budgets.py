@@ -1404,6 +1404,24 @@ def dockerfile_copying_two_folders_often(n: int) -> Files:
     }
 
 
+def ci_workflows_each_applying_a_file_to_its_cluster(n: int) -> Files:
+    """`n` GitHub workflows, each making a kind cluster and applying its own manifest kept
+    in `.github/` (model/ci_clusters.py): the applied names are gathered once, each file
+    looked up once, not every file tested against every workflow."""
+    files: Files = {}
+    for i in range(n):
+        files[f".github/workflows/w{i}.yml"] = (
+            "on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
+            "      - run: kind create cluster\n"
+            f"      - run: kubectl apply -f .github/k8s/m{i}.yaml\n"
+        )
+        files[f".github/k8s/m{i}.yaml"] = (
+            f"apiVersion: v1\nkind: Service\nmetadata:\n  name: s{i}\nspec:\n"
+            f"  selector: {{app: a{i}}}\n  ports: [{{port: 80}}]\n"
+        )
+    return files
+
+
 def python_settings_subclasses(n: int) -> Files:
     """A pydantic settings class of `n` fields and `n` subclasses of it, each adding a
     field and made once (parse_settings.settings_chain): the base is read again for its
@@ -3676,6 +3694,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Links: a Dockerfile copying two folders 40000 times each, a command of 256 paths": (
         lambda: dockerfile_copying_two_folders_often(40_000)
+    ),
+    "CI: 3000 workflows making a kind cluster, each applying its own file in .github": (
+        lambda: ci_workflows_each_applying_a_file_to_its_cluster(3000)
     ),
     "Python: 8000 stops of a served server in a function named stop": (
         lambda: python_stops_in_a_function_named_stop(8000)

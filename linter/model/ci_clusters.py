@@ -28,7 +28,8 @@ from k8slb.reading.applied_manifests import (
     MAX_APPLIED_DEPTH,
     applied_tails,
     in_ci_folder,
-    is_applied,
+    naming_tails,
+    path_names,
 )
 from k8slb.reading.manifests import ManifestFile
 
@@ -54,16 +55,28 @@ def files_in_ci_clusters(
     ]
     # (is_applied takes a file past that depth as applied: here, that would be a guess)
     files = [f for f in files if len(path_parts(f)) <= MAX_APPLIED_DEPTH]
+    # each applied name once, with the first configuration that applies it (not every
+    # file tested against every configuration: thousands of workflows and files)
+    first_own: dict[str, int] = {}
+    first_tree: dict[str, int] = {}
+    for at, (_, _, applied) in enumerate(clusters):
+        own, tree = applied_tails(applied)
+        for name in own:
+            first_own.setdefault(name, at)
+        for name in tree:
+            first_tree.setdefault(name, at)
     found: dict[str, str] = {}
-    for config, command, applied in clusters:
-        tails = applied_tails(applied)
-        for path in files:
-            if path not in found and is_applied(path, tails):
-                found[path] = (
-                    f"applied by {config} to the cluster it makes on the CI machine "
-                    f"(`{command}`), which runs its pods once and goes with the job: no "
-                    "rollout or stop while others serve, so this is said at info"
-                )
+    for path in files:
+        own_names, tree_names = naming_tails(path_names(path))
+        ats = [first_own[n] for n in own_names if n in first_own]
+        ats += [first_tree[n] for n in tree_names if n in first_tree]
+        if ats:
+            config, command, _ = clusters[min(ats)]
+            found[path] = (
+                f"applied by {config} to the cluster it makes on the CI machine "
+                f"(`{command}`), which runs its pods once and goes with the job: no "
+                "rollout or stop while others serve, so this is said at info"
+            )
     return found
 
 

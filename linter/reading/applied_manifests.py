@@ -130,15 +130,27 @@ def is_applied(path: str, tails: tuple[frozenset[str], frozenset[str]]) -> bool:
     own, tree = tails
     if not own and not tree:
         return False
-    names = [n for n in path.replace("\\", "/").split("/") if n not in ("", ".")]
-    last = len(names)
-    if last > MAX_APPLIED_DEPTH:
+    names = path_names(path)
+    if len(names) > MAX_APPLIED_DEPTH:
         return True  # its folders' runs are cubic in its depth: not said left out on a guess
-    if any("/".join(names[start:]) in own for start in range(last)):
-        return True
-    if any("/".join(names[start : last - 1]) in own for start in range(last - 1)):
-        return True
-    return any("/".join(names[start:end]) in tree for end in range(1, last) for start in range(end))
+    own_names, tree_names = naming_tails(names)
+    return not own.isdisjoint(own_names) or not tree.isdisjoint(tree_names)
+
+
+def naming_tails(names: list[str]) -> tuple[set[str], set[str]]:
+    """What would name a file of these names (at most MAX_APPLIED_DEPTH) in
+    `applied_tails`' two sets: its last names and its folder's, and every run of its
+    folders' names (a tree applied)."""
+    last = len(names)
+    own = {"/".join(names[start:]) for start in range(last)}
+    own.update("/".join(names[start : last - 1]) for start in range(last - 1))
+    tree = {"/".join(names[start:end]) for end in range(1, last) for start in range(end)}
+    return own, tree
+
+
+def path_names(path: str) -> list[str]:
+    """A path's names, as the applied paths are read (`applied_tails`)."""
+    return [n for n in path.replace("\\", "/").split("/") if n not in ("", ".")]
 
 
 def in_ci_folder(path: str) -> bool:
